@@ -1,0 +1,121 @@
+//! Fault injection: `mutant:<engine>:<fault>` wraps a correct engine and corrupts its answers,
+//! so tests can show that each oracle catches the faults it claims to catch.
+
+use crate::engine::{Engine, EngineInfo, SetupError};
+use crate::outcome::{Outcome, Verdict};
+use std::time::Duration;
+
+/// The faults a mutant can inject. Each is deterministic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Drops the last row of every non-empty result.
+    DropRow,
+    /// Duplicates the first row of every non-empty result.
+    DupRow,
+    /// Drops the last row, but only of queries that contain a `WHERE` clause (or a `FILTER`).
+    WhereDrop,
+    /// Turns `sat` into `unsat` and back.
+    FlipVerdict,
+}
+
+pub const FAULTS: &[(&str, Fault)] = &[
+    ("drop-row", Fault::DropRow),
+    ("dup-row", Fault::DupRow),
+    ("where-drop", Fault::WhereDrop),
+    ("flip-verdict", Fault::FlipVerdict),
+];
+
+/// Splits `mutant:<engine>:<fault>` into the inner engine name and the fault.
+pub fn parse(name: &str) -> Option<Result<(&str, Fault), String>> {
+    let rest = name.strip_prefix("mutant:")?;
+    let Some((inner, fault)) = rest.rsplit_once(':') else {
+        return Some(Err(format!("mutant engine \"{name}\" must be written mutant:<engine>:<fault>")));
+    };
+    Some(match FAULTS.iter().find(|(n, _)| *n == fault) {
+        Some((_, f)) => Ok((inner, *f)),
+        None => {
+            let known: Vec<&str> = FAULTS.iter().map(|(n, _)| *n).collect();
+            Err(format!("unknown fault \"{fault}\" in \"{name}\" (known: {})", known.join(", ")))
+        }
+    })
+}
+
+/// An engine that answers like `inner`, corrupted by `fault`.
+pub struct Mutant {
+    inner: Box<dyn Engine>,
+    fault: Fault,
+    info: EngineInfo,
+}
+
+impl Mutant {
+    pub fn new(inner: Box<dyn Engine>, fault: Fault, full_name: &str, label: Option<&str>) -> Mutant {
+        let mut info = inner.info().clone();
+        info.name = full_name.to_string();
+        info.label = label.map(str::to_string).unwrap_or_else(|| full_name.to_string());
+        Mutant { inner, fault, info }
+    }
+}
+
+fn has_where(text: &str) -> bool {
+    let upper = text.to_ascii_uppercase();
+    upper.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "WHERE" || w == "FILTER")
+}
+
+impl Engine for Mutant {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn reset(&mut self) -> Result<(), SetupError> {
+        self.inner.reset()
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let mut out = self.inner.run(text, limit);
+        match (&mut out, self.fault) {
+            (Outcome::Rows(r), Fault::DropRow) => {
+                r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::WhereDrop) if has_where(text) => {
+                r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::DupRow) => {
+                if let Some(first) = r.rows.first().cloned() {
+                    r.rows.insert(0, first);
+                }
+            }
+            (Outcome::Verdicts { answers, .. }, Fault::FlipVerdict) => {
+                for a in answers.iter_mut() {
+                    *a = match *a {
+                        Verdict::Sat => Verdict::Unsat,
+                        Verdict::Unsat => Verdict::Sat,
+                        Verdict::Unknown => Verdict::Unknown,
+                    };
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_mutant_names() {
+        assert_eq!(parse("sqlite"), None);
+        assert_eq!(parse("mutant:sqlite:drop-row"), Some(Ok(("sqlite", Fault::DropRow))));
+        assert_eq!(parse("mutant:mutant:sqlite:dup-row:where-drop"), Some(Ok(("mutant:sqlite:dup-row", Fault::WhereDrop))));
+        assert!(matches!(parse("mutant:sqlite:nope"), Some(Err(_))));
+        assert!(matches!(parse("mutant:sqlite"), Some(Err(_))));
+    }
+
+    #[test]
+    fn where_detection_is_by_word() {
+        assert!(has_where("SELECT * FROM t WHERE a"));
+        assert!(has_where("select * from t\nwhere(a)"));
+        assert!(!has_where("SELECT nowhere FROM t"));
+    }
+}
