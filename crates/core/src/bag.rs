@@ -1,7 +1,7 @@
 //! Result bags: multisets of rows, compared as equal / subset / superset, with a diff that
 //! names the missing and the extra rows.
 
-use crate::value::{CompareOptions, Canon, Value};
+use crate::value::{Canon, CompareOptions, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

@@ -77,7 +77,9 @@ impl Evidence {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Check {
     /// The oracle holds. `nonempty` says whether the checked query returned something.
-    Pass { nonempty: bool },
+    Pass {
+        nonempty: bool,
+    },
     /// The test could not be judged (an expected error, an unsupported construct).
     Skip(String),
     Finding(Box<Evidence>),

@@ -107,7 +107,10 @@ mod tests {
     fn parses_mutant_names() {
         assert_eq!(parse("sqlite"), None);
         assert_eq!(parse("mutant:sqlite:drop-row"), Some(Ok(("sqlite", Fault::DropRow))));
-        assert_eq!(parse("mutant:mutant:sqlite:dup-row:where-drop"), Some(Ok(("mutant:sqlite:dup-row", Fault::WhereDrop))));
+        assert_eq!(
+            parse("mutant:mutant:sqlite:dup-row:where-drop"),
+            Some(Ok(("mutant:sqlite:dup-row", Fault::WhereDrop)))
+        );
         assert!(matches!(parse("mutant:sqlite:nope"), Some(Err(_))));
         assert!(matches!(parse("mutant:sqlite"), Some(Err(_))));
     }

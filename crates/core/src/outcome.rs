@@ -45,11 +45,23 @@ pub enum Outcome {
     Done,
     Rows(Rows),
     /// One answer per `check-sat` (several in incremental mode), and the model text if asked.
-    Verdicts { answers: Vec<Verdict>, model: Option<String> },
-    Error { message: String, class: ErrorClass },
-    Timeout { after_ms: u64 },
+    Verdicts {
+        answers: Vec<Verdict>,
+        model: Option<String>,
+    },
+    Error {
+        message: String,
+        class: ErrorClass,
+    },
+    Timeout {
+        after_ms: u64,
+    },
     /// The engine process died (or, in process, the worker did).
-    Crash { signal: Option<i32>, code: Option<i32>, stderr_tail: String },
+    Crash {
+        signal: Option<i32>,
+        code: Option<i32>,
+        stderr_tail: String,
+    },
 }
 
 impl Outcome {

@@ -184,11 +184,7 @@ impl LineProcess {
 
 /// The crash outcome for an exit status and a stderr tail.
 pub fn crash_from(status: Option<ExitStatus>, stderr_tail: String) -> Outcome {
-    Outcome::Crash {
-        signal: status.and_then(|s| s.signal()),
-        code: status.and_then(|s| s.code()),
-        stderr_tail,
-    }
+    Outcome::Crash { signal: status.and_then(|s| s.signal()), code: status.and_then(|s| s.code()), stderr_tail }
 }
 
 fn drain_into<R: Read + Send + 'static>(mut r: R, tail: Arc<Mutex<VecDeque<u8>>>) -> Receiver<()> {
@@ -289,36 +285,6 @@ pub fn wait_for_port(port: u16, deadline: Instant) -> bool {
     false
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_process_round_trip_and_crash() {
-        let mut p = LineProcess::spawn(Command::new("sh").args(["-c", "read x; echo got $x; echo oops >&2; kill -SEGV $$"]))
-            .expect("sh runs");
-        p.send("hello").expect("send");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        assert_eq!(p.recv_line(deadline), Ok("got hello".to_string()));
-        assert_eq!(p.recv_line(deadline), Err(ReadError::Closed));
-        match p.crash_outcome() {
-            Outcome::Crash { signal, stderr_tail, .. } => {
-                assert_eq!(signal, Some(libc::SIGSEGV));
-                assert!(stderr_tail.contains("oops"), "{stderr_tail}");
-            }
-            other => panic!("expected a crash, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn run_once_times_out_and_kills() {
-        let t = Instant::now();
-        let r = run_once(Command::new("sh").args(["-c", "sleep 30"]), "", Duration::from_millis(200)).expect("runs");
-        assert!(matches!(r, RunOnce::TimedOut { .. }));
-        assert!(t.elapsed() < Duration::from_secs(5));
-    }
-}
-
 /// Finds an external tool: in `$CROSSCHECK_VENV/bin`, in a `.venv/bin` of the current
 /// directory or of an ancestor of the crosscheck executable (the project's virtualenv, made by
 /// `scripts/setup.sh`), then on `PATH`.
@@ -343,4 +309,35 @@ pub fn find_tool(name: &str) -> Option<std::path::PathBuf> {
 fn is_executable(p: &std::path::Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(p).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_process_round_trip_and_crash() {
+        let mut p =
+            LineProcess::spawn(Command::new("sh").args(["-c", "read x; echo got $x; echo oops >&2; kill -SEGV $$"]))
+                .expect("sh runs");
+        p.send("hello").expect("send");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        assert_eq!(p.recv_line(deadline), Ok("got hello".to_string()));
+        assert_eq!(p.recv_line(deadline), Err(ReadError::Closed));
+        match p.crash_outcome() {
+            Outcome::Crash { signal, stderr_tail, .. } => {
+                assert_eq!(signal, Some(libc::SIGSEGV));
+                assert!(stderr_tail.contains("oops"), "{stderr_tail}");
+            }
+            other => panic!("expected a crash, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn run_once_times_out_and_kills() {
+        let t = Instant::now();
+        let r = run_once(Command::new("sh").args(["-c", "sleep 30"]), "", Duration::from_millis(200)).expect("runs");
+        assert!(matches!(r, RunOnce::TimedOut { .. }));
+        assert!(t.elapsed() < Duration::from_secs(5));
+    }
 }

@@ -103,13 +103,7 @@ mod tests {
         // Interesting iff both 3 and 7 are present: the reducer must end at exactly [3, 7].
         let start: Vec<u32> = (0..20).collect();
         let deadline = Instant::now() + Duration::from_secs(10);
-        let (out, stats) = reduce(
-            start,
-            |v| cuts(v, 0),
-            |v| v.len(),
-            |v| v.contains(&3) && v.contains(&7),
-            deadline,
-        );
+        let (out, stats) = reduce(start, |v| cuts(v, 0), |v| v.len(), |v| v.contains(&3) && v.contains(&7), deadline);
         assert_eq!(out, vec![3, 7]);
         assert_eq!((stats.size_before, stats.size_after), (20, 2));
         assert!(!stats.timed_out);
