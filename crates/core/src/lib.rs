@@ -12,7 +12,10 @@ pub mod mutant;
 pub mod outcome;
 pub mod process;
 pub mod reduce;
+pub mod runner;
+pub mod store;
 pub mod value;
+pub mod worker;
 
 pub use bag::{Diff, Relation, Rows};
 pub use engine::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, SetupError};

@@ -187,7 +187,35 @@ pub fn crash_from(status: Option<ExitStatus>, stderr_tail: String) -> Outcome {
     Outcome::Crash { signal: status.and_then(|s| s.signal()), code: status.and_then(|s| s.code()), stderr_tail }
 }
 
-fn drain_into<R: Read + Send + 'static>(mut r: R, tail: Arc<Mutex<VecDeque<u8>>>) -> Receiver<()> {
+/// The last few KiB a child wrote to a stream, drained on its own thread so a chatty child
+/// cannot block on a full pipe.
+#[derive(Clone)]
+pub struct Tail {
+    buf: Arc<Mutex<VecDeque<u8>>>,
+    done: Arc<Mutex<Option<Receiver<()>>>>,
+}
+
+impl Tail {
+    pub fn spawn<R: Read + Send + 'static>(r: R) -> Tail {
+        let buf = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+        let done = drain_into(r, buf.clone());
+        Tail { buf, done: Arc::new(Mutex::new(Some(done))) }
+    }
+
+    /// The tail as text, after waiting up to `wait` for the stream to close.
+    pub fn text(&self, wait: Duration) -> String {
+        if let Ok(mut d) = self.done.lock() {
+            if let Some(rx) = d.as_ref() {
+                if rx.recv_timeout(wait).is_ok() {
+                    *d = None;
+                }
+            }
+        }
+        tail_text(&self.buf)
+    }
+}
+
+pub(crate) fn drain_into<R: Read + Send + 'static>(mut r: R, tail: Arc<Mutex<VecDeque<u8>>>) -> Receiver<()> {
     let (done, rx) = mpsc::channel();
     thread::spawn(move || {
         let mut buf = [0u8; 4096];

@@ -1,0 +1,528 @@
+//! The campaign supervisor: starts worker processes, follows their progress, turns a worker's
+//! death or silence into a crash or hang finding, restarts it after the case that killed it,
+//! and writes every finding to the store.
+//!
+//! Architecture invariant: in-process engines run only inside workers; the supervisor opens no
+//! engine, so an engine crash can never take the campaign down.
+
+use crate::engine::EngineInfo;
+use crate::kind::{Evidence, FindingClass, GenOptions, Generator, Kind};
+use crate::process::{ChildGuard, Tail};
+use crate::store::{now_unix, FindingRecord, Store, StoreError, FORMAT};
+use crate::worker::{unix_ms, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Set by SIGINT / SIGTERM: the campaign stops, cleans up and reports what it has.
+pub static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_stop_signal(_: libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// Makes Ctrl-C and SIGTERM stop a campaign cleanly instead of killing the supervisor and
+/// orphaning its workers.
+pub fn install_stop_handlers() {
+    let handler = on_stop_signal as extern "C" fn(libc::c_int);
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
+    }
+}
+
+/// Generate / execute / check / reduce seconds, summed over workers.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct TimeSplit {
+    pub generate: f64,
+    pub execute: f64,
+    pub check: f64,
+    pub reduce: f64,
+}
+
+/// Progress so far; at the end, the campaign summary of PRODUCT.md.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Summary {
+    pub tests: u64,
+    pub tests_per_sec: f64,
+    pub valid_pct: f64,
+    pub nonempty_pct: f64,
+    pub findings: u64,
+    pub distinct: u64,
+    pub engines: Vec<EngineSummary>,
+    pub time: TimeSplit,
+    pub elapsed_sec: f64,
+    pub seed: u64,
+    pub workers: u32,
+    pub worker_restarts: u64,
+    pub interrupted: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EngineSummary {
+    pub name: String,
+    pub label: String,
+    pub version: String,
+}
+
+/// Where the supervisor reports as it goes (the binary prints; tests collect).
+pub trait Sink {
+    fn progress(&mut self, summary: &Summary);
+    fn finding(&mut self, rec: &FindingRecord, new_bug: bool);
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// An engine could not start in a worker, or the leg rejected the configuration.
+    #[error("{0}")]
+    Setup(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot start a worker process ({exe}): {source}")]
+    Spawn { exe: String, source: std::io::Error },
+}
+
+enum Event {
+    Line(u32, u64, String),
+    Eof(u32, u64),
+}
+
+struct Slot<C> {
+    worker: u32,
+    seed: u64,
+    proc_gen: u64,
+    guard: Option<ChildGuard>,
+    tail: Option<Tail>,
+    cursor: Option<u64>,
+    last_seen: Instant,
+    done: bool,
+    finished: bool,
+    stats: Stats,
+    retired: Stats,
+    engines: Option<Vec<EngineInfo>>,
+    hello_this_proc: bool,
+    deaths_before_hello: u32,
+    end: Option<u64>,
+    generator: Option<Box<dyn Generator<C>>>,
+}
+
+/// Runs a campaign of `kind` as `cfg` says, with workers started as `exe __worker`.
+pub fn run_campaign<K: Kind>(
+    kind: &K,
+    cfg: &RunConfig,
+    exe: &Path,
+    store: &mut Store,
+    campaign: i64,
+    sink: &mut dyn Sink,
+) -> Result<Summary, RunError> {
+    let start = Instant::now();
+    let deadline_unix_ms = cfg.time.map(|t| unix_ms() + t.as_millis() as u64);
+    let (tx, rx) = mpsc::channel();
+    let mut slots: Vec<Slot<K::Case>> = (0..cfg.workers)
+        .map(|w| {
+            let end = cfg.tests.map(|n| n / cfg.workers as u64 + u64::from((w as u64) < n % cfg.workers as u64));
+            Slot {
+                worker: w,
+                seed: crate::derive_seed(cfg.seed, w as u64),
+                proc_gen: 0,
+                guard: None,
+                tail: None,
+                cursor: None,
+                last_seen: Instant::now(),
+                done: false,
+                finished: end == Some(0),
+                stats: Stats::default(),
+                retired: Stats::default(),
+                engines: None,
+                hello_this_proc: false,
+                deaths_before_hello: 0,
+                end,
+                generator: None,
+            }
+        })
+        .collect();
+    for slot in slots.iter_mut().filter(|s| !s.finished) {
+        spawn_worker(exe, cfg, slot, 0, deadline_unix_ms, &tx)?;
+    }
+    let mut signatures: HashSet<String> = HashSet::new();
+    let mut findings = 0u64;
+    let mut restarts = 0u64;
+    let mut last_progress = Instant::now();
+    let mut interrupted = false;
+    let result = loop {
+        if STOP.load(Ordering::SeqCst) {
+            interrupted = true;
+            break Ok(());
+        }
+        if slots.iter().all(|s| s.finished) {
+            break Ok(());
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Event::Line(w, g, line)) => {
+                let slot = &mut slots[w as usize];
+                if g != slot.proc_gen {
+                    continue;
+                }
+                slot.last_seen = Instant::now();
+                if let Some(i) = line.strip_prefix('@') {
+                    if let Ok(i) = i.trim().parse() {
+                        slot.cursor = Some(i);
+                    }
+                    continue;
+                }
+                // Engines may write to stdout too; only our JSON messages count.
+                let Ok(msg) = serde_json::from_str::<Msg>(&line) else { continue };
+                match msg {
+                    Msg::Hello { engines } => {
+                        slot.engines = Some(engines);
+                        slot.hello_this_proc = true;
+                    }
+                    Msg::Stats(s) => slot.stats = s,
+                    Msg::Done(s) => {
+                        slot.stats = s;
+                        slot.done = true;
+                    }
+                    Msg::Fatal(m) => break Err(RunError::Setup(m)),
+                    Msg::Finding(f) => {
+                        let rec = finding_record(kind, cfg, slot, *f);
+                        let mut rec = rec;
+                        let files = reproducer_files(kind, &rec);
+                        let (_, new_bug) = store.record(Some(campaign), &mut rec, &files)?;
+                        findings += 1;
+                        signatures.insert(rec.signature.clone());
+                        sink.finding(&rec, new_bug);
+                    }
+                }
+            }
+            Ok(Event::Eof(w, g)) => {
+                let slot = &mut slots[w as usize];
+                if g != slot.proc_gen {
+                    continue;
+                }
+                let status = reap(slot);
+                slot.retired.add(&slot.stats);
+                slot.stats = Stats::default();
+                if slot.done {
+                    slot.finished = true;
+                    continue;
+                }
+                if !slot.hello_this_proc {
+                    slot.deaths_before_hello += 1;
+                    if slot.deaths_before_hello >= 2 {
+                        let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
+                        break Err(RunError::Setup(format!(
+                            "a worker died while opening its engines ({}){}",
+                            describe_status(status),
+                            last_line(&tail)
+                        )));
+                    }
+                }
+                let index = slot.cursor.unwrap_or(0);
+                if slot.hello_this_proc && slot.cursor.is_some() {
+                    let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
+                    let ev = Evidence {
+                        class: FindingClass::Crash,
+                        engine: engine_labels(slot),
+                        summary: format!("the worker died ({}) running case {index}", describe_status(status)),
+                        expected: "an answer".into(),
+                        actual: describe_status(status),
+                        key: crash_key(status),
+                        detail: serde_json::json!({ "stderr_tail": tail }),
+                    };
+                    if let Some(mut rec) = death_record(kind, cfg, slot, index, ev) {
+                        let files = reproducer_files(kind, &rec);
+                        let (_, new_bug) = store.record(Some(campaign), &mut rec, &files)?;
+                        findings += 1;
+                        signatures.insert(rec.signature.clone());
+                        sink.finding(&rec, new_bug);
+                    }
+                }
+                let next = if slot.cursor.is_some() { index + 1 } else { 0 };
+                if budget_left(slot, next, deadline_unix_ms) {
+                    restarts += 1;
+                    spawn_worker(exe, cfg, slot, next, deadline_unix_ms, &tx)?;
+                } else {
+                    slot.finished = true;
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break Ok(()),
+        }
+        for slot in slots.iter_mut() {
+            if slot.finished || slot.guard.is_none() || slot.last_seen.elapsed() < cfg.hang_after {
+                continue;
+            }
+            // Silent too long: kill it; its Eof then restarts it, and the hang is recorded here.
+            let index = slot.cursor.unwrap_or(0);
+            if let Some(g) = slot.guard.as_mut() {
+                g.kill();
+            }
+            let ev = Evidence {
+                class: FindingClass::Hang,
+                engine: engine_labels(slot),
+                summary: format!("no answer within {} s on case {index}", cfg.hang_after.as_secs()),
+                expected: "an answer".into(),
+                actual: "hang".into(),
+                key: "hang".into(),
+                detail: serde_json::Value::Null,
+            };
+            if slot.hello_this_proc {
+                if let Some(mut rec) = death_record(kind, cfg, slot, index, ev) {
+                    let files = reproducer_files(kind, &rec);
+                    let (_, new_bug) = store.record(Some(campaign), &mut rec, &files)?;
+                    findings += 1;
+                    signatures.insert(rec.signature.clone());
+                    sink.finding(&rec, new_bug);
+                }
+            }
+            // Counted as a death without a crash finding of its own.
+            slot.hello_this_proc = false;
+            slot.deaths_before_hello = 0;
+            slot.last_seen = Instant::now();
+        }
+        if last_progress.elapsed() >= Duration::from_secs(5) {
+            last_progress = Instant::now();
+            sink.progress(&summarize(cfg, &slots, start, findings, &signatures, restarts, false));
+        }
+    };
+    for slot in slots.iter_mut() {
+        if let Some(mut g) = slot.guard.take() {
+            g.stop(Duration::from_millis(500));
+        }
+    }
+    result?;
+    Ok(summarize(cfg, &slots, start, findings, &signatures, restarts, interrupted))
+}
+
+fn budget_left<C>(slot: &Slot<C>, next: u64, deadline_unix_ms: Option<u64>) -> bool {
+    slot.end.is_none_or(|e| next < e)
+        && deadline_unix_ms.is_none_or(|d| unix_ms() < d)
+        && !STOP.load(Ordering::SeqCst)
+}
+
+fn spawn_worker<C>(
+    exe: &Path,
+    cfg: &RunConfig,
+    slot: &mut Slot<C>,
+    start: u64,
+    deadline_unix_ms: Option<u64>,
+    tx: &Sender<Event>,
+) -> Result<(), RunError> {
+    let spawn_err = |source| RunError::Spawn { exe: exe.display().to_string(), source };
+    let wc = WorkerConfig {
+        run: cfg.clone(),
+        worker: slot.worker,
+        worker_seed: slot.seed,
+        start,
+        end: slot.end,
+        deadline_unix_ms,
+    };
+    let mut cmd = Command::new(exe);
+    cmd.arg("__worker").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // SAFETY: prctl is async-signal-safe; it makes the worker die with the supervisor, even
+    // when the supervisor is killed with SIGKILL and cannot clean up.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let mut guard = ChildGuard::spawn(&mut cmd).map_err(spawn_err)?;
+    let child = guard.child_mut();
+    let config = serde_json::to_string(&wc).map_err(|e| spawn_err(std::io::Error::other(e)))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(config.as_bytes()).map_err(spawn_err)?;
+    }
+    let stdout = child.stdout.take().ok_or_else(|| spawn_err(std::io::Error::other("no stdout")))?;
+    let tail = child.stderr.take().map(Tail::spawn);
+    slot.proc_gen += 1;
+    let (w, g, tx) = (slot.worker, slot.proc_gen, tx.clone());
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(Event::Line(w, g, line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Event::Eof(w, g));
+    });
+    slot.guard = Some(guard);
+    slot.tail = tail;
+    slot.cursor = None;
+    slot.done = false;
+    slot.hello_this_proc = false;
+    slot.last_seen = Instant::now();
+    Ok(())
+}
+
+fn reap<C>(slot: &mut Slot<C>) -> Option<ExitStatus> {
+    let mut g = slot.guard.take()?;
+    let end = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < end {
+        if let Some(s) = g.try_wait() {
+            return Some(s);
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+    g.kill()
+}
+
+fn describe_status(s: Option<ExitStatus>) -> String {
+    match s {
+        Some(s) => match (s.signal(), s.code()) {
+            (Some(sig), _) => format!("signal {sig}"),
+            (None, Some(c)) => format!("exit code {c}"),
+            _ => "unknown status".into(),
+        },
+        None => "unknown status".into(),
+    }
+}
+
+fn crash_key(s: Option<ExitStatus>) -> String {
+    describe_status(s)
+}
+
+fn last_line(tail: &str) -> String {
+    match tail.lines().rev().find(|l| !l.trim().is_empty()) {
+        Some(l) => format!(": {}", l.trim()),
+        None => String::new(),
+    }
+}
+
+fn engine_labels<C>(slot: &Slot<C>) -> String {
+    match &slot.engines {
+        Some(e) => e.iter().map(|i| i.label.as_str()).collect::<Vec<_>>().join(", "),
+        None => "worker".into(),
+    }
+}
+
+fn base_record<C>(cfg: &RunConfig, slot: &Slot<C>, index: u64, oracle: String, ev: Evidence) -> FindingRecord {
+    FindingRecord {
+        format: FORMAT,
+        id: String::new(),
+        tool_version: crate::TOOL_VERSION.into(),
+        kind: cfg.kind.clone(),
+        oracle,
+        engines: slot.engines.clone().unwrap_or_default(),
+        engine_specs: cfg.engines.iter().map(|s| s.to_string()).collect(),
+        campaign_seed: cfg.seed,
+        worker: slot.worker,
+        worker_seed: slot.seed,
+        index,
+        timeout_ms: cfg.timeout.as_millis() as u64,
+        evidence: ev,
+        case: serde_json::Value::Null,
+        reduced: None,
+        signature: String::new(),
+        created_unix: now_unix(),
+    }
+}
+
+fn finding_record<K: Kind>(kind: &K, cfg: &RunConfig, slot: &Slot<K::Case>, f: WorkerFinding) -> FindingRecord {
+    let mut rec = base_record(cfg, slot, f.index, f.oracle, f.evidence);
+    rec.case = f.case;
+    rec.reduced = f.reduced;
+    rec.signature = signature(kind, &rec);
+    rec
+}
+
+/// The record of a worker that died or hung at `index`: the case is rebuilt from the index,
+/// as the generator contract allows.
+fn death_record<K: Kind>(
+    kind: &K,
+    cfg: &RunConfig,
+    slot: &mut Slot<K::Case>,
+    index: u64,
+    ev: Evidence,
+) -> Option<FindingRecord> {
+    let oracle = cfg.oracles[(index % cfg.oracles.len().max(1) as u64) as usize].clone();
+    if slot.generator.is_none() {
+        let opts = GenOptions { seed: slot.seed, seeds_dir: cfg.seeds_dir.clone(), oracles: cfg.oracles.clone() };
+        slot.generator = kind.generator(&opts, slot.engines.as_deref().unwrap_or_default()).ok();
+    }
+    let case = slot.generator.as_mut()?.case(index, &oracle);
+    let mut rec = base_record(cfg, slot, index, oracle, ev);
+    rec.case = serde_json::to_value(&case).ok()?;
+    rec.signature = signature(kind, &rec);
+    Some(rec)
+}
+
+/// The deduplication signature: oracle, class, engine and the leg's shape of the best case.
+pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
+    let (case, ev) = rec.best_case();
+    let shape = match serde_json::from_value::<K::Case>(case.clone()) {
+        Ok(c) => kind.signature(&rec.oracle, &c, ev),
+        Err(_) => String::from("?"),
+    };
+    format!("{}|{}|{}|{}|{}", rec.kind, rec.oracle, ev.class, ev.engine, shape)
+}
+
+/// Native reproducers of the original case and, when reduced, of the reduced one.
+pub fn reproducer_files<K: Kind>(kind: &K, rec: &FindingRecord) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    if let Ok(c) = serde_json::from_value::<K::Case>(rec.case.clone()) {
+        files.extend(kind.reproducers("repro", &rec.oracle, &c, &rec.evidence, &rec.engines));
+    }
+    if let Some(r) = &rec.reduced {
+        if let Ok(c) = serde_json::from_value::<K::Case>(r.case.clone()) {
+            files.extend(kind.reproducers("reduced", &rec.oracle, &c, &r.evidence, &rec.engines));
+        }
+    }
+    files
+}
+
+fn summarize<C>(
+    cfg: &RunConfig,
+    slots: &[Slot<C>],
+    start: Instant,
+    findings: u64,
+    signatures: &HashSet<String>,
+    restarts: u64,
+    interrupted: bool,
+) -> Summary {
+    let mut total = Stats::default();
+    for s in slots {
+        total.add(&s.retired);
+        total.add(&s.stats);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { (a as f64 * 1000.0 / b as f64).round() / 10.0 };
+    let engines = slots
+        .iter()
+        .find_map(|s| s.engines.as_ref())
+        .map(|e| {
+            e.iter()
+                .map(|i| EngineSummary { name: i.name.clone(), label: i.label.clone(), version: i.version.clone() })
+                .collect()
+        })
+        .unwrap_or_default();
+    let secs = |ns: u64| (ns as f64 / 1e7).round() / 100.0;
+    Summary {
+        tests: total.tests,
+        tests_per_sec: if elapsed > 0.0 { (total.tests as f64 / elapsed * 10.0).round() / 10.0 } else { 0.0 },
+        valid_pct: pct(total.valid, total.tests),
+        nonempty_pct: pct(total.nonempty, total.valid),
+        findings,
+        distinct: signatures.len() as u64,
+        engines,
+        time: TimeSplit {
+            generate: secs(total.gen_ns),
+            execute: secs(total.exec_ns),
+            check: secs(total.check_ns),
+            reduce: secs(total.reduce_ns),
+        },
+        elapsed_sec: (elapsed * 100.0).round() / 100.0,
+        seed: cfg.seed,
+        workers: cfg.workers,
+        worker_restarts: restarts,
+        interrupted,
+    }
+}

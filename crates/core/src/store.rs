@@ -1,0 +1,459 @@
+//! The campaign record on disk: `findings.db` (SQLite, WAL) and `findings/<id>/` directories
+//! holding `finding.json` and the native reproducers.
+//!
+//! Architecture invariant: this is the only module that knows the on-disk layout. A finding is
+//! durable once [`Store::record`] returns: files are written to a temporary directory, synced
+//! and renamed into place before the database row is committed with `synchronous = FULL`.
+
+use crate::engine::EngineInfo;
+use crate::kind::{Evidence, FindingClass};
+use crate::reduce::ReduceStats;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Version of `finding.json` and `findings.db`.
+pub const FORMAT: u32 = 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot use output directory {path}: {source}")]
+    Dir { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {path}: {source}")]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("findings database {path}: {source}")]
+    Db { path: PathBuf, source: rusqlite::Error },
+    #[error("{path} is not a finding directory: {reason}")]
+    NotAFinding { path: PathBuf, reason: String },
+}
+
+/// A reduced version of a finding's test case.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Reduced {
+    pub case: serde_json::Value,
+    pub evidence: Evidence,
+    pub stats: ReduceStats,
+}
+
+/// Everything needed to replay a finding without the generator: the contents of `finding.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FindingRecord {
+    pub format: u32,
+    /// Assigned by the store.
+    #[serde(default)]
+    pub id: String,
+    pub tool_version: String,
+    pub kind: String,
+    pub oracle: String,
+    pub engines: Vec<EngineInfo>,
+    /// The engines as given on the command line (`name[@label][=location]`), to reopen them.
+    pub engine_specs: Vec<String>,
+    pub campaign_seed: u64,
+    pub worker: u32,
+    pub worker_seed: u64,
+    pub index: u64,
+    /// Per-statement time limit of the campaign, in milliseconds.
+    pub timeout_ms: u64,
+    pub evidence: Evidence,
+    pub case: serde_json::Value,
+    pub reduced: Option<Reduced>,
+    /// Deduplication signature (of the reduced case when there is one).
+    pub signature: String,
+    pub created_unix: u64,
+}
+
+impl FindingRecord {
+    /// The case a replay should run: the reduced one when present.
+    pub fn best_case(&self) -> (&serde_json::Value, &Evidence) {
+        match &self.reduced {
+            Some(r) => (&r.case, &r.evidence),
+            None => (&self.case, &self.evidence),
+        }
+    }
+}
+
+/// One distinct bug: findings grouped by signature.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BugRow {
+    pub id: i64,
+    pub signature: String,
+    pub kind: String,
+    pub oracle: String,
+    pub class: String,
+    pub engine: String,
+    pub count: i64,
+    pub first_finding: String,
+    pub summary: String,
+    /// The directory of the first finding, holding its reproducers.
+    pub dir: String,
+}
+
+/// An open campaign record.
+pub struct Store {
+    dir: PathBuf,
+    conn: Connection,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS campaigns (
+    id INTEGER PRIMARY KEY, started_unix INTEGER NOT NULL, kind TEXT NOT NULL, args TEXT NOT NULL,
+    seed INTEGER NOT NULL, summary TEXT);
+CREATE TABLE IF NOT EXISTS bugs (
+    id INTEGER PRIMARY KEY, signature TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, oracle TEXT NOT NULL,
+    class TEXT NOT NULL, engine TEXT NOT NULL, first_finding TEXT NOT NULL, summary TEXT NOT NULL,
+    count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS findings (
+    seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, campaign INTEGER, created_unix INTEGER NOT NULL,
+    kind TEXT NOT NULL, oracle TEXT NOT NULL, class TEXT NOT NULL, engine TEXT NOT NULL,
+    summary TEXT NOT NULL, signature TEXT NOT NULL, bug INTEGER NOT NULL REFERENCES bugs(id),
+    dir TEXT NOT NULL, size_before INTEGER, size_after INTEGER);
+";
+
+impl Store {
+    /// Opens (creating if needed) the record in `dir`.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let derr = |source| StoreError::Dir { path: dir.to_path_buf(), source };
+        fs::create_dir_all(dir.join("findings")).map_err(derr)?;
+        // Fail early on a read-only directory rather than at the first finding.
+        let probe = dir.join(".crosscheck-write-test");
+        fs::write(&probe, b"").map_err(derr)?;
+        let _ = fs::remove_file(&probe);
+        let path = dir.join("findings.db");
+        let dberr = |source| StoreError::Db { path: path.clone(), source };
+        let conn = Connection::open(&path).map_err(dberr)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(dberr)?;
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(dberr)?;
+        conn.pragma_update(None, "synchronous", "FULL").map_err(dberr)?;
+        conn.execute_batch(SCHEMA).map_err(dberr)?;
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?1)", params![FORMAT.to_string()]).map_err(dberr)?;
+        Ok(Store { dir: dir.to_path_buf(), conn })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn db_err(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Db { path: self.dir.join("findings.db"), source }
+    }
+
+    pub fn begin_campaign(&self, kind: &str, args: &str, seed: u64) -> Result<i64, StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO campaigns (started_unix, kind, args, seed) VALUES (?1, ?2, ?3, ?4)",
+                params![now_unix() as i64, kind, args, seed as i64],
+            )
+            .map_err(|e| self.db_err(e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    pub fn end_campaign(&self, campaign: i64, summary: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute("UPDATE campaigns SET summary = ?1 WHERE id = ?2", params![summary, campaign])
+            .map_err(|e| self.db_err(e))?;
+        Ok(())
+    }
+
+    /// Writes a finding durably; returns its id and whether its signature is a new bug.
+    pub fn record(
+        &mut self,
+        campaign: Option<i64>,
+        rec: &mut FindingRecord,
+        files: &[(String, String)],
+    ) -> Result<(String, bool), StoreError> {
+        let seq: i64 = self
+            .conn
+            .query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM findings", [], |r| r.get(0))
+            .map_err(|e| self.db_err(e))?;
+        let id = format!("{seq:05}-{}-{}", rec.kind, rec.oracle);
+        rec.id = id.clone();
+        let final_dir = self.dir.join("findings").join(&id);
+        let tmp_dir = self.dir.join("findings").join(format!(".tmp-{id}"));
+        let _ = fs::remove_dir_all(&tmp_dir);
+        fs::create_dir_all(&tmp_dir).map_err(|source| StoreError::Write { path: tmp_dir.clone(), source })?;
+        write_finding_files(&tmp_dir, rec, files)?;
+        let _ = fs::remove_dir_all(&final_dir);
+        fs::rename(&tmp_dir, &final_dir).map_err(|source| StoreError::Write { path: final_dir.clone(), source })?;
+        sync_dir(&self.dir.join("findings"));
+
+        let tx = self.conn.transaction().map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        let existing: Option<i64> = tx
+            .query_row("SELECT id FROM bugs WHERE signature = ?1", params![rec.signature], |r| r.get(0))
+            .optional()
+            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        let new_bug = existing.is_none();
+        let bug = match existing {
+            Some(b) => {
+                tx.execute("UPDATE bugs SET count = count + 1 WHERE id = ?1", params![b])
+                    .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                b
+            }
+            None => {
+                tx.execute(
+                    "INSERT INTO bugs (signature, kind, oracle, class, engine, first_finding, summary, count)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)",
+                    params![
+                        rec.signature,
+                        rec.kind,
+                        rec.oracle,
+                        rec.evidence.class.to_string(),
+                        rec.evidence.engine,
+                        id,
+                        rec.best_case().1.summary
+                    ],
+                )
+                .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                tx.last_insert_rowid()
+            }
+        };
+        let (before, after) = match &rec.reduced {
+            Some(r) => (Some(r.stats.size_before as i64), Some(r.stats.size_after as i64)),
+            None => (None, None),
+        };
+        tx.execute(
+            "INSERT INTO findings (seq, id, campaign, created_unix, kind, oracle, class, engine, summary,
+             signature, bug, dir, size_before, size_after)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            params![
+                seq,
+                id,
+                campaign,
+                rec.created_unix as i64,
+                rec.kind,
+                rec.oracle,
+                rec.evidence.class.to_string(),
+                rec.evidence.engine,
+                rec.evidence.summary,
+                rec.signature,
+                bug,
+                format!("findings/{id}"),
+                before,
+                after
+            ],
+        )
+        .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        tx.commit().map_err(|e| self.db_err(e))?;
+        Ok((id, new_bug))
+    }
+
+    /// Replaces a finding's record after an offline reduction, moving it to the bug of its
+    /// new signature.
+    pub fn update_reduced(&mut self, rec: &FindingRecord) -> Result<(), StoreError> {
+        let tx = self.conn.transaction().map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        let bug: Option<i64> = tx
+            .query_row("SELECT id FROM bugs WHERE signature = ?1", params![rec.signature], |r| r.get(0))
+            .optional()
+            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        let bug = match bug {
+            Some(b) => b,
+            None => {
+                tx.execute(
+                    "INSERT INTO bugs (signature, kind, oracle, class, engine, first_finding, summary, count)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)",
+                    params![
+                        rec.signature,
+                        rec.kind,
+                        rec.oracle,
+                        rec.evidence.class.to_string(),
+                        rec.evidence.engine,
+                        rec.id,
+                        rec.best_case().1.summary
+                    ],
+                )
+                .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                tx.last_insert_rowid()
+            }
+        };
+        let old: Option<i64> = tx
+            .query_row("SELECT bug FROM findings WHERE id = ?1", params![rec.id], |r| r.get(0))
+            .optional()
+            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        if let Some(old) = old {
+            if old != bug {
+                tx.execute("UPDATE bugs SET count = count - 1 WHERE id = ?1", params![old])
+                    .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                tx.execute("UPDATE bugs SET count = count + 1 WHERE id = ?1", params![bug])
+                    .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+            }
+            let (before, after) = match &rec.reduced {
+                Some(r) => (Some(r.stats.size_before as i64), Some(r.stats.size_after as i64)),
+                None => (None, None),
+            };
+            tx.execute(
+                "UPDATE findings SET signature = ?1, bug = ?2, size_before = ?3, size_after = ?4 WHERE id = ?5",
+                params![rec.signature, bug, before, after, rec.id],
+            )
+            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        }
+        tx.execute("DELETE FROM bugs WHERE count <= 0", [])
+            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        tx.commit().map_err(|e| self.db_err(e))
+    }
+
+    /// The distinct bugs, most frequent first.
+    pub fn bugs(&self) -> Result<Vec<BugRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, signature, kind, oracle, class, engine, count, first_finding, summary FROM bugs
+                 WHERE count > 0 ORDER BY count DESC, id",
+            )
+            .map_err(|e| self.db_err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                let first: String = r.get(7)?;
+                Ok(BugRow {
+                    id: r.get(0)?,
+                    signature: r.get(1)?,
+                    kind: r.get(2)?,
+                    oracle: r.get(3)?,
+                    class: r.get(4)?,
+                    engine: r.get(5)?,
+                    count: r.get(6)?,
+                    dir: format!("findings/{first}"),
+                    first_finding: first,
+                    summary: r.get(8)?,
+                })
+            })
+            .map_err(|e| self.db_err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.db_err(e))
+    }
+
+    /// Number of findings recorded.
+    pub fn finding_count(&self) -> Result<i64, StoreError> {
+        self.conn.query_row("SELECT COUNT(*) FROM findings", [], |r| r.get(0)).map_err(|e| self.db_err(e))
+    }
+}
+
+/// Writes `finding.json` and reproducer files into `dir`, syncing each.
+pub fn write_finding_files(dir: &Path, rec: &FindingRecord, files: &[(String, String)]) -> Result<(), StoreError> {
+    let json = serde_json::to_string_pretty(rec).map_err(|e| StoreError::Write {
+        path: dir.join("finding.json"),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    write_synced(&dir.join("finding.json"), json.as_bytes())?;
+    for (name, contents) in files {
+        write_synced(&dir.join(name), contents.as_bytes())?;
+    }
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Rewrites one file of a finding directory atomically (temp file, sync, rename).
+pub fn replace_file(dir: &Path, name: &str, contents: &str) -> Result<(), StoreError> {
+    let tmp = dir.join(format!(".{name}.tmp"));
+    write_synced(&tmp, contents.as_bytes())?;
+    let path = dir.join(name);
+    fs::rename(&tmp, &path).map_err(|source| StoreError::Write { path, source })?;
+    sync_dir(dir);
+    Ok(())
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let werr = |source| StoreError::Write { path: path.to_path_buf(), source };
+    let mut f = fs::File::create(path).map_err(werr)?;
+    f.write_all(bytes).map_err(werr)?;
+    f.sync_all().map_err(werr)
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Reads `finding.json` from a finding directory.
+pub fn load_finding(dir: &Path) -> Result<FindingRecord, StoreError> {
+    let not = |reason: String| StoreError::NotAFinding { path: dir.to_path_buf(), reason };
+    if !dir.is_dir() {
+        return Err(not("no such directory".into()));
+    }
+    let text = fs::read_to_string(dir.join("finding.json")).map_err(|e| not(format!("finding.json: {e}")))?;
+    let rec: FindingRecord = serde_json::from_str(&text).map_err(|e| not(format!("finding.json is corrupt: {e}")))?;
+    if rec.format != FORMAT {
+        return Err(not(format!("finding.json has format {}, this crosscheck reads {FORMAT}", rec.format)));
+    }
+    Ok(rec)
+}
+
+/// The store that holds a finding directory (`<out>/findings/<id>`), if any.
+pub fn store_of(finding_dir: &Path) -> Option<PathBuf> {
+    let out = finding_dir.parent()?.parent()?;
+    out.join("findings.db").is_file().then(|| out.to_path_buf())
+}
+
+pub fn now_unix() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+/// Class names as stored, for readers of `findings.db`.
+pub fn class_name(c: FindingClass) -> String {
+    c.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(sig: &str) -> FindingRecord {
+        FindingRecord {
+            format: FORMAT,
+            id: String::new(),
+            tool_version: "t".into(),
+            kind: "k".into(),
+            oracle: "o".into(),
+            engines: vec![],
+            engine_specs: vec!["e".into()],
+            campaign_seed: 1,
+            worker: 0,
+            worker_seed: 2,
+            index: 3,
+            timeout_ms: 1000,
+            evidence: Evidence {
+                class: FindingClass::Logic,
+                engine: "e".into(),
+                summary: "s".into(),
+                expected: "x".into(),
+                actual: "y".into(),
+                key: "subset".into(),
+                detail: serde_json::Value::Null,
+            },
+            case: serde_json::json!({"q": 1}),
+            reduced: None,
+            signature: sig.into(),
+            created_unix: 0,
+        }
+    }
+
+    #[test]
+    fn records_group_into_bugs_and_survive_reopening() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut store = Store::open(tmp.path()).expect("open");
+        let c = store.begin_campaign("k", "args", 1).expect("campaign");
+        let (id1, new1) = store.record(Some(c), &mut record("A"), &[("repro.x".into(), "hi".into())]).expect("rec");
+        let (_, new2) = store.record(Some(c), &mut record("A"), &[]).expect("rec");
+        let (_, new3) = store.record(Some(c), &mut record("B"), &[]).expect("rec");
+        assert!(new1 && !new2 && new3);
+        drop(store);
+        let store = Store::open(tmp.path()).expect("reopen");
+        let bugs = store.bugs().expect("bugs");
+        assert_eq!(bugs.iter().map(|b| (b.signature.as_str(), b.count)).collect::<Vec<_>>(), vec![("A", 2), ("B", 1)]);
+        let dir = tmp.path().join("findings").join(&id1);
+        let rec = load_finding(&dir).expect("load");
+        assert_eq!(rec.id, id1);
+        assert_eq!(fs::read_to_string(dir.join("repro.x")).expect("repro"), "hi");
+        assert_eq!(store_of(&dir).as_deref(), Some(tmp.path()));
+    }
+
+    #[test]
+    fn corrupt_or_missing_findings_are_errors() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        assert!(load_finding(&tmp.path().join("nope")).is_err());
+        fs::write(tmp.path().join("finding.json"), "{not json").expect("write");
+        let e = load_finding(tmp.path()).expect_err("corrupt");
+        assert!(e.to_string().contains("corrupt"), "{e}");
+    }
+}

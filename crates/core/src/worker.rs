@@ -1,0 +1,362 @@
+//! The worker side of a campaign, and the one-shot probe used by replay and crash reduction.
+//!
+//! A worker opens its engines, generates cases from its own seed, checks them and reports to
+//! the supervisor in lines on stdout: `@<index>` before each case (so a crash can be traced to
+//! the case that caused it) and JSON messages (hello, stats, findings, done, fatal).
+
+use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
+use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Kind};
+use crate::outcome::Outcome;
+use crate::reduce::{reduce, ReduceStats};
+use crate::store::Reduced;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Settings of a campaign, shared by the supervisor and its workers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunConfig {
+    pub kind: String,
+    pub engines: Vec<EngineSpec>,
+    pub oracles: Vec<String>,
+    /// Wall-clock budget; `None` with `tests` set.
+    pub time: Option<Duration>,
+    /// Number of checks; `None` with `time` set.
+    pub tests: Option<u64>,
+    pub seed: u64,
+    pub workers: u32,
+    pub seeds_dir: Option<PathBuf>,
+    /// Limit for one statement on one engine.
+    pub timeout: Duration,
+    /// Time bound for reducing one new finding.
+    pub reduce_time: Duration,
+    /// A worker silent for this long is killed and its case recorded as a hang.
+    pub hang_after: Duration,
+}
+
+/// What one worker process is asked to do.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WorkerConfig {
+    pub run: RunConfig,
+    pub worker: u32,
+    pub worker_seed: u64,
+    /// First case index (after a restart, the one after the case that crashed).
+    pub start: u64,
+    /// One past the last index, for a `--tests` budget.
+    pub end: Option<u64>,
+    /// Unix time in milliseconds at which to stop, for a `--time` budget.
+    pub deadline_unix_ms: Option<u64>,
+}
+
+/// Counters of a worker process; the supervisor sums them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub tests: u64,
+    pub valid: u64,
+    pub nonempty: u64,
+    pub findings: u64,
+    pub gen_ns: u64,
+    pub exec_ns: u64,
+    pub check_ns: u64,
+    pub reduce_ns: u64,
+}
+
+impl Stats {
+    pub fn add(&mut self, o: &Stats) {
+        self.tests += o.tests;
+        self.valid += o.valid;
+        self.nonempty += o.nonempty;
+        self.findings += o.findings;
+        self.gen_ns += o.gen_ns;
+        self.exec_ns += o.exec_ns;
+        self.check_ns += o.check_ns;
+        self.reduce_ns += o.reduce_ns;
+    }
+}
+
+/// A finding as a worker reports it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WorkerFinding {
+    pub index: u64,
+    pub oracle: String,
+    pub case: serde_json::Value,
+    pub evidence: Evidence,
+    pub reduced: Option<Reduced>,
+}
+
+/// Worker-to-supervisor messages (one JSON object a line).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Msg {
+    Hello {
+        engines: Vec<EngineInfo>,
+    },
+    Stats(Stats),
+    Finding(Box<WorkerFinding>),
+    /// The worker cannot run (an engine failed to start): the campaign stops with exit 2.
+    Fatal(String),
+    Done(Stats),
+}
+
+/// An engine whose `run` time is counted as execution time.
+struct Timed {
+    inner: Box<dyn Engine>,
+    ns: Arc<AtomicU64>,
+}
+
+impl Engine for Timed {
+    fn info(&self) -> &EngineInfo {
+        self.inner.info()
+    }
+    fn reset(&mut self) -> Result<(), SetupError> {
+        let t = Instant::now();
+        let r = self.inner.reset();
+        self.ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        r
+    }
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let t = Instant::now();
+        let r = self.inner.run(text, limit);
+        self.ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        r
+    }
+}
+
+/// Opens the engines of a run, each by its kind's registry.
+pub fn open_engines<K: Kind>(kind: &K, specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>, SetupError> {
+    let factories = kind.engines();
+    specs.iter().map(|s| crate::open_engine(&factories, s)).collect()
+}
+
+fn send(out: &mut impl Write, msg: &Msg) {
+    if let Ok(line) = serde_json::to_string(msg) {
+        // The supervisor is gone if this fails; the death signal will end this process.
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+}
+
+/// Runs a worker to the end of its budget; returns the process exit code.
+pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let exec_ns = Arc::new(AtomicU64::new(0));
+    let mut engines: Vec<Box<dyn Engine>> = match open_engines(kind, &cfg.run.engines) {
+        Ok(e) => e.into_iter().map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>).collect(),
+        Err(e) => {
+            send(&mut out, &Msg::Fatal(e.message));
+            return 2;
+        }
+    };
+    let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
+    if let Err(e) = kind.validate(&cfg.run.oracles, &infos) {
+        send(&mut out, &Msg::Fatal(e));
+        return 2;
+    }
+    send(&mut out, &Msg::Hello { engines: infos.clone() });
+    let gen_opts =
+        GenOptions { seed: cfg.worker_seed, seeds_dir: cfg.run.seeds_dir.clone(), oracles: cfg.run.oracles.clone() };
+    let mut gen = match kind.generator(&gen_opts, &infos) {
+        Ok(g) => g,
+        Err(e) => {
+            send(&mut out, &Msg::Fatal(e));
+            return 2;
+        }
+    };
+    let opts = CheckOptions { timeout: cfg.run.timeout };
+    let mut stats = Stats::default();
+    let mut last_report = Instant::now();
+    let mut setup: Option<(u64, bool)> = None;
+    let mut reductions: HashMap<(String, FindingClass, String, String), u32> = HashMap::new();
+    let n_oracles = cfg.run.oracles.len().max(1) as u64;
+    let mut index = cfg.start;
+    loop {
+        if cfg.end.is_some_and(|end| index >= end) || cfg.deadline_unix_ms.is_some_and(|d| unix_ms() >= d) {
+            break;
+        }
+        let oracle = &cfg.run.oracles[(index % n_oracles) as usize];
+        // The cursor must reach the supervisor before the case runs: it is all that is left
+        // if the case kills this process.
+        let _ = writeln!(out, "@{index}");
+        let _ = out.flush();
+        let t0 = Instant::now();
+        let case = gen.case(index, oracle);
+        let t1 = Instant::now();
+        stats.gen_ns += (t1 - t0).as_nanos() as u64;
+        let exec_before = exec_ns.load(Ordering::Relaxed);
+        let id = kind.setup_id(&case);
+        let mut result = None;
+        if setup.map(|(s, _)| s) != Some(id) {
+            let prep = kind.prepare(&case, &mut engines, &opts);
+            let ok = matches!(prep, Check::Pass { .. });
+            setup = Some((id, ok));
+            if let Check::Finding(_) = prep {
+                result = Some(prep);
+            }
+        }
+        let result = match result {
+            Some(r) => r,
+            None if setup.is_some_and(|(_, ok)| ok) => kind.check(oracle, &case, &mut engines, &opts),
+            None => Check::Skip("setup failed".into()),
+        };
+        let spent = t1.elapsed().as_nanos() as u64;
+        let exec = exec_ns.load(Ordering::Relaxed) - exec_before;
+        stats.exec_ns += exec;
+        stats.check_ns += spent.saturating_sub(exec);
+        stats.tests += 1;
+        match result {
+            Check::Pass { nonempty } => {
+                stats.valid += 1;
+                stats.nonempty += nonempty as u64;
+            }
+            Check::Skip(_) => {}
+            Check::Finding(ev) => {
+                stats.valid += 1;
+                stats.findings += 1;
+                let t = Instant::now();
+                let key = (oracle.clone(), ev.class, ev.engine.clone(), ev.key.clone());
+                let n = reductions.entry(key).or_insert(0);
+                *n += 1;
+                // Reducing every repeat of one failure would eat the campaign (a broken engine
+                // fails every check); the first few per failure key are enough for dedup.
+                let reduced = if *n <= 3 {
+                    let deadline = Instant::now() + cfg.run.reduce_time;
+                    let r = reduce_case(kind, oracle, &case, &ev, &mut engines, &opts, deadline, &mut out, index);
+                    setup = None;
+                    r
+                } else {
+                    None
+                };
+                stats.reduce_ns += t.elapsed().as_nanos() as u64;
+                let finding = WorkerFinding {
+                    index,
+                    oracle: oracle.clone(),
+                    case: serde_json::to_value(&case).unwrap_or(serde_json::Value::Null),
+                    evidence: *ev,
+                    reduced,
+                };
+                send(&mut out, &Msg::Finding(Box::new(finding)));
+            }
+        }
+        if last_report.elapsed() >= Duration::from_millis(250) {
+            send(&mut out, &Msg::Stats(stats));
+            last_report = Instant::now();
+        }
+        index += 1;
+    }
+    send(&mut out, &Msg::Done(stats));
+    0
+}
+
+/// Reduces a case with the finding's own oracle as the interestingness test.
+#[allow(clippy::too_many_arguments)]
+fn reduce_case<K: Kind>(
+    kind: &K,
+    oracle: &str,
+    case: &K::Case,
+    ev: &Evidence,
+    engines: &mut [Box<dyn Engine>],
+    opts: &CheckOptions,
+    deadline: Instant,
+    out: &mut impl Write,
+    index: u64,
+) -> Option<Reduced> {
+    let mut last: Option<Evidence> = None;
+    let (small, stats) = reduce(
+        case.clone(),
+        |c| kind.shrink(c),
+        |c| kind.size(c),
+        |c| {
+            // A heartbeat: reduction may take a while without new cases.
+            let _ = writeln!(out, "@{index}");
+            let _ = out.flush();
+            match recheck(kind, oracle, c, engines, opts) {
+                Some(e) if e.same_failure(ev) => {
+                    last = Some(e);
+                    true
+                }
+                _ => false,
+            }
+        },
+        deadline,
+    );
+    reduced_record(small, last, stats)
+}
+
+fn reduced_record<C: Serialize>(small: C, last: Option<Evidence>, stats: ReduceStats) -> Option<Reduced> {
+    let evidence = last?;
+    Some(Reduced { case: serde_json::to_value(&small).ok()?, evidence, stats })
+}
+
+/// Prepares and checks a case from scratch; the finding it shows, if any.
+pub fn recheck<K: Kind>(
+    kind: &K,
+    oracle: &str,
+    case: &K::Case,
+    engines: &mut [Box<dyn Engine>],
+    opts: &CheckOptions,
+) -> Option<Evidence> {
+    match kind.prepare(case, engines, opts) {
+        Check::Finding(e) => return Some(*e),
+        Check::Skip(_) => return None,
+        Check::Pass { .. } => {}
+    }
+    match kind.check(oracle, case, engines, opts) {
+        Check::Finding(e) => Some(*e),
+        _ => None,
+    }
+}
+
+/// Reduces a stored case in this process (the offline `crosscheck reduce`).
+pub fn reduce_offline<K: Kind>(
+    kind: &K,
+    oracle: &str,
+    case: &K::Case,
+    ev: &Evidence,
+    engines: &mut [Box<dyn Engine>],
+    opts: &CheckOptions,
+    deadline: Instant,
+) -> Option<Reduced> {
+    let mut sink = io::sink();
+    reduce_case(kind, oracle, case, ev, engines, opts, deadline, &mut sink, 0)
+}
+
+/// Input of a probe: one case to prepare and check in a throwaway process.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProbeInput {
+    pub kind: String,
+    pub oracle: String,
+    pub engines: Vec<EngineSpec>,
+    pub case: serde_json::Value,
+    pub timeout: Duration,
+}
+
+/// Runs a probe and prints the evidence it finds (or `null`) as JSON; exit 2 on bad input.
+pub fn probe_main<K: Kind>(kind: &K, input: &ProbeInput) -> i32 {
+    let case: K::Case = match serde_json::from_value(input.case.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("crosscheck: the case does not fit the {} leg: {e}", input.kind);
+            return 2;
+        }
+    };
+    let mut engines = match open_engines(kind, &input.engines) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("crosscheck: {e}");
+            return 2;
+        }
+    };
+    let opts = CheckOptions { timeout: input.timeout };
+    let ev = recheck(kind, &input.oracle, &case, &mut engines, &opts);
+    println!("{}", serde_json::to_string(&ev).unwrap_or_else(|_| "null".into()));
+    0
+}
+
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
