@@ -16,6 +16,11 @@ pub enum Fault {
     WhereDrop,
     /// Turns `sat` into `unsat` and back.
     FlipVerdict,
+    /// Kills the whole process with SIGSEGV on one statement in 64 (chosen by a hash of its
+    /// text, so a replay crashes again): an in-process engine crash, for crash isolation tests.
+    Crash,
+    /// Never returns on one statement in 64 (same choice as `Crash`): an engine hang.
+    Hang,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -23,7 +28,18 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("dup-row", Fault::DupRow),
     ("where-drop", Fault::WhereDrop),
     ("flip-verdict", Fault::FlipVerdict),
+    ("crash", Fault::Crash),
+    ("hang", Fault::Hang),
 ];
+
+/// Whether a crash or hang fault fires on `text` (FNV-1a, stable across runs and builds).
+pub fn fires_on(text: &str) -> bool {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h % 64 == 0
+}
 
 /// Splits `mutant:<engine>:<fault>` into the inner engine name and the fault.
 pub fn parse(name: &str) -> Option<Result<(&str, Fault), String>> {
@@ -71,6 +87,18 @@ impl Engine for Mutant {
     }
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        match self.fault {
+            Fault::Crash if fires_on(text) => {
+                // SAFETY: raising a signal touches no memory; the default action ends the process.
+                unsafe {
+                    libc::raise(libc::SIGSEGV);
+                }
+            }
+            Fault::Hang if fires_on(text) => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            _ => {}
+        }
         let mut out = self.inner.run(text, limit);
         match (&mut out, self.fault) {
             (Outcome::Rows(r), Fault::DropRow) => {

@@ -303,9 +303,7 @@ pub fn run_campaign<K: Kind>(
 }
 
 fn budget_left<C>(slot: &Slot<C>, next: u64, deadline_unix_ms: Option<u64>) -> bool {
-    slot.end.is_none_or(|e| next < e)
-        && deadline_unix_ms.is_none_or(|d| unix_ms() < d)
-        && !STOP.load(Ordering::SeqCst)
+    slot.end.is_none_or(|e| next < e) && deadline_unix_ms.is_none_or(|d| unix_ms() < d) && !STOP.load(Ordering::SeqCst)
 }
 
 fn spawn_worker<C>(

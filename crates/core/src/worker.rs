@@ -142,8 +142,7 @@ fn send(out: &mut impl Write, msg: &Msg) {
 
 /// Runs a worker to the end of its budget; returns the process exit code.
 pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(protocol_channel());
     let exec_ns = Arc::new(AtomicU64::new(0));
     let mut engines: Vec<Box<dyn Engine>> = match open_engines(kind, &cfg.run.engines) {
         Ok(e) => e.into_iter().map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>).collect(),
@@ -355,6 +354,21 @@ pub fn probe_main<K: Kind>(kind: &K, input: &ProbeInput) -> i32 {
     let ev = recheck(kind, &input.oracle, &case, &mut engines, &opts);
     println!("{}", serde_json::to_string(&ev).unwrap_or_else(|_| "null".into()));
     0
+}
+
+/// Takes stdout for the protocol alone: engines that print (to Rust's stdout or to fd 1 from C)
+/// must not corrupt it, so fd 1 is pointed at stderr and the protocol goes to a duplicate.
+fn protocol_channel() -> Box<dyn Write> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: dup/dup2 on the process's own standard descriptors; the new descriptor is owned
+    // by the File created from it and nothing else.
+    unsafe {
+        let fd = libc::dup(1);
+        if fd < 0 || libc::dup2(2, 1) < 0 {
+            return Box::new(io::stdout());
+        }
+        Box::new(std::fs::File::from_raw_fd(fd))
+    }
 }
 
 pub fn unix_ms() -> u64 {

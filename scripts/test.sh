@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need, then runs every test of the workspace
+# against the real engines. CI (.ci/run) calls exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export CROSSCHECK_VENV="$PWD/.venv"
+# Engines the setup above installed: a test that cannot start one of these fails instead of
+# skipping.
+export CROSSCHECK_REQUIRE_ENGINES="${CROSSCHECK_REQUIRE_ENGINES:-sqlite}"
+cargo fmt --all -- --check
+cargo build --release --workspace --all-targets
+if command -v cargo-nextest >/dev/null 2>&1; then
+    cargo nextest run --release --workspace --no-fail-fast
+    cargo test --release --workspace --doc
+else
+    cargo test --release --workspace --no-fail-fast
+fi
