@@ -38,7 +38,7 @@ pub fn fires_on(text: &str) -> bool {
     for b in text.bytes() {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
-    h % 64 == 0
+    h.is_multiple_of(64)
 }
 
 /// Splits `mutant:<engine>:<fault>` into the inner engine name and the fault.
