@@ -1,0 +1,24 @@
+//! CVC4 1.8 (Debian): the ancestor of cvc5, still the solver many tools pin.
+
+use super::BinaryFactory;
+
+pub static FACTORY: BinaryFactory = BinaryFactory {
+    name: "cvc4",
+    describe: "CVC4 over SMT-LIB stdin (Debian cvc4), one process per worker",
+    tool: "cvc4",
+    args: &["--lang", "smt2", "--incremental", "--strings-exp"],
+    version_args: &["--version"],
+    dialect: "smtlib",
+    caps: &[
+        "theory:int", "theory:real", "theory:nia", "theory:bv", "theory:array", "theory:string", "theory:fp",
+        "theory:uf", "quantifiers", "incremental",
+    ],
+    install: "scripts/install-smt-solvers.sh (apt-get install cvc4)",
+};
+
+pub const SAFE_OPTIONS: &[(&str, &[&str])] = &[
+    ("random-seed", &["1", "2", "3"]),
+    ("simplification", &["none"]),
+    ("decision", &["justification", "internal"]),
+    ("arith-rewrite-equalities", &["true"]),
+];

