@@ -25,7 +25,7 @@ pub enum Node {
     Raw(String),
 }
 
-#[derive(Default, Clone)]
+#[derive(Default, Clone, Debug)]
 pub struct Arena {
     nodes: Vec<Node>,
     /// Nesting depth of `and`/`or`/`not` (STORM's depth: only Boolean connectives count).

@@ -1,0 +1,161 @@
+//! A self-contained test case: the declarations of its seed, the instance's steps, the model M
+//! that witnesses its satisfiability, and the solver options drawn for it; and how it is
+//! printed for each solver.
+
+use crate::storm::{Params, Step};
+use crosscheck_core::EngineInfo;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SmtCase {
+    /// Seed file name, or `random-<n>` for a generated seed.
+    pub seed: String,
+    pub logic: Option<String>,
+    /// Declarations and definitions of the seed, verbatim.
+    pub decls: Vec<String>,
+    pub steps: Vec<Step>,
+    /// Z3's `check-sat-using` tactic, sent to solvers that have it.
+    #[serde(default)]
+    pub tactic: Option<String>,
+    /// M as `define-fun` commands: every assertion is true under it when
+    /// `sat_by_construction`.
+    pub model: String,
+    /// Where M and the valuations came from (`z3 5.4.0 + evaluator`, `random assignment`).
+    pub model_source: String,
+    pub sat_by_construction: bool,
+    /// Ask for the model after the (single) check-sat (the model oracle).
+    #[serde(default)]
+    pub get_model: bool,
+    /// Sampled solver options per engine label: `(key, value)` → `(set-option :key value)`.
+    #[serde(default)]
+    pub options: BTreeMap<String, Vec<(String, String)>>,
+    pub params: Params,
+    pub incremental: bool,
+    /// The case index in its stream (names the instance in reports).
+    pub index: u64,
+}
+
+impl SmtCase {
+    pub fn asserts(&self) -> impl Iterator<Item = &String> {
+        self.steps.iter().filter_map(|s| if let Step::Assert(a) = s { Some(a) } else { None })
+    }
+
+    pub fn check_sats(&self) -> usize {
+        self.steps.iter().filter(|s| matches!(s, Step::CheckSat)).count()
+    }
+
+    /// The script for one engine. Solvers without `check-sat-using` get `check-sat`; a
+    /// solver that needs a logic gets `ALL` when the seed named none.
+    pub fn script_for(&self, info: &EngineInfo) -> String {
+        let mut out = String::with_capacity(256 + self.steps.len() * 64);
+        if self.get_model {
+            out.push_str("(set-option :produce-models true)\n");
+        }
+        if let Some(opts) = self.options.get(&info.label) {
+            for (k, v) in opts {
+                out.push_str(&format!("(set-option :{k} {v})\n"));
+            }
+        }
+        match (&self.logic, info.has("needs-logic")) {
+            (Some(l), _) => out.push_str(&format!("(set-logic {l})\n")),
+            (None, true) => out.push_str("(set-logic ALL)\n"),
+            (None, false) => {}
+        }
+        self.body(&mut out, info.has("check-sat-using"));
+        if self.get_model {
+            out.push_str("(get-model)\n");
+        }
+        out
+    }
+
+    fn body(&self, out: &mut String, tactic: bool) {
+        for d in &self.decls {
+            out.push_str(d);
+            out.push('\n');
+        }
+        let check = match (&self.tactic, tactic) {
+            (Some(t), true) => format!("(check-sat-using {t})"),
+            _ => "(check-sat)".to_string(),
+        };
+        for s in &self.steps {
+            match s {
+                Step::Assert(a) => {
+                    out.push_str("(assert ");
+                    out.push_str(a);
+                    out.push_str(")\n");
+                }
+                Step::Push(n) => out.push_str(&format!("(push {n})\n")),
+                Step::Pop(n) => out.push_str(&format!("(pop {n})\n")),
+                Step::CheckSat => {
+                    out.push_str(&check);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+
+    /// A script that checks M against every assertion: the declarations of M's symbols are
+    /// replaced by its definitions, so a solver only evaluates (`sat` confirms the witness).
+    pub fn witness_script(&self) -> String {
+        let defined: Vec<String> = model_names(&self.model);
+        let mut out = String::new();
+        if let Some(l) = &self.logic {
+            out.push_str(&format!("(set-logic {l})\n"));
+        }
+        for d in &self.decls {
+            let declared = decl_name(d);
+            if declared.is_some_and(|n| defined.iter().any(|m| m == n)) {
+                continue;
+            }
+            out.push_str(d);
+            out.push('\n');
+        }
+        out.push_str(&self.model);
+        out.push('\n');
+        for a in self.asserts() {
+            out.push_str(&format!("(assert {a})\n"));
+        }
+        out.push_str("(check-sat)\n");
+        out
+    }
+}
+
+/// The name a `declare-fun`/`declare-const` introduces.
+pub fn decl_name(d: &str) -> Option<&str> {
+    let rest = d.strip_prefix("(declare-fun ").or_else(|| d.strip_prefix("(declare-const "))?;
+    rest.split(|c: char| c.is_whitespace() || c == '(').next()
+}
+
+/// Names defined by the `define-fun`s of a model text.
+pub fn model_names(model: &str) -> Vec<String> {
+    let Ok(items) = crate::sexp::parse_all(model) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut stack: Vec<&crate::sexp::Sexp> = items.iter().collect();
+    while let Some(s) = stack.pop() {
+        if s.head() == Some("define-fun") {
+            if let Some(n) = s.list().and_then(|l| l.get(1)).and_then(|n| n.atom()) {
+                out.push(n.to_string());
+            }
+        } else if let Some(l) = s.list() {
+            stack.extend(l.iter());
+        }
+    }
+    out
+}
+
+/// A model answer normalized to one `define-fun` a line (drops yices's `model` head and the
+/// outer parentheses).
+pub fn normalize_model(text: &str) -> String {
+    let Ok(items) = crate::sexp::parse_all(text) else { return text.to_string() };
+    let mut out = Vec::new();
+    let mut stack: Vec<&crate::sexp::Sexp> = items.iter().rev().collect();
+    while let Some(s) = stack.pop() {
+        if s.head() == Some("define-fun") {
+            out.push(s.to_string());
+        } else if let Some(l) = s.list() {
+            stack.extend(l.iter().rev());
+        }
+    }
+    out.join("\n")
+}
