@@ -1,0 +1,398 @@
+//! Static analyses of a program: typing, safety (range restriction) with an evaluation order,
+//! the dependency graph, strongly connected components, stratification, the features a program
+//! needs from an engine, and the monotonicity condition that lets queryFuzz lift a rule-level
+//! oracle to the whole program.
+
+use crate::ast::{Literal, Program, Rule, Term, Type};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// An order of a rule's body literals in which each literal can be evaluated when reached:
+/// atoms bind, assignments bind, negations and comparisons only test bound variables.
+pub fn plan(rule: &Rule) -> Result<Vec<usize>, String> {
+    plan_body(&rule.body, &BTreeSet::new(), &rule.head.args, &others_of(rule))
+}
+
+/// Variables of each aggregate literal that also occur outside it (its correlated variables).
+fn others_of(rule: &Rule) -> Vec<BTreeSet<String>> {
+    rule.body
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if !matches!(l, Literal::Agg { .. }) {
+                return BTreeSet::new();
+            }
+            let mut outside = Vec::new();
+            rule.head.args.iter().for_each(|t| t.vars(&mut outside));
+            rule.body.iter().enumerate().filter(|(j, _)| *j != i).for_each(|(_, l)| l.vars(&mut outside));
+            let mut inside = Vec::new();
+            if let Literal::Agg { body, value, .. } = l {
+                body.iter().for_each(|b| b.vars(&mut inside));
+                if let Some(v) = value {
+                    v.vars(&mut inside);
+                }
+            }
+            let outside: BTreeSet<&str> = outside.into_iter().collect();
+            inside.into_iter().filter(|v| outside.contains(v)).map(str::to_string).collect()
+        })
+        .collect()
+}
+
+fn term_bound(t: &Term, bound: &BTreeSet<String>) -> bool {
+    let mut vs = Vec::new();
+    t.vars(&mut vs);
+    vs.iter().all(|v| bound.contains(*v))
+}
+
+/// Plans `body` given variables already `bound`; `head` terms must be bound at the end.
+pub fn plan_body(
+    body: &[Literal],
+    bound0: &BTreeSet<String>,
+    head: &[Term],
+    correlated: &[BTreeSet<String>],
+) -> Result<Vec<usize>, String> {
+    let mut bound = bound0.clone();
+    let mut done = vec![false; body.len()];
+    let mut order = Vec::with_capacity(body.len());
+    while order.len() < body.len() {
+        // Tests and assignments first, as soon as they can run; then the next atom.
+        let mut pick = None;
+        for (i, l) in body.iter().enumerate() {
+            if done[i] {
+                continue;
+            }
+            let ok = match l {
+                Literal::Pos(_) => false,
+                Literal::Neg(a) => a.args.iter().all(|t| term_bound(t, &bound)),
+                Literal::Cmp(op, x, y) => {
+                    let assign = *op == crate::ast::CmpOp::Eq
+                        && ((matches!(x, Term::Var(v) if !bound.contains(v)) && term_bound(y, &bound))
+                            || (matches!(y, Term::Var(v) if !bound.contains(v)) && term_bound(x, &bound)));
+                    assign || (term_bound(x, &bound) && term_bound(y, &bound))
+                }
+                Literal::Agg { .. } => correlated.get(i).is_none_or(|c| c.iter().all(|v| bound.contains(v))),
+            };
+            if ok {
+                pick = Some(i);
+                break;
+            }
+        }
+        if pick.is_none() {
+            pick = body.iter().enumerate().position(|(i, l)| !done[i] && matches!(l, Literal::Pos(a) if a.args.iter().all(|t| matches!(t, Term::Var(_) | Term::Const(_) | Term::Wild) || term_bound(t, &bound))));
+        }
+        let Some(i) = pick else {
+            let mut unbound = Vec::new();
+            for (i, l) in body.iter().enumerate() {
+                if !done[i] {
+                    let mut vs = Vec::new();
+                    l.vars(&mut vs);
+                    unbound.extend(vs.into_iter().filter(|v| !bound.contains(*v)).map(str::to_string));
+                }
+            }
+            unbound.dedup();
+            return Err(format!("ungrounded variable(s) {}", unbound.join(", ")));
+        };
+        done[i] = true;
+        order.push(i);
+        let mut vs = Vec::new();
+        match &body[i] {
+            Literal::Pos(a) => a.args.iter().for_each(|t| t.vars(&mut vs)),
+            Literal::Cmp(..) => body[i].vars(&mut vs),
+            Literal::Agg { result, body: inner, value, .. } => {
+                vs.push(result);
+                let inner_bound: BTreeSet<String> = bound.clone();
+                let vt = value.clone().into_iter().collect::<Vec<_>>();
+                plan_body(inner, &inner_bound, &vt, &[]).map_err(|e| format!("in an aggregate: {e}"))?;
+            }
+            Literal::Neg(_) => {}
+        }
+        bound.extend(vs.into_iter().map(str::to_string));
+    }
+    for t in head {
+        if !term_bound(t, &bound) || matches!(t, Term::Wild) {
+            return Err("ungrounded variable in the head".into());
+        }
+    }
+    Ok(order)
+}
+
+/// Checks declarations, arities, types, safety and stratification.
+pub fn validate(p: &Program) -> Result<(), String> {
+    let mut names = HashSet::new();
+    for d in &p.decls {
+        if !names.insert(d.name.as_str()) {
+            return Err(format!("relation {} declared twice", d.name));
+        }
+        if d.cols.is_empty() {
+            return Err(format!("relation {} has no columns", d.name));
+        }
+    }
+    for f in &p.facts {
+        let cols = p.decl(&f.rel).ok_or_else(|| format!("fact of undeclared relation {}", f.rel))?;
+        if cols.cols.len() != f.vals.len() || cols.cols.iter().zip(&f.vals).any(|(t, v)| *t != v.ty()) {
+            return Err(format!("fact of {} does not match its declaration", f.rel));
+        }
+    }
+    for r in &p.rules {
+        check_rule(p, r)?;
+    }
+    for o in &p.outputs {
+        p.decl(o).ok_or_else(|| format!("output relation {o} is not declared"))?;
+    }
+    strata(p)?;
+    Ok(())
+}
+
+fn check_rule(p: &Program, r: &Rule) -> Result<(), String> {
+    let mut types: BTreeMap<&str, Type> = BTreeMap::new();
+    let mut atoms = vec![&r.head];
+    fn collect<'a>(lits: &'a [Literal], atoms: &mut Vec<&'a crate::ast::Atom>) {
+        for l in lits {
+            match l {
+                Literal::Pos(a) | Literal::Neg(a) => atoms.push(a),
+                Literal::Agg { body, .. } => collect(body, atoms),
+                Literal::Cmp(..) => {}
+            }
+        }
+    }
+    collect(&r.body, &mut atoms);
+    for a in atoms {
+        let cols = p.decl(&a.rel).ok_or_else(|| format!("undeclared relation {}", a.rel))?;
+        if cols.cols.len() != a.args.len() {
+            return Err(format!("{} used with {} arguments, declared with {}", a.rel, a.args.len(), cols.cols.len()));
+        }
+        for (t, ty) in a.args.iter().zip(&cols.cols) {
+            match t {
+                Term::Var(v) => {
+                    if *types.entry(v).or_insert(*ty) != *ty {
+                        return Err(format!("variable {v} has two types"));
+                    }
+                }
+                Term::Const(c) if c.ty() != *ty => return Err(format!("constant {c} in a {ty:?} column of {}", a.rel)),
+                Term::Bin(..) if *ty != Type::Number => return Err("arithmetic in a symbol column".into()),
+                _ => {}
+            }
+        }
+    }
+    plan(r).map(|_| ()).map_err(|e| format!("rule for {}: {e}", r.head.rel))
+}
+
+/// The dependency graph: for each relation, the relations its rules read, with signs.
+pub struct DepGraph {
+    pub nodes: Vec<String>,
+    pub index: HashMap<String, usize>,
+    /// `edges[dst]` = (src, monotone) for every body atom of a rule of `dst`.
+    pub into: Vec<Vec<(usize, bool)>>,
+    pub out_of: Vec<Vec<(usize, bool)>>,
+}
+
+impl DepGraph {
+    pub fn new(p: &Program) -> DepGraph {
+        let mut nodes: Vec<String> = p.decls.iter().map(|d| d.name.clone()).collect();
+        let mut index: HashMap<String, usize> = nodes.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+        let mut id = |n: &str, nodes: &mut Vec<String>| -> usize {
+            if let Some(i) = index.get(n) {
+                return *i;
+            }
+            nodes.push(n.to_string());
+            index.insert(n.to_string(), nodes.len() - 1);
+            nodes.len() - 1
+        };
+        let mut edges = Vec::new();
+        for r in &p.rules {
+            let h = id(&r.head.rel, &mut nodes);
+            for (src, mono) in r.deps() {
+                let s = id(src, &mut nodes);
+                edges.push((s, h, mono));
+            }
+        }
+        let mut into = vec![Vec::new(); nodes.len()];
+        let mut out_of = vec![Vec::new(); nodes.len()];
+        for (s, h, m) in edges {
+            into[h].push((s, m));
+            out_of[s].push((h, m));
+        }
+        let index = nodes.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+        DepGraph { nodes, index, into, out_of }
+    }
+
+    /// Strongly connected components in topological order (dependencies first), Tarjan.
+    pub fn sccs(&self) -> Vec<Vec<usize>> {
+        struct T<'a> {
+            g: &'a DepGraph,
+            idx: Vec<Option<usize>>,
+            low: Vec<usize>,
+            on: Vec<bool>,
+            stack: Vec<usize>,
+            next: usize,
+            out: Vec<Vec<usize>>,
+        }
+        fn visit(t: &mut T, v: usize) {
+            t.idx[v] = Some(t.next);
+            t.low[v] = t.next;
+            t.next += 1;
+            t.stack.push(v);
+            t.on[v] = true;
+            // Edges are followed against the data flow (to dependencies), so components come
+            // out dependencies first.
+            for &(w, _) in &t.g.into[v] {
+                match t.idx[w] {
+                    None => {
+                        visit(t, w);
+                        t.low[v] = t.low[v].min(t.low[w]);
+                    }
+                    Some(iw) if t.on[w] => t.low[v] = t.low[v].min(iw),
+                    _ => {}
+                }
+            }
+            if Some(t.low[v]) == t.idx[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = t.stack.pop() {
+                    t.on[w] = false;
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                t.out.push(comp);
+            }
+        }
+        let n = self.nodes.len();
+        let mut t =
+            T { g: self, idx: vec![None; n], low: vec![0; n], on: vec![false; n], stack: vec![], next: 0, out: vec![] };
+        for v in 0..n {
+            if t.idx[v].is_none() {
+                visit(&mut t, v);
+            }
+        }
+        t.out
+    }
+
+    /// Nodes reachable from `start` along the data flow, `start` included.
+    pub fn downstream(&self, start: usize) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![start];
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut seen[v], true) {
+                continue;
+            }
+            stack.extend(self.out_of[v].iter().map(|(w, _)| *w));
+        }
+        seen
+    }
+
+    /// Nodes from which `start` is reachable, `start` included.
+    pub fn upstream(&self, start: usize) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![start];
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut seen[v], true) {
+                continue;
+            }
+            stack.extend(self.into[v].iter().map(|(w, _)| *w));
+        }
+        seen
+    }
+}
+
+/// The components of a stratified evaluation, in order; an error if recursion goes through
+/// negation or an aggregate.
+pub fn strata(p: &Program) -> Result<Vec<Vec<String>>, String> {
+    let g = DepGraph::new(p);
+    let sccs = g.sccs();
+    let mut comp = vec![0; g.nodes.len()];
+    for (i, c) in sccs.iter().enumerate() {
+        for &v in c {
+            comp[v] = i;
+        }
+    }
+    for (dst, ins) in g.into.iter().enumerate() {
+        for &(src, mono) in ins {
+            if !mono && comp[src] == comp[dst] {
+                return Err(format!(
+                    "unable to stratify: {} depends on {} through negation or an aggregate in a cycle",
+                    g.nodes[dst], g.nodes[src]
+                ));
+            }
+        }
+    }
+    Ok(sccs.into_iter().map(|c| c.into_iter().map(|v| g.nodes[v].clone()).collect()).collect())
+}
+
+/// queryFuzz's lifting condition for Exp and Con: nothing derived from `rel` flows into a
+/// negation or an aggregate, so a change of `rel` reaches the outputs monotonically.
+pub fn monotone_downstream(p: &Program, rel: &str) -> bool {
+    let g = DepGraph::new(p);
+    let Some(&start) = g.index.get(rel) else { return true };
+    let down = g.downstream(start);
+    g.out_of.iter().enumerate().all(|(src, outs)| !down[src] || outs.iter().all(|(_, m)| *m))
+}
+
+/// What a program needs from an engine; compared against engine capabilities.
+pub fn features(p: &Program) -> BTreeSet<&'static str> {
+    let mut f = BTreeSet::new();
+    if p.decls.iter().any(|d| d.cols.contains(&Type::Symbol)) {
+        f.insert("symbols");
+    }
+    let neg_const = |t: &Term| matches!(t, Term::Const(crate::ast::Val::Num(n)) if *n < 0);
+    if p.facts.iter().any(|x| x.vals.iter().any(|v| matches!(v, crate::ast::Val::Num(n) if *n < 0))) {
+        f.insert("negative");
+    }
+    fn walk(lits: &[Literal], f: &mut BTreeSet<&'static str>, neg_const: &dyn Fn(&Term) -> bool) {
+        for l in lits {
+            match l {
+                Literal::Neg(a) => {
+                    f.insert("negation");
+                    if a.args.iter().any(neg_const) {
+                        f.insert("negative");
+                    }
+                }
+                Literal::Pos(a) => {
+                    if a.args.iter().any(neg_const) {
+                        f.insert("negative");
+                    }
+                }
+                Literal::Cmp(_, x, y) => {
+                    f.insert("comparisons");
+                    for t in [x, y] {
+                        if matches!(t, Term::Bin(..)) {
+                            f.insert("arithmetic");
+                        }
+                        if neg_const(t) {
+                            f.insert("negative");
+                        }
+                    }
+                }
+                Literal::Agg { body, .. } => {
+                    f.insert("aggregates");
+                    walk(body, f, neg_const);
+                }
+            }
+        }
+    }
+    for r in &p.rules {
+        walk(&r.body, &mut f, &neg_const);
+        if r.head.args.iter().any(|t| matches!(t, Term::Bin(..))) {
+            f.insert("arithmetic");
+        }
+    }
+    let g = DepGraph::new(p);
+    for c in g.sccs() {
+        let set: HashSet<usize> = c.iter().copied().collect();
+        let recursive = c.len() > 1 || g.into[c[0]].iter().any(|(s, _)| *s == c[0]);
+        if recursive {
+            f.insert("recursion");
+        }
+        if c.len() > 1 {
+            f.insert("mutual-recursion");
+        }
+        for r in &p.rules {
+            let Some(h) = g.index.get(&r.head.rel) else { continue };
+            if set.contains(h)
+                && r.deps().iter().filter(|(d, _)| g.index.get(*d).is_some_and(|i| set.contains(i))).count() > 1
+            {
+                f.insert("nonlinear-recursion");
+            }
+        }
+    }
+    f
+}

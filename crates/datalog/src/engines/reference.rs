@@ -1,0 +1,81 @@
+//! The built-in reference evaluator as an engine. It speaks Soufflé syntax (it parses the text
+//! it is given), so its input is also the `repro.dl` every reproducer carries.
+
+use crate::ast::Program;
+use crate::eval::{evaluate, relation, Limits, Strategy};
+use crosscheck_core::engine::info_for;
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
+use std::time::Duration;
+
+pub const CAPS: &[&str] = &[
+    "negation",
+    "aggregates",
+    "arithmetic",
+    "comparisons",
+    "symbols",
+    "negative",
+    "recursion",
+    "mutual-recursion",
+    "nonlinear-recursion",
+];
+
+/// `naive` re-evaluates every rule on the full relations each round instead of semi-naively.
+pub const OPTIONS: &[&str] = &["naive"];
+
+pub fn print(p: &Program, out: &str, option: Option<&str>) -> String {
+    let mut s = String::new();
+    if let Some(o) = option {
+        s.push_str(&format!("// crosscheck-option: {o}\n"));
+    }
+    s.push_str(&super::souffle::print(p, &[out.to_string()]));
+    s
+}
+
+pub struct Factory;
+
+impl EngineFactory for Factory {
+    fn name(&self) -> &'static str {
+        "reference"
+    }
+    fn describe(&self) -> &'static str {
+        "crosscheck's own Datalog evaluator (semi-naive, stratified negation, aggregates), Soufflé syntax"
+    }
+    fn availability(&self) -> Availability {
+        Availability { available: true, detail: crosscheck_core::TOOL_VERSION.into(), install: "built in".into() }
+    }
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let info = info_for(spec, crosscheck_core::TOOL_VERSION.into(), "souffle", CAPS);
+        Ok(Box::new(Reference { info }))
+    }
+}
+
+pub struct Reference {
+    info: EngineInfo,
+}
+
+impl Engine for Reference {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+    fn reset(&mut self) -> Result<(), SetupError> {
+        Ok(())
+    }
+    fn run(&mut self, text: &str, _limit: Duration) -> Outcome {
+        let strategy = match super::option_line(text, "//") {
+            Some("naive") => Strategy::Naive,
+            _ => Strategy::SemiNaive,
+        };
+        let p = match crate::parse::parse(text) {
+            Ok(p) => p,
+            Err(e) => return Outcome::error(e),
+        };
+        let Some(out) = p.outputs.first() else { return Outcome::error("no .output relation") };
+        match evaluate(&p, Limits::default(), strategy) {
+            Ok(db) => {
+                let rows = relation(&db, out).iter().map(|t| t.iter().map(super::value).collect()).collect();
+                Outcome::Rows(Rows::new(super::columns(&p, out), rows))
+            }
+            Err(e) => Outcome::error(e),
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! The Datalog leg of crosscheck: a dialect-neutral program model, a reference evaluator,
+//! printers and engines for CozoDB, Nemo, Z3's μZ, clingo, SWI-Prolog and recursive SQL, a
+//! queryFuzz-style generator and transformations, DLSmith's annotated precedence graph and
+//! transformations, and the `queryfuzz`, `dlsmith`, `differential` and `config` oracles.
+
+pub mod analysis;
+pub mod ast;
+pub mod dlsmith;
+pub mod engines;
+pub mod eval;
+pub mod gen;
+pub mod oracle;
+pub mod parse;
+pub mod qf;
+pub mod shrink;
+
+use crate::ast::Program;
+use crate::gen::GenConfig;
+use crate::qf::Expect;
+use crosscheck_core::{
+    Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+pub struct DatalogKind;
+
+pub const ORACLES: &[&str] = &["queryfuzz", "dlsmith", "differential", "config"];
+
+/// Programs per transformation batch: queryFuzz's `number_of_transformations`.
+pub const TRANSFORMATIONS_PER_PROGRAM: u64 = 10;
+
+/// A self-contained test case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    pub index: u64,
+    pub program: Program,
+    pub test: Test,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Test {
+    /// queryFuzz or DLSmith: the transformed program and the expected relation of outputs.
+    Metamorphic {
+        transformed: Program,
+        expect: Expect,
+        steps: Vec<String>,
+        /// EQU-FACTINLINE: relations whose rules the check replaces with the facts the engine
+        /// itself computed for them in the original program.
+        #[serde(default)]
+        inline: Vec<String>,
+    },
+    Differential,
+    /// The option at this index of each engine's option list.
+    Config {
+        option: usize,
+    },
+    /// Nothing applicable was generated.
+    Nothing(String),
+}
+
+impl KindInfo for DatalogKind {
+    fn name(&self) -> &'static str {
+        "datalog"
+    }
+    fn engines(&self) -> Vec<&'static dyn EngineFactory> {
+        engines::factories()
+    }
+    fn oracles(&self) -> &'static [&'static str] {
+        ORACLES
+    }
+    fn default_engines(&self) -> &'static [&'static str] {
+        &["cozo", "reference"]
+    }
+    fn default_oracles(&self) -> &'static [&'static str] {
+        &["queryfuzz", "dlsmith", "differential"]
+    }
+    fn validate(&self, oracles: &[String], engines: &[EngineInfo]) -> Result<(), String> {
+        for o in oracles {
+            if !ORACLES.contains(&o.as_str()) {
+                return Err(format!("unknown datalog oracle \"{o}\" (known: {})", ORACLES.join(", ")));
+            }
+        }
+        if oracles.iter().any(|o| o == "differential") && engines.len() < 2 {
+            return Err("the differential oracle needs at least two engines (e.g. --engines cozo,reference)".into());
+        }
+        if engines.is_empty() {
+            return Err("no engine given (e.g. --engines cozo)".into());
+        }
+        Ok(())
+    }
+}
+
+/// What every engine of the run supports: the generator builds only that.
+pub fn common_caps(engines: &[EngineInfo]) -> BTreeSet<String> {
+    let mut caps: Option<BTreeSet<String>> = None;
+    for e in engines {
+        let c: BTreeSet<String> = e.capabilities.iter().cloned().collect();
+        caps = Some(match caps {
+            None => c,
+            Some(prev) => prev.intersection(&c).cloned().collect(),
+        });
+    }
+    caps.unwrap_or_default()
+}
+
+/// Reads every `.dl` file of a seed directory (and its subdirectories, one level). Files it
+/// cannot read are reported on stderr with file and line; none readable is an error.
+pub fn load_seeds(dir: &Path) -> Result<Vec<Program>, String> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read seed directory {}: {e}", dir.display()))?;
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if let Ok(sub) = std::fs::read_dir(&p) {
+                files.extend(sub.flatten().map(|s| s.path()).filter(|s| s.extension().is_some_and(|x| x == "dl")));
+            }
+        } else if p.extension().is_some_and(|x| x == "dl") {
+            files.push(p);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no .dl seed files in {}", dir.display()));
+    }
+    let mut out = Vec::new();
+    let mut first_err = None;
+    for f in &files {
+        match parse::parse_file(f) {
+            Ok(p) => out.push(p),
+            Err(e) => {
+                eprintln!("crosscheck: skipping seed {e}");
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("no readable seed program in {}: {}", dir.display(), first_err.unwrap_or_default()));
+    }
+    Ok(out)
+}
+
+pub struct DatalogGen {
+    seed: u64,
+    cfg: GenConfig,
+    seeds: Vec<Program>,
+    cache: HashMap<(u64, bool), Program>,
+}
+
+impl DatalogGen {
+    pub fn new(seed: u64, caps: BTreeSet<String>, seeds: Vec<Program>) -> DatalogGen {
+        DatalogGen { seed, cfg: GenConfig::new(caps), seeds, cache: HashMap::new() }
+    }
+
+    /// The program of batch `pidx` (queryFuzz-style, or DLSmith's layered graph).
+    pub fn program(&mut self, pidx: u64, layered: bool) -> Program {
+        if let Some(p) = self.cache.get(&(pidx, layered)) {
+            return p.clone();
+        }
+        let mut rng = crosscheck_core::rng(self.seed, pidx.wrapping_mul(2) + layered as u64);
+        let base = if self.seeds.is_empty() {
+            None
+        } else {
+            use rand::Rng;
+            Some(&self.seeds[rng.gen_range(0..self.seeds.len())])
+        };
+        let p = if layered {
+            dlsmith::generate(&mut rng, &self.cfg, base)
+        } else {
+            gen::program(&mut rng, &self.cfg, base)
+        };
+        // One program per batch is all a worker needs at a time.
+        if self.cache.len() > 8 {
+            self.cache.clear();
+        }
+        self.cache.insert((pidx, layered), p.clone());
+        p
+    }
+}
+
+impl Generator<Case> for DatalogGen {
+    fn case(&mut self, index: u64, oracle: &str) -> Case {
+        let pidx = index / TRANSFORMATIONS_PER_PROGRAM;
+        let layered = oracle == "dlsmith";
+        let program = self.program(pidx, layered);
+        let mut rng = crosscheck_core::rng(self.seed ^ 0x5eed, index);
+        let test = match oracle {
+            "queryfuzz" => (0..20)
+                .find_map(|_| qf::transform(&mut rng, &program, &self.cfg.caps, 20))
+                .map(|t| Test::Metamorphic { transformed: t.program, expect: t.expect, steps: t.steps, inline: vec![] })
+                .unwrap_or_else(|| Test::Nothing("no transformation applies".into())),
+            "dlsmith" => (0..20)
+                .find_map(|_| dlsmith::transform(&mut rng, &program, &self.cfg, 100))
+                .map(|t| Test::Metamorphic {
+                    transformed: t.program,
+                    expect: t.expect,
+                    steps: t.steps,
+                    inline: t.inline,
+                })
+                .unwrap_or_else(|| Test::Nothing("no transformation applies".into())),
+            "config" => Test::Config { option: (index % 97) as usize },
+            _ => Test::Differential,
+        };
+        Case { index, program, test }
+    }
+}
+
+impl Kind for DatalogKind {
+    type Case = Case;
+
+    fn generator(&self, opts: &GenOptions, engines: &[EngineInfo]) -> Result<Box<dyn Generator<Case>>, String> {
+        let seeds = match &opts.seeds_dir {
+            Some(d) => load_seeds(d)?,
+            None => vec![],
+        };
+        Ok(Box::new(DatalogGen::new(opts.seed, common_caps(engines), seeds)))
+    }
+
+    fn setup_id(&self, case: &Case) -> u64 {
+        case.index
+    }
+
+    fn prepare(&self, _case: &Case, _engines: &mut [Box<dyn Engine>], _opts: &CheckOptions) -> Check {
+        // Every run carries its whole program: there is no engine state to set up.
+        Check::Pass { nonempty: false }
+    }
+
+    fn check(&self, oracle: &str, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        oracle::check(oracle, case, engines, opts)
+    }
+
+    fn shrink(&self, case: &Case) -> Vec<Case> {
+        shrink::shrink(case)
+    }
+
+    fn size(&self, case: &Case) -> usize {
+        let extra = match &case.test {
+            Test::Metamorphic { transformed, .. } => transformed.size(),
+            _ => 0,
+        };
+        case.program.size() + extra
+    }
+
+    fn signature(&self, oracle: &str, case: &Case, evidence: &Evidence) -> String {
+        let steps = match &case.test {
+            Test::Metamorphic { steps, .. } => {
+                let mut s: Vec<&str> = steps.iter().map(|s| s.split(' ').next().unwrap_or("")).collect();
+                s.sort();
+                s.dedup();
+                s.join(",")
+            }
+            _ => String::new(),
+        };
+        let feats: Vec<&str> = analysis::features(&case.program).into_iter().collect();
+        format!("datalog|{oracle}|{}|{}|{steps}|{}", evidence.engine, evidence.key, feats.join(","))
+    }
+
+    fn reproducers(
+        &self,
+        stem: &str,
+        oracle: &str,
+        case: &Case,
+        evidence: &Evidence,
+        engines: &[EngineInfo],
+    ) -> Vec<(String, String)> {
+        oracle::reproducers(stem, oracle, case, evidence, engines)
+    }
+}

@@ -1,0 +1,121 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use crosscheck_core::{Engine, EngineSpec, Outcome, Value};
+use crosscheck_datalog::ast::Program;
+use crosscheck_datalog::engines;
+use std::time::Duration;
+
+/// Opens an engine, or says why the test skips it. Engines named in
+/// `CROSSCHECK_REQUIRE_ENGINES` must be present: their absence fails the test.
+pub fn open(name: &str) -> Option<Box<dyn Engine>> {
+    let spec = EngineSpec { name: name.into(), location: None, label: None };
+    let base = name.rsplit(':').nth(1).filter(|_| name.starts_with("mutant:")).unwrap_or(name);
+    let factories = engines::factories();
+    let avail = factories.iter().find(|f| f.name() == base).map(|f| f.availability());
+    let required =
+        std::env::var("CROSSCHECK_REQUIRE_ENGINES").map(|v| v.split(',').any(|e| e.trim() == base)).unwrap_or(false);
+    match avail {
+        Some(a) if a.available => {}
+        other => {
+            let why = other.map(|a| a.detail).unwrap_or_else(|| "unknown engine".into());
+            assert!(!required, "engine {base} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {why}");
+            eprintln!("SKIP {base}: not available here ({why})");
+            return None;
+        }
+    }
+    match crosscheck_core::open_engine(&factories, &spec) {
+        Ok(e) => Some(e),
+        Err(e) => {
+            assert!(!required, "engine {base} is required but does not open: {e}");
+            eprintln!("SKIP {base}: {e}");
+            None
+        }
+    }
+}
+
+pub fn parse(src: &str) -> Program {
+    crosscheck_datalog::parse::parse(src).expect("test program parses")
+}
+
+/// Runs `p` on `e` for output `out` and returns the sorted set of tuples as strings.
+pub fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str) -> Result<Vec<String>, String> {
+    let text = engines::print(&e.info().dialect, p, out, None)?;
+    match e.run(&text, Duration::from_secs(20)) {
+        Outcome::Rows(r) => {
+            let set = crosscheck_datalog::oracle::as_set(&r);
+            let mut v: Vec<String> = set.rows.iter().map(|row| row_str(row)).collect();
+            v.sort();
+            Ok(v)
+        }
+        other => Err(format!("{other:?}\n--- program ---\n{text}")),
+    }
+}
+
+pub fn row_str(row: &[Value]) -> String {
+    let cells: Vec<String> = row
+        .iter()
+        .map(|v| match v {
+            Value::Float(f) if f.fract() == 0.0 => format!("{}", *f as i64),
+            other => other.to_string(),
+        })
+        .collect();
+    format!("({})", cells.join(","))
+}
+
+pub fn tuples(list: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+/// The fixed suite every engine adapter is checked on against the reference evaluator.
+pub const SUITE: &[(&str, &str, &str)] = &[
+    (
+        "transitive closure (queryFuzz Fig. 1)",
+        ".decl edge(x:number, y:number)\n.decl reachable(x:number, y:number)\n.output reachable\n\
+         edge(1,2). edge(2,3). edge(4,2). edge(2,5).\n\
+         reachable(X,Y) :- edge(X,Y).\nreachable(X,Z) :- edge(X,Y), reachable(Y,Z).\n",
+        "reachable",
+    ),
+    (
+        "non-linear transitive closure (DLSmith background)",
+        ".decl e(x:number, y:number)\n.decl c(x:number, y:number)\n.output c\n\
+         e(1,2). e(2,3). e(3,4).\nc(X,Z) :- e(X,Z).\nc(X,Z) :- c(X,Y), c(Y,Z).\n",
+        "c",
+    ),
+    (
+        "same generation",
+        ".decl par(c:symbol, p:symbol)\n.decl sg(x:symbol, y:symbol)\n.decl person(x:symbol)\n.output sg\n\
+         par(\"b\",\"a\"). par(\"c\",\"a\"). par(\"d\",\"b\"). par(\"e\",\"c\"). par(\"f\",\"d\").\n\
+         person(X) :- par(X,_).\nperson(Y) :- par(_,Y).\n\
+         sg(X,X) :- person(X).\nsg(X,Y) :- par(X,P), sg(P,Q), par(Y,Q).\n",
+        "sg",
+    ),
+    (
+        "stratified negation (ENGINES.md test program)",
+        ".decl e(x:number, y:number)\n.decl node(x:number)\n.decl path(x:number, y:number)\n.decl unreach(x:number, y:number)\n.output unreach\n\
+         e(1,2). e(2,3). e(3,1). e(4,5). e(5,5).\n\
+         node(X) :- e(X,_).\nnode(Y) :- e(_,Y).\npath(X,Y) :- e(X,Y).\npath(X,Z) :- path(X,Y), e(Y,Z).\n\
+         unreach(X,Y) :- node(X), node(Y), !path(X,Y).\n",
+        "unreach",
+    ),
+    (
+        "aggregates",
+        ".decl sale(shop:symbol, amount:number)\n.decl total(shop:symbol, n:number)\n.decl cnt(shop:symbol, n:number)\n\
+         .decl lo(shop:symbol, n:number)\n.decl hi(shop:symbol, n:number)\n.decl all(shop:symbol, a:number, b:number, c:number, d:number)\n.output all\n\
+         sale(\"a\", 3). sale(\"a\", 5). sale(\"b\", 7). sale(\"b\", -2). sale(\"b\", 4). sale(\"c\", 1).\n\
+         total(S, N) :- sale(S, _), N = sum A : { sale(S, A) }.\n\
+         cnt(S, N) :- sale(S, _), N = count : { sale(S, _) }.\n\
+         lo(S, N) :- sale(S, _), N = min A : { sale(S, A) }.\n\
+         hi(S, N) :- sale(S, _), N = max A : { sale(S, A) }.\n\
+         all(S, A, B, C, D) :- total(S, A), cnt(S, B), lo(S, C), hi(S, D).\n",
+        "all",
+    ),
+    (
+        "comparisons and arithmetic",
+        ".decl n(x:number)\n.decl r(x:number, y:number)\n.output r\n\
+         n(1). n(2). n(3). n(4).\nr(X, Z) :- n(X), n(Y), X < Y, Y != 3, Z = X * 10 + Y.\n",
+        "r",
+    ),
+];
