@@ -1,0 +1,54 @@
+//! Fixed-seed campaigns: correct engines give no finding; mutants are caught.
+
+mod common;
+use common::*;
+use crosscheck_core::{Check, CheckOptions, Engine, Generator, Kind};
+use crosscheck_datalog::{common_caps, DatalogGen, DatalogKind};
+use std::time::Duration;
+
+/// Runs `n` cases of `oracle` on `engines`; returns (passes, skips, findings).
+pub fn campaign(names: &[&str], oracle: &str, n: u64, seed: u64) -> Option<(u64, u64, Vec<String>)> {
+    let mut engines: Vec<Box<dyn Engine>> = Vec::new();
+    for name in names {
+        engines.push(open(name)?);
+    }
+    let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
+    let mut gen = DatalogGen::new(seed, common_caps(&infos), vec![]);
+    let opts = CheckOptions { timeout: Duration::from_secs(10) };
+    let (mut pass, mut skip, mut found) = (0, 0, Vec::new());
+    let mut skips = std::collections::BTreeMap::new();
+    for i in 0..n {
+        let case = gen.case(i, oracle);
+        match DatalogKind.check(oracle, &case, &mut engines, &opts) {
+            Check::Pass { .. } => pass += 1,
+            Check::Skip(why) => {
+                skip += 1;
+                *skips.entry(why.chars().take(60).collect::<String>()).or_insert(0) += 1;
+            }
+            Check::Finding(ev) => found.push(format!("case {i}: {} | {} | {} | {}\n{}", ev.summary, ev.expected, ev.actual, ev.key, crosscheck_datalog::engines::souffle::print(&case.program, &case.program.outputs))),
+        }
+    }
+    eprintln!("{names:?} {oracle}: {pass} pass, {skip} skip, {} findings; skips {skips:?}", found.len());
+    Some((pass, skip, found))
+}
+
+#[test]
+fn reference_queryfuzz_no_findings() {
+    let (pass, _, found) = campaign(&["reference"], "queryfuzz", 300, 7).expect("reference");
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(pass > 150, "only {pass} valid tests");
+}
+
+#[test]
+fn cozo_queryfuzz_no_findings() {
+    let (pass, _, found) = campaign(&["cozo"], "queryfuzz", 200, 11).expect("cozo");
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(pass > 100, "only {pass} valid tests");
+}
+
+#[test]
+fn cozo_reference_differential_no_findings() {
+    let (pass, _, found) = campaign(&["reference", "cozo"], "differential", 300, 3).expect("cozo");
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(pass > 150, "only {pass} valid tests");
+}
