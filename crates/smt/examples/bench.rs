@@ -1,0 +1,120 @@
+//! Benchmark of the SMT leg on the shipped seeds (not a timed test): instances/s, solver
+//! calls/s, the generation / solving / checking split, and the share of calls that can reveal
+//! a bug (a decided `sat`/`unsat`, as opposed to `unknown`, timeouts and errors).
+//!
+//! cargo run --release -p crosscheck-smt --example bench -- [--engines z3] [--oracle storm]
+//!     [--cases 2000] [--seeds DIR] [--seed 1] [--logics QF_LIA,QF_BV] [--timeout-ms 10000]
+
+use crosscheck_core::engine::{EngineInfo, EngineSpec, SetupError};
+use crosscheck_core::{Check, CheckOptions, Engine, GenOptions, Kind, KindInfo, Outcome, Verdict};
+use crosscheck_smt::SmtKind;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Counts solver time and answers.
+struct Timed {
+    inner: Box<dyn Engine>,
+    ns: Arc<AtomicU64>,
+    calls: Arc<AtomicU64>,
+    decided: Arc<AtomicU64>,
+}
+
+impl Engine for Timed {
+    fn info(&self) -> &EngineInfo {
+        self.inner.info()
+    }
+    fn reset(&mut self) -> Result<(), SetupError> {
+        self.inner.reset()
+    }
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let t = Instant::now();
+        let out = self.inner.run(text, limit);
+        self.ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        if let Outcome::Verdicts { answers, .. } = &out {
+            if !answers.is_empty() && answers.iter().all(|a| *a != Verdict::Unknown) {
+                self.decided.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        out
+    }
+}
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let engines = arg(&args, "--engines").unwrap_or_else(|| "z3".into());
+    let oracle = arg(&args, "--oracle").unwrap_or_else(|| "storm".into());
+    let cases: u64 = arg(&args, "--cases").and_then(|c| c.parse().ok()).unwrap_or(2000);
+    let seed: u64 = arg(&args, "--seed").and_then(|c| c.parse().ok()).unwrap_or(1);
+    let timeout = Duration::from_millis(arg(&args, "--timeout-ms").and_then(|c| c.parse().ok()).unwrap_or(10_000));
+    let logics: Option<Vec<String>> = arg(&args, "--logics").map(|l| l.split(',').map(str::to_string).collect());
+    let seeds_dir = arg(&args, "--seeds").map(Into::into).unwrap_or_else(crosscheck_smt::generator::shipped_seeds_dir);
+    // A subset of logics: copy the matching seeds to a scratch directory.
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let seeds_dir = match &logics {
+        Some(ls) => {
+            for e in std::fs::read_dir(&seeds_dir).expect("seeds dir").flatten() {
+                let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+                if ls.iter().any(|l| text.contains(&format!("(set-logic {l})"))) {
+                    std::fs::write(scratch.path().join(e.file_name()), text).expect("copy seed");
+                }
+            }
+            scratch.path().to_path_buf()
+        }
+        None => seeds_dir,
+    };
+    let kind = SmtKind;
+    let factories = kind.engines();
+    let (ns, calls, decided) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let mut engs: Vec<Box<dyn Engine>> = Vec::new();
+    for s in EngineSpec::parse_list(&engines).expect("engine list") {
+        let e = crosscheck_core::open_engine(&factories, &s).unwrap_or_else(|e| panic!("cannot open {s}: {e}"));
+        engs.push(Box::new(Timed { inner: e, ns: ns.clone(), calls: calls.clone(), decided: decided.clone() }));
+    }
+    let infos: Vec<EngineInfo> = engs.iter().map(|e| e.info().clone()).collect();
+    let opts = GenOptions { seed, seeds_dir: Some(seeds_dir), oracles: vec![oracle.clone()] };
+    let mut gen = kind.generator(&opts, &infos).expect("generator");
+    let copts = CheckOptions { timeout };
+    let (mut gen_ns, mut check_total_ns) = (0u64, 0u64);
+    let mut results: BTreeMap<String, u64> = BTreeMap::new();
+    let start = Instant::now();
+    for i in 0..cases {
+        let t0 = Instant::now();
+        let case = gen.case(i, &oracle);
+        if std::env::var_os("BENCH_DUMP").is_some() {
+            eprintln!("case {i}: seed {} asserts {} bytes {} tactic {:?} incr {}", case.seed, case.asserts().count(), case.script_for(&infos[0]).len(), case.tactic, case.incremental);
+        }
+        let t1 = Instant::now();
+        gen_ns += (t1 - t0).as_nanos() as u64;
+        let r = kind.check(&oracle, &case, &mut engs, &copts);
+        check_total_ns += t1.elapsed().as_nanos() as u64;
+        let key = match r {
+            Check::Pass { nonempty: true } => "pass(sat)".to_string(),
+            Check::Pass { nonempty: false } => "pass(no sat)".to_string(),
+            Check::Skip(s) => format!("skip: {}", s.chars().take(60).collect::<String>()),
+            Check::Finding(e) => format!("FINDING {} {} {}", e.class, e.engine, e.key),
+        };
+        *results.entry(key).or_default() += 1;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let solve = ns.load(Ordering::Relaxed) as f64 / 1e9;
+    let gen_s = gen_ns as f64 / 1e9;
+    let check_s = (check_total_ns as f64 / 1e9 - solve).max(0.0);
+    let n_calls = calls.load(Ordering::Relaxed);
+    let versions: Vec<String> = infos.iter().map(|i| format!("{} {}", i.label, i.version)).collect();
+    println!("engines: {}   oracle: {oracle}   cases: {cases}   seed: {seed}", versions.join(", "));
+    println!("instances/s:       {:.1}", cases as f64 / wall);
+    println!("solver calls/s:    {:.1}", n_calls as f64 / wall);
+    println!("time split:        generate {gen_s:.3}s  solve {solve:.3}s  check {check_s:.3}s  (wall {wall:.3}s)");
+    println!("harness/solver:    {:.1}%", 100.0 * (gen_s + check_s) / solve.max(1e-9));
+    println!("decided calls:     {:.1}% (sat/unsat, can reveal a bug)", 100.0 * decided.load(Ordering::Relaxed) as f64 / n_calls.max(1) as f64);
+    for (k, v) in &results {
+        println!("  {v:6}  {k}");
+    }
+}

@@ -1,0 +1,10 @@
+; crosscheck seed: auf_fun_array (QF_AUFLIA), written for this project.
+(set-info :status sat)
+(set-logic QF_AUFLIA)
+(declare-fun f (Int) Int) (declare-fun a () (Array Int Int)) (declare-fun x () Int) (declare-fun y () Int)
+(assert (= (f x) (select a y)))
+(assert (= (f y) (select a x)))
+(assert (not (= x y)))
+(assert (> (+ (f x) (f y)) 5))
+(assert (=> (> x 0) (= (select a 0) (f 0))))
+(check-sat)

@@ -1,0 +1,10 @@
+; crosscheck seed: bv_shift_mix (QF_BV), written for this project.
+(set-info :status sat)
+(set-logic QF_BV)
+(declare-fun x () (_ BitVec 8)) (declare-fun y () (_ BitVec 8)) (declare-fun z () (_ BitVec 16))
+(assert (= (bvshl x #x02) (bvmul x #x04)))
+(assert (bvult y #x10))
+(assert (= z (concat x y)))
+(assert (or (= (bvlshr z #x0004) #x0123) (bvsgt ((_ sign_extend 8) x) z)))
+(assert (distinct (bvxor x y) #x00))
+(check-sat)

@@ -1,0 +1,10 @@
+; crosscheck seed: lia_mod_ite (QF_LIA), written for this project.
+(set-info :status sat)
+(set-logic QF_LIA)
+(declare-fun x () Int) (declare-fun y () Int) (declare-fun z () Int)
+(assert (= (mod x 7) 3))
+(assert (= y (ite (> x 10) (- x 10) (+ x 10))))
+(assert (and (< 0 x) (< x 50)))
+(assert (= z (div y 3)))
+(assert (or (= z 4) (= z 11) (> z 12)))
+(check-sat)

@@ -1,0 +1,11 @@
+; crosscheck seed: lia_schedule_tight (QF_LIA), written for this project.
+(set-info :status unsat)
+(set-logic QF_LIA)
+(declare-fun s1 () Int) (declare-fun s2 () Int) (declare-fun s3 () Int) (declare-fun end () Int)
+(assert (and (>= s1 0) (>= s2 0) (>= s3 0)))
+(assert (or (>= s2 (+ s1 3)) (>= s1 (+ s2 2))))
+(assert (or (>= s3 (+ s1 3)) (>= s1 (+ s3 4))))
+(assert (or (>= s3 (+ s2 2)) (>= s2 (+ s3 4))))
+(assert (and (<= (+ s1 3) end) (<= (+ s2 2) end) (<= (+ s3 4) end)))
+(assert (< end 9))
+(check-sat)

@@ -1,0 +1,8 @@
+; crosscheck seed: str_concat_len (QF_S), written for this project.
+(set-info :status sat)
+(set-logic QF_S)
+(declare-fun x () String) (declare-fun y () String)
+(assert (= (str.++ x "ab" y) "cdabef"))
+(assert (> (str.len x) 1))
+(assert (or (str.prefixof "c" x) (str.contains y "zz")))
+(check-sat)

@@ -1,0 +1,10 @@
+; crosscheck seed: uf_bool_chain (QF_UF), written for this project.
+(set-info :status sat)
+(set-logic QF_UF)
+(declare-fun p () Bool) (declare-fun q () Bool) (declare-fun r () Bool) (declare-fun s () Bool)
+(assert (or p q))
+(assert (or (not p) r))
+(assert (or (not q) s))
+(assert (not (and r s)))
+(assert (xor p q))
+(check-sat)

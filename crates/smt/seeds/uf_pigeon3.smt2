@@ -1,0 +1,11 @@
+; crosscheck seed: uf_pigeon3 (QF_UF), written for this project.
+(set-info :status unsat)
+(set-logic QF_UF)
+(declare-sort H 0)
+(declare-fun h1 () H) (declare-fun h2 () H)
+(declare-fun p1 () H) (declare-fun p2 () H) (declare-fun p3 () H)
+(assert (or (= p1 h1) (= p1 h2)))
+(assert (or (= p2 h1) (= p2 h2)))
+(assert (or (= p3 h1) (= p3 h2)))
+(assert (distinct p1 p2 p3))
+(check-sat)

@@ -1,0 +1,10 @@
+; crosscheck seed: uf_triangle (QF_UF), written for this project.
+(set-info :status sat)
+(set-logic QF_UF)
+(declare-sort U 0)
+(declare-fun f (U U) U) (declare-fun a () U) (declare-fun b () U) (declare-fun c () U) (declare-fun p (U) Bool)
+(assert (= (f a b) c))
+(assert (or (p a) (p c)))
+(assert (not (= a c)))
+(assert (=> (p c) (= (f c b) a)))
+(check-sat)
