@@ -1,27 +1,237 @@
-//! Stub: filled in below.
-use crate::ast::Program;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineSpec, SetupError};
+//! Nemo (PyPI `nemo-python`) behind one long-lived Python bridge (`bridge/nemo_bridge.py`,
+//! JSON lines). Dialect: `?X` variables, `~` negation, aggregates `#count/#sum/#min/#max` in
+//! rule heads, `?Z = expr` assignments.
 
-pub const CAPS: &[&str] = &[];
-pub const OPTIONS: &[&str] = &[];
+use super::{agg_form, flatten};
+use crate::ast::{CmpOp, Literal, Program, Term, Val};
+use crosscheck_core::engine::info_for;
+use crosscheck_core::process::{find_tool, LineProcess};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
 
-pub fn print(_p: &Program, _out: &str, _option: Option<&str>) -> Result<String, String> {
-    Err("not yet".into())
+pub const CAPS: &[&str] = &[
+    "negation",
+    "aggregates",
+    "arithmetic",
+    "comparisons",
+    "symbols",
+    "negative",
+    "recursion",
+    "mutual-recursion",
+    "nonlinear-recursion",
+];
+
+/// Nemo has no evaluation switches in its Python API; rule order must not matter.
+pub const OPTIONS: &[&str] = &["reverse"];
+
+const BRIDGE: &str = include_str!("../../bridge/nemo_bridge.py");
+
+fn rel(n: &str) -> String {
+    format!("r_{n}")
+}
+
+fn term(t: &Term) -> String {
+    match t {
+        Term::Var(v) => format!("?{v}"),
+        Term::Const(Val::Num(n)) => n.to_string(),
+        Term::Const(Val::Sym(s)) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")),
+        Term::Wild => "_".into(),
+        Term::Bin(op, a, b) => format!("({} {} {})", term(a), op.symbol(), term(b)),
+    }
+}
+
+fn atom(a: &crate::ast::Atom) -> String {
+    let args: Vec<String> = a.args.iter().map(term).collect();
+    format!("{}({})", rel(&a.rel), args.join(", "))
+}
+
+pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
+    let mut lines = Vec::new();
+    for f in &p.facts {
+        let args: Vec<String> = f.vals.iter().map(|v| term(&Term::Const(v.clone()))).collect();
+        lines.push(format!("{}({}) .", rel(&f.rel), args.join(", ")));
+    }
+    for r in &p.rules {
+        if let Some(a) = agg_form(r) {
+            let body: Vec<String> = a.cols.iter().map(|c| format!("?{}", c.as_deref().unwrap_or(&a.value))).collect();
+            let head: Vec<String> = r
+                .head
+                .args
+                .iter()
+                .map(|t| match t {
+                    Term::Var(v) if *v == a.result => format!("#{}(?{})", a.func.name(), a.value),
+                    other => term(other),
+                })
+                .collect();
+            lines.push(format!("{}({}) :- {}({}) .", rel(&r.head.rel), head.join(", "), rel(&a.src), body.join(", ")));
+            continue;
+        }
+        if r.has_agg() {
+            return Err("nemo: only the grouped aggregate form is supported".into());
+        }
+        let r = flatten(r)?;
+        let body: Vec<String> = r
+            .body
+            .iter()
+            .map(|l| match l {
+                Literal::Pos(a) => atom(a),
+                Literal::Neg(a) => format!("~{}", atom(a)),
+                Literal::Cmp(op, x, y) => {
+                    let o = if *op == CmpOp::Eq { "=" } else { op.symbol() };
+                    format!("{} {o} {}", term(x), term(y))
+                }
+                Literal::Agg { .. } => String::new(),
+            })
+            .collect();
+        lines.push(format!("{} :- {} .", atom(&r.head), body.join(", ")));
+    }
+    if option == Some("reverse") {
+        lines.reverse();
+    }
+    let mut s = String::new();
+    for l in lines {
+        s.push_str(&l);
+        s.push('\n');
+    }
+    s.push_str(&format!("% output: {}\n", rel(out)));
+    Ok(s)
 }
 
 pub struct Factory;
+
+fn python(loc: Option<&str>) -> Option<PathBuf> {
+    match loc {
+        Some(l) => Some(PathBuf::from(l).join("bin/python")),
+        None => find_tool("python3").filter(|p| has_nemo(p)),
+    }
+}
+
+fn has_nemo(py: &PathBuf) -> bool {
+    Command::new(py).args(["-c", "import nmo_python"]).output().map(|o| o.status.success()).unwrap_or(false)
+}
+
+fn version(py: &PathBuf) -> Option<String> {
+    let out = Command::new(py)
+        .args(["-c", "import importlib.metadata as m; print(m.version('nemo-python'))"])
+        .output()
+        .ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
 
 impl EngineFactory for Factory {
     fn name(&self) -> &'static str {
         "nemo"
     }
     fn describe(&self) -> &'static str {
-        "nemo"
+        "Nemo rule engine (PyPI nemo-python) through a long-lived Python bridge"
     }
     fn availability(&self) -> Availability {
-        Availability { available: false, detail: "not built".into(), install: String::new() }
+        let install = "pip install nemo-python into .venv (scripts/install-datalog-engines.sh)".to_string();
+        match python(None).and_then(|p| version(&p)) {
+            Some(v) => Availability { available: true, detail: v, install },
+            None => Availability { available: false, detail: "nmo_python not importable".into(), install },
+        }
     }
-    fn open(&self, _spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        Err(SetupError::new("not built"))
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let py = python(spec.location.as_deref())
+            .ok_or_else(|| SetupError::new("nemo-python not found: run scripts/install-datalog-engines.sh"))?;
+        let v = version(&py).ok_or_else(|| SetupError::new(format!("{} cannot import nmo_python", py.display())))?;
+        let mut n = Nemo { info: info_for(spec, v, "nemo", CAPS), py, proc: None };
+        n.start()?;
+        Ok(Box::new(n))
+    }
+}
+
+pub struct Nemo {
+    info: EngineInfo,
+    py: PathBuf,
+    proc: Option<LineProcess>,
+}
+
+impl Nemo {
+    fn start(&mut self) -> Result<(), SetupError> {
+        let mut p = LineProcess::spawn(Command::new(&self.py).args(["-u", "-c", BRIDGE]))
+            .map_err(|e| SetupError::new(format!("cannot start the Nemo bridge: {e}")))?;
+        match p.recv_line(Instant::now() + Duration::from_secs(30)) {
+            Ok(l) if l.contains("ready") => {
+                self.proc = Some(p);
+                Ok(())
+            }
+            other => Err(SetupError::new(format!("the Nemo bridge did not start: {other:?} {}", p.stderr_tail()))),
+        }
+    }
+}
+
+impl Engine for Nemo {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+    fn reset(&mut self) -> Result<(), SetupError> {
+        if self.proc.as_mut().is_none_or(|p| !p.is_alive()) {
+            self.start()?;
+        }
+        Ok(())
+    }
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        // The output relation travels with the program as its first comment line.
+        let out = text.lines().rev().find_map(|l| l.strip_prefix("% output: ")).unwrap_or("").trim().to_string();
+        if self.proc.as_mut().is_none_or(|p| !p.is_alive()) {
+            if let Err(e) = self.start() {
+                return Outcome::error(e.message);
+            }
+        }
+        let Some(p) = self.proc.as_mut() else { return Outcome::error("no Nemo bridge") };
+        let req = serde_json::json!({ "program": text, "output": out }).to_string();
+        if p.send(&req).is_err() {
+            let o = p.crash_outcome();
+            self.proc = None;
+            return o;
+        }
+        let line = match p.recv_line(Instant::now() + limit) {
+            Ok(l) => l,
+            Err(crosscheck_core::process::ReadError::Timeout) => {
+                // A busy bridge cannot take the next request: start afresh next time.
+                self.proc = None;
+                return Outcome::Timeout { after_ms: limit.as_millis() as u64 };
+            }
+            Err(_) => {
+                let o = p.crash_outcome();
+                self.proc = None;
+                return o;
+            }
+        };
+        let v: serde_json::Value = match serde_json::from_str(&line) {
+            Ok(v) => v,
+            Err(e) => return Outcome::error(format!("nemo bridge: bad answer {e}")),
+        };
+        if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
+            return Outcome::error(format!("nemo: {e}"));
+        }
+        let rows: Vec<Vec<Value>> = v
+            .get("rows")
+            .and_then(|r| r.as_array())
+            .map(|rows| {
+                rows.iter()
+                    .map(|row| {
+                        row.as_array()
+                            .map(|cells| {
+                                cells
+                                    .iter()
+                                    .map(|c| match c {
+                                        serde_json::Value::Number(n) => n.as_i64().map(Value::Int).unwrap_or(Value::Null),
+                                        serde_json::Value::String(s) => super::parse_cell(s),
+                                        _ => Value::Null,
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let arity = rows.first().map(Vec::len).unwrap_or(0);
+        Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
     }
 }
