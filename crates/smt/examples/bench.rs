@@ -88,7 +88,14 @@ fn main() {
         let t0 = Instant::now();
         let case = gen.case(i, &oracle);
         if std::env::var_os("BENCH_DUMP").is_some() {
-            eprintln!("case {i}: seed {} asserts {} bytes {} tactic {:?} incr {}", case.seed, case.asserts().count(), case.script_for(&infos[0]).len(), case.tactic, case.incremental);
+            eprintln!(
+                "case {i}: seed {} asserts {} bytes {} tactic {:?} incr {}",
+                case.seed,
+                case.asserts().count(),
+                case.script_for(&infos[0]).len(),
+                case.tactic,
+                case.incremental
+            );
         }
         let t1 = Instant::now();
         gen_ns += (t1 - t0).as_nanos() as u64;
@@ -113,7 +120,10 @@ fn main() {
     println!("solver calls/s:    {:.1}", n_calls as f64 / wall);
     println!("time split:        generate {gen_s:.3}s  solve {solve:.3}s  check {check_s:.3}s  (wall {wall:.3}s)");
     println!("harness/solver:    {:.1}%", 100.0 * (gen_s + check_s) / solve.max(1e-9));
-    println!("decided calls:     {:.1}% (sat/unsat, can reveal a bug)", 100.0 * decided.load(Ordering::Relaxed) as f64 / n_calls.max(1) as f64);
+    println!(
+        "decided calls:     {:.1}% (sat/unsat, can reveal a bug)",
+        100.0 * decided.load(Ordering::Relaxed) as f64 / n_calls.max(1) as f64
+    );
     for (k, v) in &results {
         println!("  {v:6}  {k}");
     }

@@ -120,13 +120,17 @@ impl Env {
 
     /// Adds one `(define-fun name ((p S) ...) S body)`.
     pub fn add_define(&mut self, arena: &mut Arena, l: &[Sexp]) -> Result<(), String> {
-        let (Some(name), Some(params), Some(body)) = (l.get(1).and_then(Sexp::atom), l.get(2).and_then(Sexp::list), l.get(4))
+        let (Some(name), Some(params), Some(body)) =
+            (l.get(1).and_then(Sexp::atom), l.get(2).and_then(Sexp::list), l.get(4))
         else {
             return Err(format!("malformed define-fun: {}", Sexp::List(l.to_vec(), Default::default())));
         };
         let body = arena.from_sexp(body).map_err(|e| e.to_string())?;
-        let names: Vec<String> =
-            params.iter().filter_map(|p| p.list().and_then(|p| p.first()).and_then(Sexp::atom)).map(str::to_string).collect();
+        let names: Vec<String> = params
+            .iter()
+            .filter_map(|p| p.list().and_then(|p| p.first()).and_then(Sexp::atom))
+            .map(str::to_string)
+            .collect();
         let def = if names.is_empty() {
             match eval(arena, self, body) {
                 Some(v) => Def::Value(v),
@@ -470,7 +474,13 @@ fn bv(head: &str, v: &[Value]) -> Option<Value> {
     let s = |x: u128| signed(w, x);
     let fold = |f: fn(u128, u128) -> u128| xs.iter().skip(1).fold(xs[0], |a, &x| f(a, x) & m);
     let un = |f: fn(u128) -> u128| xs.first().map(|&x| Bv(w, f(x) & m));
-    let two = || -> Option<(u128, u128)> { if xs.len() == 2 { Some((xs[0], xs[1])) } else { None } };
+    let two = || -> Option<(u128, u128)> {
+        if xs.len() == 2 {
+            Some((xs[0], xs[1]))
+        } else {
+            None
+        }
+    };
     Some(match head {
         "bvnot" => un(|x| !x)?,
         "bvneg" => un(|x| x.wrapping_neg())?,
@@ -495,12 +505,20 @@ fn bv(head: &str, v: &[Value]) -> Option<Value> {
         "bvashr" => {
             let (a, b) = two()?;
             let sh = b.min(w as u128 - 1) as u32;
-            let r = if b >= w as u128 { if s(a) < 0 { -1 } else { 0 } } else { s(a) >> sh };
+            let r = if b >= w as u128 {
+                if s(a) < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else {
+                s(a) >> sh
+            };
             Bv(w, (r as u128) & m)
         }
         "bvudiv" => {
             let (a, b) = two()?;
-            Bv(w, if b == 0 { m } else { a / b })
+            Bv(w, a.checked_div(b).unwrap_or(m))
         }
         "bvurem" => {
             let (a, b) = two()?;
@@ -513,7 +531,7 @@ fn bv(head: &str, v: &[Value]) -> Option<Value> {
             let (ua, ub) = (sa.unsigned_abs() & m, sb.unsigned_abs() & m);
             let r: u128 = match head {
                 "bvsdiv" => {
-                    let q = if ub == 0 { m } else { ua / ub };
+                    let q = ua.checked_div(ub).unwrap_or(m);
                     if (sa < 0) != (sb < 0) {
                         q.wrapping_neg()
                     } else {

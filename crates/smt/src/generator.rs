@@ -61,9 +61,12 @@ pub fn shipped_seeds_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds")
 }
 
+/// A reference solver: its name, the engine once opened, and whether it failed to open.
+type Candidate = (String, Option<Box<dyn Engine>>, bool);
+
 /// Solvers that give M and valuations the evaluator does not cover, tried in order.
 pub struct Reference {
-    candidates: Vec<(String, Option<Box<dyn Engine>>, bool)>,
+    candidates: Vec<Candidate>,
     pub timeout: Duration,
 }
 
@@ -234,9 +237,14 @@ impl SmtGenerator {
         }
         let asserted: Vec<String> = asserts.iter().map(|&a| arena.to_text(a)).collect();
         let tail = get_value_tail(&arena, &cands);
-        let positive = format!("{body}{}(check-sat)\n(get-model)\n{tail}", asserted.iter().map(|a| format!("(assert {a})\n")).collect::<String>());
-        let negated = format!("{body}(assert (not (and true {})))\n(check-sat)\n(get-model)\n{tail}", asserted.join(" "));
-        let reference = self.reference.run(&positive, logic.as_deref()).or_else(|| self.reference.run(&negated, logic.as_deref()));
+        let positive = format!(
+            "{body}{}(check-sat)\n(get-model)\n{tail}",
+            asserted.iter().map(|a| format!("(assert {a})\n")).collect::<String>()
+        );
+        let negated =
+            format!("{body}(assert (not (and true {})))\n(check-sat)\n(get-model)\n{tail}", asserted.join(" "));
+        let reference =
+            self.reference.run(&positive, logic.as_deref()).or_else(|| self.reference.run(&negated, logic.as_deref()));
         let (source, model, values) = match reference {
             Some((who, Outcome::Verdicts { model: Some(m), .. })) => split_model_and_values(&who, &m),
             _ => random_assignment(&script, round)?,
@@ -349,7 +357,8 @@ fn split_model_and_values(who: &str, out: &str) -> (String, String, Vec<Option<b
     let mut values = Vec::new();
     for it in &items {
         let l = it.list().unwrap_or(&[]);
-        let is_value_list = !l.is_empty() && l.iter().all(|p| p.list().is_some_and(|p| p.len() == 2)) && it.head() != Some("model");
+        let is_value_list =
+            !l.is_empty() && l.iter().all(|p| p.list().is_some_and(|p| p.len() == 2)) && it.head() != Some("model");
         let is_model = it.head() == Some("model") || l.iter().any(|p| p.head() == Some("define-fun")) || l.is_empty();
         if is_model {
             model.push_str(&it.to_string());

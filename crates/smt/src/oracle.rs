@@ -11,15 +11,45 @@ use serde_json::json;
 
 /// Logics with a decision procedure: `unknown` there (without a tactic) is a finding.
 const DECIDABLE: &[&str] = &[
-    "QF_LIA", "QF_LRA", "QF_BV", "QF_UF", "QF_AUFLIA", "QF_AX", "QF_ABV", "QF_AUFBV", "QF_UFBV", "QF_UFLIA", "QF_UFLRA",
-    "QF_IDL", "QF_RDL", "QF_UFIDL", "QF_ALIA", "QF_FP", "QF_BVFP", "QF_LIRA", "QF_DT",
+    "QF_LIA",
+    "QF_LRA",
+    "QF_BV",
+    "QF_UF",
+    "QF_AUFLIA",
+    "QF_AX",
+    "QF_ABV",
+    "QF_AUFBV",
+    "QF_UFBV",
+    "QF_UFLIA",
+    "QF_UFLRA",
+    "QF_IDL",
+    "QF_RDL",
+    "QF_UFIDL",
+    "QF_ALIA",
+    "QF_FP",
+    "QF_BVFP",
+    "QF_LIRA",
+    "QF_DT",
 ];
 
 /// Substrings of solver messages that mean an internal failure, not a rejected input.
 const INTERNAL: &[&str] = &[
-    "ASSERTION VIOLATION", "assertion failure", "Assertion", "Fatal failure", "internal error", "Internal error",
-    "UNREACHABLE", "unreachable", "NULL pointer", "segmentation", "Segmentation", "std::bad_alloc", "invalid model",
-    "Unexpected", "uncaught", "Exception",
+    "ASSERTION VIOLATION",
+    "assertion failure",
+    "Assertion",
+    "Fatal failure",
+    "internal error",
+    "Internal error",
+    "UNREACHABLE",
+    "unreachable",
+    "NULL pointer",
+    "segmentation",
+    "Segmentation",
+    "std::bad_alloc",
+    "invalid model",
+    "Unexpected",
+    "uncaught",
+    "Exception",
 ];
 
 fn crash_evidence(engine: &str, out: &Outcome) -> Evidence {
@@ -45,7 +75,11 @@ fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result<Vec<Verdic
     match out {
         Outcome::Verdicts { answers, .. } => {
             if answers.len() < case.check_sats() {
-                return Err(Check::Skip(format!("{engine} gave {} answers for {} check-sat", answers.len(), case.check_sats())));
+                return Err(Check::Skip(format!(
+                    "{engine} gave {} answers for {} check-sat",
+                    answers.len(),
+                    case.check_sats()
+                )));
             }
             Ok(answers.clone())
         }
@@ -93,7 +127,10 @@ pub fn storm(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
             return Check::finding(Evidence {
                 class: FindingClass::Soundness,
                 engine: label.clone(),
-                summary: format!("{label} says unsat for an instance satisfiable by construction (check-sat #{})", i + 1),
+                summary: format!(
+                    "{label} says unsat for an instance satisfiable by construction (check-sat #{})",
+                    i + 1
+                ),
                 expected: "sat".into(),
                 actual: out.to_string(),
                 key: "unsat".into(),
@@ -135,15 +172,26 @@ pub fn differential(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &Chec
     }
     let n = case.check_sats();
     for i in 0..n {
-        let sat: Vec<&str> = all.iter().filter(|(_, a)| a.get(i) == Some(&Verdict::Sat)).map(|(l, _)| l.as_str()).collect();
-        let unsat: Vec<&str> = all.iter().filter(|(_, a)| a.get(i) == Some(&Verdict::Unsat)).map(|(l, _)| l.as_str()).collect();
+        let sat: Vec<&str> =
+            all.iter().filter(|(_, a)| a.get(i) == Some(&Verdict::Sat)).map(|(l, _)| l.as_str()).collect();
+        let unsat: Vec<&str> =
+            all.iter().filter(|(_, a)| a.get(i) == Some(&Verdict::Unsat)).map(|(l, _)| l.as_str()).collect();
         if !sat.is_empty() && !unsat.is_empty() {
             // With a witness M the unsat side is wrong; otherwise both are suspects.
-            let engine = if case.sat_by_construction { unsat.join(",") } else { format!("{} vs {}", sat.join(","), unsat.join(",")) };
+            let engine = if case.sat_by_construction {
+                unsat.join(",")
+            } else {
+                format!("{} vs {}", sat.join(","), unsat.join(","))
+            };
             return Check::finding(Evidence {
                 class: FindingClass::Soundness,
                 engine,
-                summary: format!("solvers disagree on check-sat #{}: sat ({}) vs unsat ({})", i + 1, sat.join(", "), unsat.join(", ")),
+                summary: format!(
+                    "solvers disagree on check-sat #{}: sat ({}) vs unsat ({})",
+                    i + 1,
+                    sat.join(", "),
+                    unsat.join(", ")
+                ),
                 expected: if case.sat_by_construction { "sat".into() } else { "one answer".into() },
                 actual: all.iter().map(|(l, a)| format!("{l}: {a:?}")).collect::<Vec<_>>().join("; "),
                 key: "sat-vs-unsat".into(),
@@ -245,7 +293,13 @@ pub fn model(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
 /// Asks another engine of the run whether the model satisfies the assertions: the model's
 /// definitions replace the declarations, so the check is an evaluation. `Some(Some(a))`: the
 /// assertions are false under the model.
-fn second_opinion(case: &SmtCase, m: &str, engines: &mut [Box<dyn Engine>], skip: usize, opts: &CheckOptions) -> Option<Option<String>> {
+fn second_opinion(
+    case: &SmtCase,
+    m: &str,
+    engines: &mut [Box<dyn Engine>],
+    skip: usize,
+    opts: &CheckOptions,
+) -> Option<Option<String>> {
     let mut probe = case.clone();
     probe.model = crate::case::normalize_model(m);
     let text = probe.witness_script();

@@ -10,7 +10,13 @@ fn comment(text: &str) -> String {
     text.lines().map(|l| format!("; {l}\n")).collect()
 }
 
-pub fn reproducers(stem: &str, oracle: &str, case: &SmtCase, ev: &Evidence, engines: &[EngineInfo]) -> Vec<(String, String)> {
+pub fn reproducers(
+    stem: &str,
+    oracle: &str,
+    case: &SmtCase,
+    ev: &Evidence,
+    engines: &[EngineInfo],
+) -> Vec<(String, String)> {
     // The script is printed for the engine at fault (the first one named), so its tactic and
     // options are the ones that failed.
     let culprit = engines
@@ -33,9 +39,15 @@ pub fn reproducers(stem: &str, oracle: &str, case: &SmtCase, ev: &Evidence, engi
             .unwrap_or_default();
         head.push_str(&format!("solver: {} ({}) version {}{loc}{opts}\n", e.label, e.name, e.version));
     }
-    head.push_str(&format!("seed: {}   case: {}   Dmax {} Amax {}   incremental {}   tactic {}\n",
-        case.seed, case.index, case.params.max_depth, case.params.max_assert, case.incremental,
-        case.tactic.as_deref().unwrap_or("none")));
+    head.push_str(&format!(
+        "seed: {}   case: {}   Dmax {} Amax {}   incremental {}   tactic {}\n",
+        case.seed,
+        case.index,
+        case.params.max_depth,
+        case.params.max_assert,
+        case.incremental,
+        case.tactic.as_deref().unwrap_or("none")
+    ));
     head.push_str(&format!("expected: {}\nactual:   {}\n", ev.expected, ev.actual.replace('\n', " ")));
     if case.sat_by_construction {
         head.push_str(&format!(
@@ -47,7 +59,10 @@ pub fn reproducers(stem: &str, oracle: &str, case: &SmtCase, ev: &Evidence, engi
             head.push_str(&format!("  {l}\n"));
         }
     }
-    head.push_str(&format!("\nrun: {} {stem}.smt2\n", if culprit.name.contains("z3") { "z3" } else { culprit.name.as_str() }));
+    head.push_str(&format!(
+        "\nrun: {} {stem}.smt2\n",
+        if culprit.name.contains("z3") { "z3" } else { culprit.name.as_str() }
+    ));
     let mut script = comment(&head);
     script.push('\n');
     script.push_str(&case.script_for(&culprit));

@@ -101,7 +101,10 @@ impl Script {
         let count = |i: usize| -> Result<u32, SyntaxError> {
             match items.get(i).and_then(Sexp::atom) {
                 None => Ok(1),
-                Some(a) => a.parse().map_err(|_| SyntaxError { pos: items[i].pos(), message: format!("expected a numeral, found `{a}`") }),
+                Some(a) => a.parse().map_err(|_| SyntaxError {
+                    pos: items[i].pos(),
+                    message: format!("expected a numeral, found `{a}`"),
+                }),
             }
         };
         let cmd = match head {
@@ -209,7 +212,8 @@ mod tests {
 
     #[test]
     fn round_trips_a_script() {
-        let src = "(set-logic QF_LIA)\n(set-option :produce-models true)\n(declare-fun x () Int)\n(declare-const y Int)\n\
+        let src =
+            "(set-logic QF_LIA)\n(set-option :produce-models true)\n(declare-fun x () Int)\n(declare-const y Int)\n\
                    (define-fun f ((a Int)) Int (+ a 1))\n(assert (and (> x 1) (< (f y) 0)))\n(push 1)\n\
                    (check-sat-using (then simplify smt))\n(pop 1)\n(get-value (x (+ x 1)))\n(echo \"hi\")\n";
         let s = Script::parse(src, "t.smt2").expect("parses");

@@ -56,7 +56,9 @@ impl<R: Rng> Gen<'_, R> {
         let b = self.term(depth - 1);
         match self.logic {
             "QF_BV" => {
-                let op = self.pick(&["bvadd", "bvsub", "bvmul", "bvand", "bvor", "bvxor", "bvshl", "bvlshr", "bvudiv", "bvurem"]);
+                let op = self.pick(&[
+                    "bvadd", "bvsub", "bvmul", "bvand", "bvor", "bvxor", "bvshl", "bvlshr", "bvudiv", "bvurem",
+                ]);
                 format!("({op} {a} {b})")
             }
             "QF_LRA" => {

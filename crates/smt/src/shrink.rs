@@ -90,7 +90,8 @@ fn refuzz(case: &SmtCase, p: &Parsed, entries: &[Entry]) -> Vec<SmtCase> {
         }
         for k in 0..REFUZZ_TRIES {
             let mut arena = p.arena.clone();
-            let mut rng = crosscheck_core::rng(case.index ^ 0x5707_0000, u64::from(amax) << 32 | u64::from(dmax) << 8 | k);
+            let mut rng =
+                crosscheck_core::rng(case.index ^ 0x5707_0000, u64::from(amax) << 32 | u64::from(dmax) << 8 | k);
             let constr = storm::enrich(&mut arena, &mut rng, &params, &init);
             let a = storm::instance(&mut arena, &mut rng, &params, &init, &constr);
             let texts = a.iter().map(|&t| arena.to_text(t)).collect();
@@ -113,7 +114,9 @@ fn smaller_true(p: &Parsed, known: &HashMap<TermId, bool>, t: TermId) -> Vec<Str
         Some(("not", [x])) => match a.as_app(*x) {
             Some(("not", [y])) => out.push(a.to_text(*y)),
             Some(("or", ys)) => out.extend(ys.iter().map(|&y| format!("(not {})", a.to_text(y)))),
-            Some(("and", ys)) => out.extend(ys.iter().filter(|&&y| is(y, false)).map(|&y| format!("(not {})", a.to_text(y)))),
+            Some(("and", ys)) => {
+                out.extend(ys.iter().filter(|&&y| is(y, false)).map(|&y| format!("(not {})", a.to_text(y))))
+            }
             _ => {}
         },
         _ => {}

@@ -157,7 +157,7 @@ pub enum Step {
 /// true under M, so whatever the pops leave is still satisfiable: each `check-sat` must say sat.
 pub fn incremental_steps(rng: &mut impl Rng, asserts: Vec<String>) -> Vec<Step> {
     let k = asserts.len().max(1);
-    let factors: Vec<usize> = (1..=k).filter(|f| k % f == 0).collect();
+    let factors: Vec<usize> = (1..=k).filter(|f| (k / f) * f == k).collect();
     let f = factors[rng.gen_range(0..factors.len())];
     let interval = (k / f).max(1) as u32;
     let mut steps = Vec::new();

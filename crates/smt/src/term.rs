@@ -126,10 +126,10 @@ impl Arena {
 
     /// Builds a term from its s-expression.
     pub fn from_sexp(&mut self, s: &Sexp) -> Result<TermId, SyntaxError> {
-        self.from_sexp_at(s, 0)
+        self.build_at(s, 0)
     }
 
-    fn from_sexp_at(&mut self, s: &Sexp, nesting: usize) -> Result<TermId, SyntaxError> {
+    fn build_at(&mut self, s: &Sexp, nesting: usize) -> Result<TermId, SyntaxError> {
         let err = |pos: Pos, m: &str| Err(SyntaxError { pos, message: m.to_string() });
         if nesting > MAX_NESTING {
             return err(s.pos(), "term nested too deeply");
@@ -145,31 +145,32 @@ impl Arena {
             Some("_") => return Ok(self.atom(&s.to_string())),
             Some("as") if items.len() == 3 => return Ok(self.atom(&s.to_string())),
             Some("let") => {
-                let (Some(binds), Some(body), 3) = (items.get(1).and_then(Sexp::list), items.get(2), items.len()) else {
+                let (Some(binds), Some(body), 3) = (items.get(1).and_then(Sexp::list), items.get(2), items.len())
+                else {
                     return err(s.pos(), "let needs ((name term) ...) and a body");
                 };
                 let mut bs = Vec::new();
                 for b in binds {
                     match b.list() {
-                        Some([Sexp::Atom(n, _), t]) => bs.push((n.clone(), self.from_sexp_at(t, nesting + 1)?)),
+                        Some([Sexp::Atom(n, _), t]) => bs.push((n.clone(), self.build_at(t, nesting + 1)?)),
                         _ => return err(b.pos(), "let binding must be (name term)"),
                     }
                 }
-                let body = self.from_sexp_at(body, nesting + 1)?;
+                let body = self.build_at(body, nesting + 1)?;
                 return Ok(self.intern(Node::Let(bs, body)));
             }
             Some(q @ ("forall" | "exists")) => {
                 let (Some(vars), Some(body), 3) = (items.get(1), items.get(2), items.len()) else {
                     return err(s.pos(), "quantifier needs ((name sort) ...) and a body");
                 };
-                let body = self.from_sexp_at(body, nesting + 1)?;
+                let body = self.build_at(body, nesting + 1)?;
                 return Ok(self.intern(Node::Quant(q.to_string(), vars.to_string(), body)));
             }
             Some("!") => {
                 let Some(t) = items.get(1) else {
                     return err(s.pos(), "(! term attributes) without a term");
                 };
-                let t = self.from_sexp_at(t, nesting + 1)?;
+                let t = self.build_at(t, nesting + 1)?;
                 let attrs: Vec<String> = items[2..].iter().map(|a| a.to_string()).collect();
                 return Ok(self.intern(Node::Annot(t, attrs.join(" "))));
             }
@@ -183,7 +184,7 @@ impl Arena {
         let head = first.to_string();
         let mut args = Vec::with_capacity(items.len() - 1);
         for a in &items[1..] {
-            args.push(self.from_sexp_at(a, nesting + 1)?);
+            args.push(self.build_at(a, nesting + 1)?);
         }
         Ok(self.intern(Node::App(head, args)))
     }

@@ -10,8 +10,16 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
     version_args: &["--version"],
     dialect: "smtlib",
     caps: &[
-        "theory:int", "theory:real", "theory:nia", "theory:bv", "theory:array", "theory:string", "theory:fp",
-        "theory:uf", "quantifiers", "incremental",
+        "theory:int",
+        "theory:real",
+        "theory:nia",
+        "theory:bv",
+        "theory:array",
+        "theory:string",
+        "theory:fp",
+        "theory:uf",
+        "quantifiers",
+        "incremental",
     ],
     install: "scripts/install-smt-solvers.sh (apt-get install cvc4)",
 };

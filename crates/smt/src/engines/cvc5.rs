@@ -4,8 +4,16 @@
 use super::{BinaryFactory, BridgeFactory};
 
 const CAPS: &[&str] = &[
-    "theory:int", "theory:real", "theory:nia", "theory:bv", "theory:array", "theory:string", "theory:fp", "theory:uf",
-    "quantifiers", "incremental",
+    "theory:int",
+    "theory:real",
+    "theory:nia",
+    "theory:bv",
+    "theory:array",
+    "theory:string",
+    "theory:fp",
+    "theory:uf",
+    "quantifiers",
+    "incremental",
 ];
 
 pub static FACTORY: BinaryFactory = BinaryFactory {

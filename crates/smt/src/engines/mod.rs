@@ -74,7 +74,8 @@ impl EngineFactory for BinaryFactory {
                 SetupError::new(format!("{}: `{}` not found; install it with {}", self.name, self.tool, self.install))
             })?,
         };
-        let version = probe_version(&program, self.version_args).map_err(|e| SetupError::new(format!("{}: {e}", self.name)))?;
+        let version =
+            probe_version(&program, self.version_args).map_err(|e| SetupError::new(format!("{}: {e}", self.name)))?;
         let args = self.args.iter().map(|a| a.to_string()).chain(flags).collect();
         Ok(Box::new(SolverProcess::new(spec, version, self.dialect, self.caps, Launch { program, args, options })))
     }
@@ -127,14 +128,19 @@ impl EngineFactory for BridgeFactory {
 
     fn availability(&self) -> Availability {
         match self.launch(None) {
-            Ok((l, v)) => Availability { available: true, detail: format!("{v} ({})", l.program.display()), install: self.install.into() },
+            Ok((l, v)) => Availability {
+                available: true,
+                detail: format!("{v} ({})", l.program.display()),
+                install: self.install.into(),
+            },
             Err(e) => Availability { available: false, detail: e, install: self.install.into() },
         }
     }
 
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (launch, version) =
-            self.launch(spec.location.as_deref()).map_err(|e| SetupError::new(format!("{}: {e}; {}", self.name, self.install)))?;
+        let (launch, version) = self
+            .launch(spec.location.as_deref())
+            .map_err(|e| SetupError::new(format!("{}: {e}; {}", self.name, self.install)))?;
         Ok(Box::new(SolverProcess::new(spec, version, self.dialect, self.caps, launch)))
     }
 }

