@@ -1,0 +1,339 @@
+//! DuckDB through its Python module, behind one long-lived bridge process speaking JSON lines
+//! (`bridges/duckdb_bridge.py`, embedded here). The bundled `duckdb` crate is not used: its C++
+//! build takes 35-40 minutes on the project's machines. A crash of DuckDB costs only the bridge
+//! process: the statement becomes `Outcome::Crash` with the bridge's stderr tail, and the next
+//! `reset` starts a new bridge.
+//!
+//! Location: `duckdb=/path/to/venv` (a virtualenv with the `duckdb` module) or
+//! `duckdb=/path/to/python`; by default the project virtualenv `.venv` (see
+//! `crosscheck_core::process::find_tool`). Values keep their types (DECIMAL as exact decimals,
+//! HUGEINT as big integers, BLOB as bytes, other types as DuckDB prints them). A statement past its
+//! limit is interrupted inside DuckDB (`Connection.interrupt`), which keeps the database; if the
+//! bridge does not answer shortly after, it is killed and the statement is a timeout all the same.
+
+use crosscheck_core::engine::info_for;
+use crosscheck_core::process::{find_tool, LineProcess, ReadError};
+use crosscheck_core::{
+    Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value,
+};
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The bridge, run with `python -I -c`.
+pub const BRIDGE: &str = include_str!("../../bridges/duckdb_bridge.py");
+
+const INSTALL: &str = "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)";
+/// How long the bridge may take to start (interpreter plus `import duckdb`) or to reset.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long after a statement's limit the bridge may take to report the interrupt.
+const KILL_GRACE: Duration = Duration::from_secs(2);
+
+pub struct DuckDbFactory;
+
+impl EngineFactory for DuckDbFactory {
+    fn name(&self) -> &'static str {
+        "duckdb"
+    }
+
+    fn describe(&self) -> &'static str {
+        "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one"
+    }
+
+    fn availability(&self) -> Availability {
+        let r = python_for(None).and_then(|py| {
+            let out = Command::new(&py)
+                .args(["-I", "-c", "import duckdb; print(duckdb.__version__)"])
+                .output()
+                .map_err(|e| SetupError::new(format!("cannot run {}: {e}", py.display())))?;
+            if out.status.success() {
+                Ok(format!("DuckDB {}", String::from_utf8_lossy(&out.stdout).trim()))
+            } else {
+                Err(SetupError::new(format!("{} cannot import duckdb", py.display())))
+            }
+        });
+        match r {
+            Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
+            Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
+        }
+    }
+
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        Ok(Box::new(DuckDbEngine::open(spec)?))
+    }
+}
+
+/// The Python interpreter to run the bridge with.
+fn python_for(location: Option<&str>) -> Result<PathBuf, SetupError> {
+    let fix = "give a virtualenv with the duckdb module (duckdb=/path/to/venv) or its python (duckdb=/path/to/venv/bin/python)";
+    match location {
+        Some(loc) => {
+            let p = Path::new(loc);
+            if p.is_dir() {
+                for c in ["bin/python3", "bin/python", "python3", "python"] {
+                    if p.join(c).is_file() {
+                        return Ok(p.join(c));
+                    }
+                }
+                Err(SetupError::new(format!("duckdb={loc}: no bin/python in this directory; {fix}")))
+            } else if p.is_file() {
+                Ok(p.to_path_buf())
+            } else {
+                Err(SetupError::new(format!("duckdb={loc}: no such file or directory; {fix}")))
+            }
+        }
+        None => find_tool("python3")
+            .or_else(|| find_tool("python"))
+            .ok_or_else(|| SetupError::new(format!("duckdb: no python3 found; install with {INSTALL}"))),
+    }
+}
+
+pub struct DuckDbEngine {
+    info: EngineInfo,
+    python: PathBuf,
+    bridge: Option<LineProcess>,
+    /// Why the bridge is gone, until the next reset.
+    lost: Option<&'static str>,
+}
+
+impl DuckDbEngine {
+    pub fn open(spec: &EngineSpec) -> Result<DuckDbEngine, SetupError> {
+        let python = python_for(spec.location.as_deref())?;
+        let (bridge, version) = Self::spawn(&python, spec.location.as_deref())?;
+        let caps = crate::dialect::by_name("duckdb").map(|d| d.capabilities()).unwrap_or_default();
+        let caps: Vec<&str> = caps.iter().map(String::as_str).collect();
+        let info = info_for(spec, format!("DuckDB {version}"), "duckdb", &caps);
+        Ok(DuckDbEngine { info, python, bridge: Some(bridge), lost: None })
+    }
+
+    /// The bridge's process id, while it runs (tests kill it to check crash handling).
+    pub fn bridge_pid(&mut self) -> Option<u32> {
+        self.bridge.as_mut().map(|b| b.guard_mut().id())
+    }
+
+    fn spawn(python: &Path, location: Option<&str>) -> Result<(LineProcess, String), SetupError> {
+        let what = location.map(|l| format!("duckdb={l}")).unwrap_or_else(|| "duckdb".into());
+        let mut cmd = Command::new(python);
+        cmd.args(["-I", "-c", BRIDGE]);
+        // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
+        // to this thread by a parent-death signal.
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::other("parent exited"));
+                }
+                Ok(())
+            });
+        }
+        let mut p = LineProcess::spawn(&mut cmd)
+            .map_err(|e| SetupError::new(format!("{what}: cannot run {}: {e}", python.display())))?;
+        match p.recv_line(Instant::now() + START_TIMEOUT) {
+            Ok(line) => {
+                let v: Json = serde_json::from_str(&line).unwrap_or(Json::Null);
+                match v.get("hello").and_then(Json::as_str) {
+                    Some(version) => Ok((p, version.to_string())),
+                    None => Err(SetupError::new(format!("{what}: {} is not a DuckDB bridge (said: {line})", python.display()))),
+                }
+            }
+            Err(ReadError::Timeout) => {
+                Err(SetupError::new(format!("{what}: the DuckDB bridge did not start within {}s", START_TIMEOUT.as_secs())))
+            }
+            Err(ReadError::Closed) => {
+                let tail = match p.crash_outcome() {
+                    Outcome::Crash { stderr_tail, .. } => stderr_tail,
+                    _ => String::new(),
+                };
+                let last = tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+                if last.contains("No module named 'duckdb'") {
+                    Err(SetupError::new(format!(
+                        "{what}: {} cannot import the duckdb module; install it with {INSTALL}",
+                        python.display()
+                    )))
+                } else {
+                    Err(SetupError::new(format!(
+                        "{what}: the DuckDB bridge exited at start under {} ({last}); {}",
+                        python.display(),
+                        "give a virtualenv with the duckdb module (duckdb=/path/to/venv)"
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Sends one request and reads its reply line.
+    fn request(&mut self, req: &Json, deadline: Instant) -> Result<Json, ReadError> {
+        let Some(b) = self.bridge.as_mut() else { return Err(ReadError::Closed) };
+        if b.send(&req.to_string()).is_err() {
+            return Err(ReadError::Closed);
+        }
+        let line = b.recv_line(deadline)?;
+        Ok(serde_json::from_str(&line).unwrap_or_else(|_| Json::String(line)))
+    }
+
+    /// The crash outcome of a bridge that stopped answering; the bridge is gone afterwards.
+    fn crashed(&mut self) -> Outcome {
+        self.lost = Some("crashed");
+        match self.bridge.take() {
+            Some(mut b) => b.crash_outcome(),
+            None => Outcome::Crash { signal: None, code: None, stderr_tail: String::new() },
+        }
+    }
+}
+
+/// A reply's value as a [`Value`]; `float4` marks a FLOAT (single precision) column.
+fn value_of(v: &Json, float4: bool) -> Value {
+    match v {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::Int(i)
+            } else if n.is_u64() {
+                Value::BigInt(n.to_string())
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                if float4 {
+                    // The shortest decimal that reads back as the same float4: 0.1, not 0.100000001.
+                    Value::Float((f as f32).to_string().parse().unwrap_or(f))
+                } else {
+                    Value::Float(f)
+                }
+            }
+        }
+        Json::String(s) => Value::Text(s.clone()),
+        Json::Object(m) => {
+            let (k, inner) = match m.iter().next() {
+                Some((k, Json::String(s))) => (k.as_str(), s.as_str()),
+                _ => return Value::Text(v.to_string()),
+            };
+            match k {
+                "b" => Value::BigInt(inner.to_string()),
+                "d" => Value::Decimal(inner.to_string()),
+                "f" => Value::Float(match inner {
+                    "inf" => f64::INFINITY,
+                    "-inf" => f64::NEG_INFINITY,
+                    _ => f64::NAN,
+                }),
+                "x" => Value::Bytes(
+                    (0..inner.len() / 2).filter_map(|i| u8::from_str_radix(inner.get(2 * i..2 * i + 2)?, 16).ok()).collect(),
+                ),
+                _ => Value::Text(inner.to_string()),
+            }
+        }
+        Json::Array(_) => Value::Text(v.to_string()),
+    }
+}
+
+fn rows_of(reply: &Json) -> Outcome {
+    let columns: Vec<String> = reply["columns"]
+        .as_array()
+        .map(|c| c.iter().map(|n| n.as_str().unwrap_or_default().to_string()).collect())
+        .unwrap_or_default();
+    let float4: Vec<bool> = reply["types"]
+        .as_array()
+        .map(|t| t.iter().map(|n| matches!(n.as_str(), Some("FLOAT" | "REAL" | "FLOAT4"))).collect())
+        .unwrap_or_default();
+    let rows = reply["rows"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    r.as_array()
+                        .map(|vals| {
+                            vals.iter().enumerate().map(|(i, v)| value_of(v, float4.get(i).copied().unwrap_or(false))).collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Outcome::Rows(Rows::new(columns, rows))
+}
+
+impl Engine for DuckDbEngine {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn reset(&mut self) -> Result<(), SetupError> {
+        if self.bridge.is_some() {
+            let ok = matches!(
+                self.request(&serde_json::json!({"op": "reset"}), Instant::now() + START_TIMEOUT),
+                Ok(ref r) if r.get("done").is_some()
+            );
+            if ok {
+                return Ok(());
+            }
+            self.bridge = None;
+        }
+        let (bridge, _) = Self::spawn(&self.python, self.info.location.as_deref())?;
+        self.bridge = Some(bridge);
+        self.lost = None;
+        Ok(())
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        if let Some(why) = self.lost {
+            return Outcome::Error {
+                message: format!("duckdb: the bridge {why} earlier; its database is gone until the next reset"),
+                class: ErrorClass::Expected,
+            };
+        }
+        let start = Instant::now();
+        let ms = limit.as_millis().max(1) as u64;
+        let req = serde_json::json!({"op": "run", "sql": text, "timeout_ms": ms});
+        match self.request(&req, start + limit + KILL_GRACE) {
+            Ok(reply) => {
+                if reply.get("done").is_some() {
+                    Outcome::Done
+                } else if reply.get("columns").is_some() {
+                    rows_of(&reply)
+                } else if reply.get("timeout").is_some() {
+                    Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                } else if let Some(m) = reply.get("error").and_then(Json::as_str) {
+                    Outcome::error(m.to_string())
+                } else {
+                    Outcome::error(format!("duckdb bridge: unexpected reply {reply}"))
+                }
+            }
+            Err(ReadError::Timeout) => {
+                // DuckDB did not honour the interrupt: kill the bridge.
+                if let Some(mut b) = self.bridge.take() {
+                    b.guard_mut().kill();
+                }
+                self.lost = Some("was killed after a timeout");
+                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+            }
+            Err(ReadError::Closed) => self.crashed(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_bridge_values() {
+        let j: Json = serde_json::from_str(r#"[1, 1.5, null, true, "a", {"d":"1.50"}, {"b":"1e40"}, {"x":"0aff"}, {"f":"-inf"}, 18446744073709551615, 0.10000000149011612]"#)
+            .expect("json");
+        let a = j.as_array().expect("array");
+        let v: Vec<Value> = a.iter().enumerate().map(|(i, x)| value_of(x, i == 10)).collect();
+        assert_eq!(v[0], Value::Int(1));
+        assert_eq!(v[1], Value::Float(1.5));
+        assert_eq!(v[2], Value::Null);
+        assert_eq!(v[3], Value::Bool(true));
+        assert_eq!(v[4], Value::Text("a".into()));
+        assert_eq!(v[5], Value::Decimal("1.50".into()));
+        assert_eq!(v[6], Value::BigInt("1e40".into()));
+        assert_eq!(v[7], Value::Bytes(vec![10, 255]));
+        assert_eq!(v[8], Value::Float(f64::NEG_INFINITY));
+        assert_eq!(v[9], Value::BigInt("18446744073709551615".into()));
+        assert_eq!(v[10], Value::Float(0.1));
+    }
+}
