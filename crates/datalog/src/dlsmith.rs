@@ -1,23 +1,21 @@
-//! placeholder
-use crate::ast::Program;
-use crate::gen::GenConfig;
-use crate::qf::Expect;
+//! DLSmith: the annotated precedence graph and its transformations (thesis Ch. 4).
+//!
+//! The graph is read off the program: one relational node per relation, one edge per body
+//! atom (`number` = the rule, `sign` = positive or negated, `vars` = the atom's arguments),
+//! one fact node per fact. Annotations: ancestry (+, −, ?, none) by backward propagation of
+//! signs from the outputs, and strata through the stratification check. Transformations are
+//! graph rewrites (add/delete nodes, edges, facts) printed back as programs, with the corrected
+//! preconditions of the extraction: an added edge may close a cycle only through positive
+//! edges (checked by re-stratifying), CON/EXP edge additions update the source's ancestry by
+//! re-annotation after every step, and deletions never unground a rule.
+
+use crate::analysis::{plan, validate, DepGraph};
+use crate::ast::{Atom, Fact, Literal, Program, RelDecl, Rule, Term, Type, Val};
+use crate::gen::{fresh_var, pool_name, Gen, GenConfig};
+use crate::qf::{self, Expect};
+use rand::seq::SliceRandom;
 use rand::Rng;
-
-pub struct DlTransformed {
-    pub program: Program,
-    pub expect: Expect,
-    pub steps: Vec<String>,
-    pub inline: Vec<String>,
-}
-
-pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> Program {
-    crate::gen::program(rng, cfg, base)
-}
-
-pub fn transform<R: Rng>(_rng: &mut R, _p: &Program, _cfg: &GenConfig, _max: usize) -> Option<DlTransformed> {
-    None
-}
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Ancestry of a relation with respect to the outputs (Def. 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -28,6 +26,483 @@ pub enum Ancestry {
     None,
 }
 
-pub fn ancestry(p: &Program) -> std::collections::HashMap<String, Ancestry> {
-    std::collections::HashMap::new()
+/// Ancestry of every relation: the signs of all dataflow paths to an output. A negated atom
+/// flips the sign; an aggregate can move its result either way, so it carries both signs.
+pub fn ancestry(p: &Program) -> HashMap<String, Ancestry> {
+    let g = DepGraph::new(p);
+    // Edge signs per (src, dst): +1, -1, or 0 for "both".
+    let mut signs: Vec<Vec<(usize, i8)>> = vec![Vec::new(); g.nodes.len()];
+    for r in &p.rules {
+        let Some(&h) = g.index.get(&r.head.rel) else { continue };
+        for l in &r.body {
+            let (rels, s): (Vec<&str>, i8) = match l {
+                Literal::Pos(a) => (vec![&a.rel], 1),
+                Literal::Neg(a) => (vec![&a.rel], -1),
+                Literal::Agg { body, .. } => (body.iter().filter_map(Literal::atom).map(|a| a.rel.as_str()).collect(), 0),
+                Literal::Cmp(..) => (vec![], 1),
+            };
+            for rel in rels {
+                if let Some(&s_i) = g.index.get(rel) {
+                    signs[h].push((s_i, s));
+                }
+            }
+        }
+    }
+    let mut seen = vec![[false; 2]; g.nodes.len()];
+    let mut stack: Vec<(usize, usize)> = p.outputs.iter().filter_map(|o| g.index.get(o)).map(|&i| (i, 0)).collect();
+    while let Some((v, s)) = stack.pop() {
+        if std::mem::replace(&mut seen[v][s], true) {
+            continue;
+        }
+        for &(src, e) in &signs[v] {
+            match e {
+                1 => stack.push((src, s)),
+                -1 => stack.push((src, 1 - s)),
+                _ => {
+                    stack.push((src, 0));
+                    stack.push((src, 1));
+                }
+            }
+        }
+    }
+    g.nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let a = match seen[i] {
+                [true, false] => Ancestry::Pos,
+                [false, true] => Ancestry::Neg,
+                [true, true] => Ancestry::Unknown,
+                [false, false] => Ancestry::None,
+            };
+            (n.clone(), a)
+        })
+        .collect()
+}
+
+/// The invariants every graph of a run keeps (checked after each step in debug builds):
+/// a valid, stratified, safe and well-typed program, and no rule added to a seed relation.
+pub fn invariants(p: &Program, seed_rules: usize) -> Result<(), String> {
+    validate(p)?;
+    let n = p.rules.iter().filter(|r| p.seed_rels.contains(&r.head.rel)).count();
+    if n > seed_rules {
+        return Err("a rule was added to a seed relation".into());
+    }
+    Ok(())
+}
+
+/// DLSmith's random layered graph (repository defaults, scaled so joins meet: a constant pool
+/// of 10 per type instead of 100), printed as a program; seed relations feed the first layer.
+pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> Program {
+    let base_prog = base.cloned().unwrap_or_default();
+    let seeds: Vec<String> = base_prog.decls.iter().map(|d| d.name.clone()).collect();
+    let mut g = Gen::new(rng, cfg, base_prog);
+    g.prog.outputs.clear();
+    let types: Vec<Type> = if cfg.has("symbols") { vec![Type::Number, Type::Symbol] } else { vec![Type::Number] };
+    let layers = g.rng.gen_range(1..=10usize);
+    let mut layer_nodes: Vec<Vec<String>> = Vec::new();
+    // (src, dst, rule level)
+    let mut edges: Vec<(String, String, usize)> = Vec::new();
+    for l in 0..layers {
+        let mut nodes = Vec::new();
+        for _ in 0..g.rng.gen_range(1..=3) {
+            let name = g.new_name();
+            // Types flow from parents: a node takes the types of an earlier node that will feed it.
+            let parent_types: Vec<Type> = if l == 0 {
+                types.clone()
+            } else {
+                let p = layer_nodes.iter().flatten().collect::<Vec<_>>().choose(g.rng).map(|s| s.to_string());
+                p.map(|p| g.prog.cols(&p).to_vec()).unwrap_or_else(|| types.clone())
+            };
+            let arity = g.rng.gen_range(1..=3);
+            let cols: Vec<Type> = (0..arity).filter_map(|_| parent_types.choose(g.rng).copied()).collect();
+            g.prog.decls.push(RelDecl { name: name.clone(), cols });
+            nodes.push(name);
+        }
+        layer_nodes.push(nodes);
+    }
+    let all: Vec<String> = layer_nodes.iter().flatten().cloned().collect();
+    // Level-1 edges from each node to 0..3 nodes of deeper layers.
+    for (l, nodes) in layer_nodes.iter().enumerate() {
+        let deeper: Vec<String> = layer_nodes[l + 1..].iter().flatten().cloned().collect();
+        for n in nodes {
+            for _ in 0..g.rng.gen_range(0..=3) {
+                if let Some(d) = deeper.choose(g.rng) {
+                    edges.push((n.clone(), d.clone(), 1));
+                }
+            }
+        }
+    }
+    for s in &seeds {
+        if let Some(d) = all.choose(g.rng) {
+            edges.push((s.clone(), d.clone(), 1));
+        }
+    }
+    // Higher-level edges: new rules of deeper nodes, type-checked (every type of the target
+    // occurs in the source).
+    for _ in 0..20 {
+        let (Some(a), Some(b)) = (all.choose(g.rng).cloned(), all.choose(g.rng).cloned()) else { break };
+        let (la, lb) = (layer_of(&layer_nodes, &a), layer_of(&layer_nodes, &b));
+        let (ta, tb) = (g.prog.cols(&a).to_vec(), g.prog.cols(&b).to_vec());
+        if la >= lb || !tb.iter().all(|t| ta.contains(t)) {
+            continue;
+        }
+        let max = edges.iter().filter(|e| e.1 == b).map(|e| e.2).max().unwrap_or(1);
+        let at_max = edges.iter().filter(|e| e.1 == b && e.2 == max).count();
+        let level = if at_max > 3 { (max + 1).min(10) } else { max };
+        edges.push((a, b, level));
+    }
+    // Facts for every node, from a small per-program constant pool.
+    let pool: BTreeMap<Type, Vec<Val>> = types.iter().map(|t| (*t, (0..10).map(|_| g.value(*t)).collect())).collect();
+    for n in &all {
+        let cols = g.prog.cols(n).to_vec();
+        for _ in 0..g.rng.gen_range(1..=5) {
+            let vals: Vec<Val> = cols.iter().filter_map(|t| pool.get(t).and_then(|p| p.choose(g.rng)).cloned()).collect();
+            let f = Fact { rel: n.clone(), vals };
+            if !g.prog.facts.contains(&f) {
+                g.prog.facts.push(f);
+            }
+        }
+    }
+    // One rule per (node, level): its incoming edges are the body atoms.
+    let mut by_rule: BTreeMap<(String, usize), Vec<String>> = BTreeMap::new();
+    for (s, d, l) in edges {
+        by_rule.entry((d, l)).or_default().push(s);
+    }
+    for ((head, _), srcs) in by_rule {
+        let atoms = g.body(&[], &srcs);
+        let mut body: Vec<Literal> = atoms.into_iter().map(Literal::Pos).collect();
+        let Some(h) = g.head(&body, Some(&head)) else { continue };
+        // Up to 10 attempts to make an edge negative, keeping the rule safe.
+        if cfg.has("negation") {
+            for _ in 0..10 {
+                let i = g.rng.gen_range(0..body.len());
+                if let Literal::Pos(a) = &body[i] {
+                    let mut trial = body.clone();
+                    trial[i] = Literal::Neg(a.clone());
+                    if trial.iter().any(|l| matches!(l, Literal::Pos(_)))
+                        && plan(&Rule { head: h.clone(), body: trial.clone() }).is_ok()
+                        && g.rng.gen_bool(0.3)
+                    {
+                        body = trial;
+                    }
+                }
+            }
+        }
+        g.prog.rules.push(Rule { head: h, body });
+    }
+    let last = layer_nodes.last().and_then(|l| l.choose(g.rng)).cloned().unwrap_or_default();
+    g.prog.outputs.push(last);
+    let mut p = g.prog;
+    // A generated graph that does not stratify (it cannot, by construction) or leaves a rule
+    // unsafe is repaired by dropping the offending rules.
+    p.rules.retain(|r| plan(r).is_ok());
+    p
+}
+
+fn layer_of(layers: &[Vec<String>], n: &str) -> usize {
+    layers.iter().position(|l| l.iter().any(|x| x == n)).unwrap_or(0)
+}
+
+/// A DLSmith transformation of a program.
+pub struct DlTransformed {
+    pub program: Program,
+    pub expect: Expect,
+    pub steps: Vec<String>,
+    pub inline: Vec<String>,
+}
+
+const EQU_STEPS: &[&str] = &[
+    "EQU-ADDRELNODE",
+    "EQU-ADDFACT",
+    "EQU-DELFACT",
+    "EQU-DELRELNODE",
+    "EQU-DELRELEDGE",
+    "EQU-ADDRELEDGE",
+    "EQU-ADDRELEDGES",
+    "EQU-ADDSELFEDGE",
+    "EQU-FACTINLINE",
+    "ADDEQU",
+    "REMEQU",
+    "MODEQU",
+];
+const CON_STEPS: &[&str] = &["CON-ADDFACT", "CON-DELFACT", "CON-DELRELEDGES", "CON-ADDRELEDGE", "MODCON", "ADDCON"];
+const EXP_STEPS: &[&str] = &["EXP-ADDFACT", "EXP-DELFACT", "EXP-DELRELEDGE", "EXP-ADDRELEDGE", "MODEXP", "REMEXP"];
+
+pub fn pool(e: Expect) -> Vec<&'static str> {
+    let mut v: Vec<&str> = EQU_STEPS.to_vec();
+    match e {
+        Expect::Equal => {}
+        Expect::Contract => v.extend_from_slice(CON_STEPS),
+        Expect::Expand => v.extend_from_slice(EXP_STEPS),
+    }
+    v
+}
+
+/// A sequence of 1..=`max_seq` oracle-compatible steps; failed preconditions are no-ops.
+pub fn transform<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, max_seq: usize) -> Option<DlTransformed> {
+    let expect = *[Expect::Equal, Expect::Expand, Expect::Contract].choose(rng)?;
+    transform_with(rng, p, cfg, max_seq, expect)
+}
+
+pub fn transform_with<R: Rng>(
+    rng: &mut R,
+    p: &Program,
+    cfg: &GenConfig,
+    max_seq: usize,
+    expect: Expect,
+) -> Option<DlTransformed> {
+    let seed_rules = p.rules.iter().filter(|r| p.seed_rels.contains(&r.head.rel)).count();
+    let n = rng.gen_range(1..=max_seq.max(1));
+    let mut cur = p.clone();
+    let mut steps = Vec::new();
+    let mut inline: Vec<String> = Vec::new();
+    let steps_pool = pool(expect);
+    for i in 0..n {
+        let name = *steps_pool.choose(rng)?;
+        if name == "EQU-FACTINLINE" && i > 0 {
+            continue;
+        }
+        let mut frozen: BTreeSet<String> = cur.seed_rels.clone();
+        frozen.extend(inline.iter().cloned());
+        let Some((next, what)) = step(rng, &cur, cfg, name, &frozen) else { continue };
+        if validate(&next).is_err() || !crate::analysis::features(&next).iter().all(|f| cfg.caps.contains(*f)) {
+            continue;
+        }
+        debug_assert!(invariants(&next, seed_rules).is_ok(), "{name} broke an invariant: {:?}", invariants(&next, seed_rules));
+        if name == "EQU-FACTINLINE" {
+            inline.push(what.clone());
+        }
+        steps.push(format!("{name} {what}"));
+        cur = next;
+    }
+    if steps.is_empty() {
+        return None;
+    }
+    Some(DlTransformed { program: cur, expect, steps, inline })
+}
+
+fn nodes_with(anc: &HashMap<String, Ancestry>, p: &Program, a: Ancestry, frozen: &BTreeSet<String>) -> Vec<String> {
+    p.decls.iter().filter(|d| anc.get(&d.name) == Some(&a) && !frozen.contains(&d.name)).map(|d| d.name.clone()).collect()
+}
+
+fn new_fact<R: Rng>(rng: &mut R, p: &Program, rel: &str, cfg: &GenConfig) -> Option<Fact> {
+    // Values seen in the program, so the fact can join; else a fresh one.
+    let cols = p.cols(rel).to_vec();
+    let mut seen: BTreeMap<Type, Vec<Val>> = BTreeMap::new();
+    for f in &p.facts {
+        for v in &f.vals {
+            seen.entry(v.ty()).or_default().push(v.clone());
+        }
+    }
+    let vals: Vec<Val> = cols
+        .iter()
+        .map(|t| {
+            seen.get(t).and_then(|v| v.choose(rng)).cloned().unwrap_or_else(|| match t {
+                Type::Number => Val::Num(rng.gen_range(if cfg.has("negative") { -10 } else { 0 }..=10)),
+                Type::Symbol => Val::Sym("a".into()),
+            })
+        })
+        .collect();
+    let f = Fact { rel: rel.to_string(), vals };
+    (!p.facts.contains(&f)).then_some(f)
+}
+
+fn del_fact<R: Rng>(rng: &mut R, p: &Program, rels: &[String]) -> Option<(Program, String)> {
+    let idx: Vec<usize> = p.facts.iter().enumerate().filter(|(_, f)| rels.contains(&f.rel)).map(|(i, _)| i).collect();
+    let &i = idx.choose(rng)?;
+    let mut q = p.clone();
+    let f = q.facts.remove(i);
+    Some((q, f.rel))
+}
+
+/// Arguments for a new atom over `u` in `rule`: same-typed positive variables of the rule, or
+/// fresh variables where it has none of that type.
+fn atom_args<R: Rng>(rng: &mut R, p: &Program, rule: &Rule, u: &str) -> Vec<Term> {
+    let types = p.var_types(rule);
+    let mut by_type: BTreeMap<Type, Vec<String>> = BTreeMap::new();
+    for l in &rule.body {
+        if let Literal::Pos(a) = l {
+            for t in &a.args {
+                if let (Term::Var(v), Some(ty)) = (t, types.get(match t {
+                    Term::Var(v) => v.as_str(),
+                    _ => "",
+                })) {
+                    by_type.entry(*ty).or_default().push(v.clone());
+                }
+            }
+        }
+    }
+    let mut used: BTreeSet<String> = rule.vars().into_iter().collect();
+    p.cols(u)
+        .to_vec()
+        .iter()
+        .map(|ty| match by_type.get(ty).and_then(|v| v.choose(rng)) {
+            Some(v) if rng.gen_bool(0.8) => Term::Var(v.clone()),
+            _ => {
+                let v = fresh_var(&used);
+                used.insert(v.clone());
+                Term::Var(v)
+            }
+        })
+        .collect()
+}
+
+/// A new rule for `v` whose body is one atom over `u` binding every head variable (types
+/// permitting): `v(X..) :- u(..)`.
+fn rule_from<R: Rng>(rng: &mut R, p: &Program, v: &str, u: &str) -> Option<(Rule, Atom)> {
+    let ucols = p.cols(u).to_vec();
+    let args: Vec<Term> = (0..ucols.len()).map(|i| Term::Var(pool_name(i))).collect();
+    let mut head = Vec::new();
+    for t in p.cols(v) {
+        let choices: Vec<usize> = (0..ucols.len()).filter(|i| ucols[*i] == *t).collect();
+        head.push(Term::Var(pool_name(*choices.choose(rng)?)));
+    }
+    let a = Atom { rel: u.to_string(), args };
+    Some((Rule { head: Atom { rel: v.to_string(), args: head }, body: vec![Literal::Pos(a.clone())] }, a))
+}
+
+/// Applies one named step; `None` when its precondition finds nothing.
+fn step<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, name: &str, frozen: &BTreeSet<String>) -> Option<(Program, String)> {
+    let anc = ancestry(p);
+    let free: Vec<String> = p.decls.iter().map(|d| d.name.clone()).filter(|n| !frozen.contains(n)).collect();
+    let rules_of = |pred: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        p.rules.iter().enumerate().filter(|(_, r)| pred(&r.head.rel) && !frozen.contains(&r.head.rel)).map(|(i, _)| i).collect()
+    };
+    let a_of = |n: &str| anc.get(n).copied().unwrap_or(Ancestry::None);
+    let mut q = p.clone();
+    match name {
+        "EQU-ADDRELNODE" => {
+            let mut names: BTreeSet<String> = p.decls.iter().map(|d| d.name.clone()).collect();
+            let n = (0..).map(|i| format!("node{i}")).find(|n| names.insert(n.clone()))?;
+            let cols = (0..rng.gen_range(1..=3)).map(|_| if cfg.has("symbols") && rng.gen_bool(0.3) { Type::Symbol } else { Type::Number }).collect();
+            q.decls.push(RelDecl { name: n.clone(), cols });
+            Some((q, n))
+        }
+        "EQU-ADDFACT" | "CON-ADDFACT" | "EXP-ADDFACT" => {
+            let want = match name {
+                "EQU-ADDFACT" => Ancestry::None,
+                "CON-ADDFACT" => Ancestry::Neg,
+                _ => Ancestry::Pos,
+            };
+            let v = nodes_with(&anc, p, want, frozen).choose(rng)?.clone();
+            let f = new_fact(rng, p, &v, cfg)?;
+            q.facts.push(f);
+            Some((q, v))
+        }
+        "EQU-DELFACT" | "CON-DELFACT" | "EXP-DELFACT" => {
+            let want = match name {
+                "EQU-DELFACT" => Ancestry::None,
+                "CON-DELFACT" => Ancestry::Pos,
+                _ => Ancestry::Neg,
+            };
+            del_fact(rng, p, &nodes_with(&anc, p, want, frozen))
+        }
+        "EQU-DELRELNODE" => {
+            let v = nodes_with(&anc, p, Ancestry::None, frozen).choose(rng)?.clone();
+            if p.outputs.contains(&v) {
+                return None;
+            }
+            q.decls.retain(|d| d.name != v);
+            q.facts.retain(|f| f.rel != v);
+            q.rules.retain(|r| r.head.rel != v);
+            for r in q.rules.iter_mut() {
+                r.body.retain(|l| l.atom().is_none_or(|a| a.rel != v));
+            }
+            // Must not unground a child's rule (its children are outside the ancestry too).
+            q.rules.iter().all(|r| plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then_some((q, v))
+        }
+        "EQU-DELRELEDGE" | "EXP-DELRELEDGE" => {
+            let want = if name == "EQU-DELRELEDGE" { Ancestry::None } else { Ancestry::Pos };
+            let &ri = rules_of(&|h| a_of(h) == want).choose(rng)?;
+            let k = rng.gen_range(0..q.rules[ri].body.len());
+            if matches!(q.rules[ri].body[k], Literal::Agg { .. }) {
+                return None;
+            }
+            q.rules[ri].body.remove(k);
+            let r = &q.rules[ri];
+            (plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then(|| (q.clone(), r.head.rel.clone()))
+        }
+        "CON-DELRELEDGES" => {
+            let v = nodes_with(&anc, p, Ancestry::Pos, frozen).choose(rng)?.clone();
+            if !p.rules.iter().any(|r| r.head.rel == v) {
+                return None;
+            }
+            q.rules.retain(|r| r.head.rel != v);
+            Some((q, v))
+        }
+        "EQU-ADDRELEDGE" | "CON-ADDRELEDGE" => {
+            let want = if name == "EQU-ADDRELEDGE" { Ancestry::None } else { Ancestry::Pos };
+            let &ri = rules_of(&|h| a_of(h) == want).choose(rng)?;
+            if q.rules[ri].has_agg() {
+                return None;
+            }
+            let u = p.decls.choose(rng)?.name.clone();
+            let args = atom_args(rng, p, &q.rules[ri], &u);
+            q.rules[ri].body.push(Literal::Pos(Atom { rel: u.clone(), args }));
+            Some((q, format!("{u}->{}", p.rules[ri].head.rel)))
+        }
+        "EXP-ADDRELEDGE" => {
+            let v = nodes_with(&anc, p, Ancestry::Pos, frozen).choose(rng)?.clone();
+            let u = p.decls.choose(rng)?.name.clone();
+            let (r, _) = rule_from(rng, p, &v, &u)?;
+            q.rules.push(r);
+            Some((q, format!("{u}->{v}")))
+        }
+        "EQU-ADDRELEDGES" => {
+            if !cfg.has("negation") {
+                return None;
+            }
+            let v = free.choose(rng)?.clone();
+            // u must not be a descendant of v: the negative edge would close a cycle.
+            let g = DepGraph::new(p);
+            let down = g.downstream(*g.index.get(&v)?);
+            let cands: Vec<&String> = p.decls.iter().map(|d| &d.name).filter(|u| g.index.get(*u).is_some_and(|&i| !down[i])).collect();
+            let u = (*cands.choose(rng)?).clone();
+            let (mut r, a) = rule_from(rng, p, &v, &u)?;
+            r.body.push(Literal::Neg(a));
+            q.rules.push(r);
+            Some((q, format!("{u}->{v}")))
+        }
+        "EQU-ADDSELFEDGE" => {
+            let v = free.choose(rng)?.clone();
+            let args: Vec<Term> = (0..p.cols(&v).len()).map(|i| Term::Var(pool_name(i))).collect();
+            let a = Atom { rel: v.clone(), args };
+            q.rules.push(Rule { head: a.clone(), body: vec![Literal::Pos(a)] });
+            Some((q, v))
+        }
+        "EQU-FACTINLINE" => {
+            let with_rules: Vec<String> = free.iter().filter(|v| p.rules.iter().any(|r| r.head.rel == **v)).cloned().collect();
+            let v = with_rules.choose(rng)?.clone();
+            q.rules.retain(|r| r.head.rel != v);
+            Some((q, v))
+        }
+        "ADDEQU" | "REMEQU" | "MODEQU" | "MODCON" | "ADDCON" | "MODEXP" | "REMEXP" => {
+            // queryFuzz's rule transformations, now in any stratum: EQU anywhere, CON and EXP
+            // on rules of positive-ancestry relations.
+            let want_pos = matches!(name, "MODCON" | "ADDCON" | "MODEXP" | "REMEXP");
+            let cands = rules_of(&|h| !want_pos || a_of(h) == Ancestry::Pos);
+            let &ri = cands.choose(rng)?;
+            let r = &p.rules[ri];
+            if r.has_agg() {
+                return None;
+            }
+            let nr = match name {
+                "ADDEQU" => qf::add_eq(rng, r),
+                "REMEQU" => qf::rem_eq(rng, r),
+                "MODEQU" => qf::mod_eq(rng, r),
+                "MODCON" => qf::mod_con(rng, p, r),
+                "ADDCON" => qf::add_con(rng, p, r),
+                "MODEXP" => qf::mod_exp(rng, r),
+                _ => qf::rem_exp(rng, r),
+            }?;
+            if plan(&nr).is_err() {
+                return None;
+            }
+            let head = nr.head.rel.clone();
+            q.rules[ri] = nr;
+            Some((q, head))
+        }
+        _ => None,
+    }
 }

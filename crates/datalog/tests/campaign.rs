@@ -52,3 +52,24 @@ fn cozo_reference_differential_no_findings() {
     assert!(found.is_empty(), "{}", found.join("\n"));
     assert!(pass > 150, "only {pass} valid tests");
 }
+
+#[test]
+fn reference_dlsmith_no_findings() {
+    let (pass, _, found) = campaign(&["reference"], "dlsmith", 120, 5).expect("reference");
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(pass > 60, "only {pass} valid tests");
+}
+
+#[test]
+fn cozo_dlsmith_no_findings() {
+    let (pass, _, found) = campaign(&["cozo"], "dlsmith", 100, 9).expect("cozo");
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(pass > 50, "only {pass} valid tests");
+}
+
+#[test]
+fn reference_and_cozo_config_no_findings() {
+    let (pass, _, found) = campaign(&["reference", "cozo"], "config", 200, 13).expect("cozo");
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(pass > 100, "only {pass} valid tests");
+}
