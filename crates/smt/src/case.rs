@@ -144,18 +144,88 @@ pub fn model_names(model: &str) -> Vec<String> {
     out
 }
 
-/// A model answer normalized to one `define-fun` a line (drops yices's `model` head and the
-/// outer parentheses).
+/// A model answer in a portable form: one `define-fun` a line, after declarations of the
+/// abstract elements of uninterpreted sorts (z3's `U!val!0`; cvc5's and yices's
+/// `(as @U_0 U)`, renamed `cc!U_0` since `@` names are reserved) and their distinctness, so that
+/// any solver can read it back (the witness script) and the evaluator can compare elements.
 pub fn normalize_model(text: &str) -> String {
+    use crate::sexp::Sexp;
     let Ok(items) = crate::sexp::parse_all(text) else { return text.to_string() };
-    let mut out = Vec::new();
-    let mut stack: Vec<&crate::sexp::Sexp> = items.iter().rev().collect();
-    while let Some(s) = stack.pop() {
-        if s.head() == Some("define-fun") {
-            out.push(s.to_string());
-        } else if let Some(l) = s.list() {
-            stack.extend(l.iter().rev());
+    let mut elems: Vec<(String, String)> = Vec::new();
+    fn rewrite(s: &Sexp, elems: &mut Vec<(String, String)>) -> Sexp {
+        match s {
+            Sexp::List(l, p) => {
+                if let [Sexp::Atom(a, _), Sexp::Atom(n, _), sort] = l.as_slice() {
+                    if a == "as" && n.starts_with('@') {
+                        let name = format!("cc!{}", &n[1..]);
+                        if !elems.iter().any(|(e, _)| *e == name) {
+                            elems.push((name.clone(), sort.to_string()));
+                        }
+                        return Sexp::Atom(name, *p);
+                    }
+                }
+                Sexp::List(l.iter().map(|x| rewrite(x, elems)).collect(), *p)
+            }
+            a => a.clone(),
         }
     }
+    let mut defs = Vec::new();
+    let mut stack: Vec<&Sexp> = items.iter().rev().collect();
+    while let Some(s) = stack.pop() {
+        match s.head() {
+            Some("define-fun") => defs.push(rewrite(s, &mut elems).to_string()),
+            Some("declare-fun") => {
+                if let Some([_, Sexp::Atom(n, _), Sexp::List(args, _), sort]) = s.list() {
+                    if args.is_empty() && !elems.iter().any(|(e, _)| e == n) {
+                        elems.push((n.clone(), sort.to_string()));
+                    }
+                }
+            }
+            Some("forall") => {}
+            _ => {
+                if let Some(l) = s.list() {
+                    stack.extend(l.iter().rev());
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (n, sort) in &elems {
+        out.push(format!("(declare-fun {n} () {sort})"));
+    }
+    let mut sorts: Vec<&String> = elems.iter().map(|(_, s)| s).collect();
+    sorts.dedup();
+    for sort in sorts {
+        let same: Vec<&str> = elems.iter().filter(|(_, s)| s == sort).map(|(n, _)| n.as_str()).collect();
+        if same.len() > 1 {
+            out.push(format!("(assert (distinct {}))", same.join(" ")));
+        }
+    }
+    out.extend(defs);
     out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{truth, Env};
+    use crate::term::Arena;
+
+    #[test]
+    fn normalizes_uninterpreted_sort_models_of_z3_cvc5_and_yices() {
+        let z3 =
+            "((declare-fun U!val!1 () U) (declare-fun U!val!0 () U) (forall ((x U)) (or (= x U!val!1) (= x U!val!0)))
+                   (define-fun a () U U!val!0) (define-fun b () U U!val!1))";
+        let cvc = "(model (define-fun a () U (as @U_0 U)) (define-fun b () U (as @U_1 U)))";
+        for m in [z3, cvc] {
+            let n = normalize_model(m);
+            assert!(n.contains("(assert (distinct"), "{n}");
+            assert!(!n.contains('@'), "{n}");
+            let mut arena = Arena::new();
+            let mut env = Env::default();
+            env.add_model(&mut arena, &n).expect("model");
+            let t = arena.parse_term("(and (not (= a b)) (= a a))").expect("term");
+            assert_eq!(truth(&arena, &env, t), Some(true), "{n}");
+        }
+    }
 }

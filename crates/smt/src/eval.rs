@@ -16,6 +16,16 @@ pub enum Value {
     Real(i128, i128),
     /// A bit-vector of `width` bits (1..=128).
     Bv(u32, u128),
+    /// An abstract element of an uninterpreted sort, by a hash of its name: only equality
+    /// is defined on it.
+    Elem(u64),
+}
+
+fn elem(name: &str) -> Value {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    name.hash(&mut h);
+    Value::Elem(h.finish())
 }
 
 fn gcd(mut a: i128, mut b: i128) -> i128 {
@@ -74,6 +84,7 @@ impl Value {
                 }
             }
             Value::Bv(w, v) => format!("#b{:0width$b}", v, width = w as usize),
+            Value::Elem(h) => format!("cc!elem{h}"),
         }
     }
 
@@ -111,6 +122,14 @@ impl Env {
             let Some(l) = s.list() else { continue };
             if s.head() == Some("define-fun") {
                 self.add_define(arena, l)?;
+            } else if s.head() == Some("declare-fun") {
+                // An element of an uninterpreted sort in a normalized model.
+                if let [_, Sexp::Atom(n, _), Sexp::List(args, _), _] = l {
+                    if args.is_empty() {
+                        self.defs.insert(n.clone(), Def::Value(elem(n)));
+                    }
+                }
+            } else if s.head() == Some("forall") {
             } else {
                 stack.extend(l.iter());
             }
@@ -188,6 +207,9 @@ fn literal(a: &str) -> Option<Value> {
     if let Some(bits) = a.strip_prefix("#b") {
         let w = bits.len() as u32;
         return (w > 0 && w <= 128).then(|| u128::from_str_radix(bits, 2).ok().map(|v| Value::Bv(w, v)))?;
+    }
+    if let Some(rest) = a.strip_prefix("(as @") {
+        return Some(elem(&format!("cc!{}", rest.split_whitespace().next()?)));
     }
     if let Some(rest) = a.strip_prefix("(_ bv") {
         let mut it = rest.trim_end_matches(')').split_whitespace();

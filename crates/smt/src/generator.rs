@@ -56,6 +56,53 @@ pub fn load_seeds(dir: &Path) -> (Vec<Seed>, Vec<String>) {
     (seeds, errors)
 }
 
+/// The theory capabilities a logic needs (`QF_AUFLIA` → arrays, UF, integers).
+pub fn required_caps(logic: &str) -> Vec<&'static str> {
+    let mut caps = Vec::new();
+    let body = match logic.strip_prefix("QF_") {
+        Some(b) => b,
+        None if logic == "ALL" => return caps,
+        None => {
+            caps.push("quantifiers");
+            logic
+        }
+    };
+    let has = |p: &str| body.contains(p);
+    if has("FP") {
+        caps.push("theory:fp");
+    }
+    if has("BV") {
+        caps.push("theory:bv");
+    }
+    if has("UF") || body == "AX" {
+        caps.push("theory:uf");
+    }
+    if body.starts_with('A') {
+        caps.push("theory:array");
+    }
+    // Strings: QF_S, QF_SLIA, QF_SNIA (but not the S of FPs or the NIA of BVs).
+    if body == "S" || body.starts_with("SLIA") || body.starts_with("SNIA") || body.starts_with("SEQ") {
+        caps.push("theory:string");
+    }
+    if has("NIA") || has("NRA") || has("NIRA") {
+        caps.push("theory:nia");
+    }
+    if has("IA") || has("IDL") {
+        caps.push("theory:int");
+    }
+    if has("RA") || has("RDL") {
+        caps.push("theory:real");
+    }
+    caps
+}
+
+/// Whether every engine can take a seed of `logic` (seeds without a logic are tried).
+pub fn supported_by_all(logic: Option<&str>, engines: &[EngineInfo]) -> bool {
+    let Some(l) = logic else { return true };
+    let caps = required_caps(l);
+    engines.iter().all(|e| caps.iter().all(|c| e.has(c)))
+}
+
 /// The seeds shipped with crosscheck (`crates/smt/seeds`), when present.
 pub fn shipped_seeds_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds")
@@ -173,6 +220,16 @@ impl SmtGenerator {
                 for e in &errors {
                     eprintln!("crosscheck: skipping seed {e}");
                 }
+                // Seeds in logics some engine under test lacks only produce rejected inputs.
+                let total = seeds.len();
+                let seeds: Vec<Seed> =
+                    seeds.into_iter().filter(|s| supported_by_all(s.script.logic(), engines)).collect();
+                if seeds.is_empty() && total > 0 {
+                    return Err(format!(
+                        "--seeds {}: none of the {total} seeds is in a logic that every engine supports",
+                        dir.display()
+                    ));
+                }
                 if seeds.is_empty() {
                     let first = errors.first().map(|e| format!(" (first problem: {e})")).unwrap_or_default();
                     return Err(format!("--seeds {}: no usable .smt2 seed file{first}", dir.display()));
@@ -211,7 +268,7 @@ impl SmtGenerator {
     fn prepare(&mut self, round: u64) -> Option<Prepared> {
         // A seed may yield nothing (no model, no predicate): try the next one, a bounded
         // number of times, deterministically.
-        let tries = if self.random { 8 } else { self.seeds.len() as u64 };
+        let tries = if self.random { 32 } else { self.seeds.len() as u64 };
         for attempt in 0..tries {
             let seed = self.seed_for(round, attempt);
             if let Some(p) = self.prepare_seed(round, seed) {
@@ -224,6 +281,9 @@ impl SmtGenerator {
 
     fn prepare_seed(&mut self, round: u64, seed: Seed) -> Option<Prepared> {
         let Seed { name, script } = seed;
+        if !supported_by_all(script.logic(), &self.engines) {
+            return None;
+        }
         let mut arena = script.arena.clone();
         let asserts = script.asserts();
         let cands = storm::fragment(&arena, &asserts, self.params.max_depth);
@@ -249,6 +309,7 @@ impl SmtGenerator {
             Some((who, Outcome::Verdicts { model: Some(m), .. })) => split_model_and_values(&who, &m),
             _ => random_assignment(&script, round)?,
         };
+        let model = normalize_model(&model);
         let mut env = Env::default();
         for d in &script.defines {
             env.add_define(&mut arena, d).ok()?;
@@ -290,7 +351,7 @@ impl SmtGenerator {
             constr,
             logic,
             decls,
-            model: normalize_model(&model),
+            model,
             model_source: source,
             incremental,
             tactic,
@@ -442,5 +503,23 @@ impl Generator<SmtCase> for SmtGenerator {
             incremental,
             index,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logics_map_to_theories() {
+        assert_eq!(required_caps("QF_AUFLIA"), vec!["theory:uf", "theory:array", "theory:int"]);
+        assert_eq!(required_caps("QF_BV"), vec!["theory:bv"]);
+        assert_eq!(required_caps("QF_FP"), vec!["theory:fp"]);
+        assert_eq!(required_caps("QF_S"), vec!["theory:string"]);
+        assert_eq!(required_caps("QF_SLIA"), vec!["theory:string", "theory:int"]);
+        assert_eq!(required_caps("QF_NIA"), vec!["theory:nia", "theory:int"]);
+        assert_eq!(required_caps("QF_LRA"), vec!["theory:real"]);
+        assert_eq!(required_caps("LIA"), vec!["quantifiers", "theory:int"]);
+        assert_eq!(required_caps("QF_UF"), vec!["theory:uf"]);
     }
 }

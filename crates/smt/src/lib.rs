@@ -18,7 +18,6 @@ pub mod term;
 pub use case::SmtCase;
 use crosscheck_core::engine::EngineFactory;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo};
-use std::collections::BTreeSet;
 
 /// The SMT leg.
 pub struct SmtKind;
@@ -95,27 +94,18 @@ impl Kind for SmtKind {
     }
 
     fn signature(&self, oracle: &str, case: &SmtCase, evidence: &Evidence) -> String {
-        // The shape of a reduced instance: the operators it uses, not its constants or names.
-        let mut ops = BTreeSet::new();
-        for a in case.asserts() {
-            for w in a.split('(').skip(1) {
-                if let Some(op) = w.split_whitespace().next() {
-                    if !op.starts_with(|c: char| c.is_ascii_digit()) && op != "_" {
-                        ops.insert(op.trim_end_matches(')').to_string());
-                    }
-                }
-            }
-        }
+        // The failing configuration, not the formula: instances differ on every run, while a
+        // solver bug shows up as one (engine, logic, check-sat mode) over and over. Constants,
+        // names and the Boolean shape are left out on purpose.
         let engine: Vec<&str> = evidence.engine.split([',', ' ']).filter(|s| !s.is_empty() && *s != "vs").collect();
         format!(
-            "smt|{oracle}|{}|{}|{}|{}|{}|{}|{}",
+            "smt|{oracle}|{}|{}|{}|{}|{}|{}",
             evidence.class,
             engine.join("+"),
             evidence.key,
             case.logic.as_deref().unwrap_or("-"),
             case.tactic.as_deref().unwrap_or("check-sat"),
             if case.incremental { "incremental" } else { "one-shot" },
-            ops.into_iter().collect::<Vec<_>>().join(",")
         )
     }
 

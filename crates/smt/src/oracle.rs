@@ -35,21 +35,17 @@ const DECIDABLE: &[&str] = &[
 /// Substrings of solver messages that mean an internal failure, not a rejected input.
 const INTERNAL: &[&str] = &[
     "ASSERTION VIOLATION",
-    "assertion failure",
-    "Assertion",
+    "Assertion failure",
+    "assertion failed",
     "Fatal failure",
-    "internal error",
     "Internal error",
+    "internal error",
     "UNREACHABLE",
-    "unreachable",
     "NULL pointer",
-    "segmentation",
     "Segmentation",
     "std::bad_alloc",
+    "uncaught exception",
     "invalid model",
-    "Unexpected",
-    "uncaught",
-    "Exception",
 ];
 
 fn crash_evidence(engine: &str, out: &Outcome) -> Evidence {
@@ -307,13 +303,39 @@ fn second_opinion(
         if i == skip {
             continue;
         }
-        match e.run(&text, opts.timeout) {
-            Outcome::Verdicts { answers, .. } if answers.first() == Some(&Verdict::Sat) => return Some(None),
-            Outcome::Verdicts { answers, .. } if answers.first() == Some(&Verdict::Unsat) => {
-                return Some(Some("(the conjunction of the assertions)".into()))
-            }
-            _ => {}
+        if let Some(v) = judge(e.run(&text, opts.timeout)) {
+            return Some(v);
         }
     }
-    None
+    // No other engine in the run: a checker solver of our own, not the one under test.
+    let tested = crate::engines::base_name(&engines[skip].info().name).to_string();
+    let mut slot = CHECKER.lock().ok()?;
+    if slot.is_none() {
+        let factories = crate::engines::factories();
+        for name in ["z3", "cvc5", "cvc4"].into_iter().filter(|n| *n != tested).chain(["z3"]) {
+            let spec = crosscheck_core::EngineSpec {
+                name: name.into(),
+                location: None,
+                label: Some(format!("checker-{name}")),
+            };
+            if let Some(Ok(e)) = factories.iter().find(|f| f.name() == name).map(|f| f.open(&spec)) {
+                *slot = Some(e);
+                break;
+            }
+        }
+    }
+    judge(slot.as_mut()?.run(&text, opts.timeout))
+}
+
+/// Solvers that check models when the evaluator does not cover a theory, opened once.
+static CHECKER: std::sync::Mutex<Option<Box<dyn Engine>>> = std::sync::Mutex::new(None);
+
+fn judge(out: Outcome) -> Option<Option<String>> {
+    match out {
+        Outcome::Verdicts { answers, .. } if answers.first() == Some(&Verdict::Sat) => Some(None),
+        Outcome::Verdicts { answers, .. } if answers.first() == Some(&Verdict::Unsat) => {
+            Some(Some("(the conjunction of the assertions)".into()))
+        }
+        _ => None,
+    }
 }
