@@ -34,7 +34,10 @@ fn available(name: &str) -> bool {
         return true;
     }
     if required(name) {
-        panic!("{name} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {} (install: {})", a.detail, a.install);
+        panic!(
+            "{name} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {} (install: {})",
+            a.detail, a.install
+        );
     }
     eprintln!("skipped: {name} is not available here ({}); install: {}", a.detail, a.install);
     false
@@ -86,7 +89,13 @@ fn known_script(name: &str) {
         vec![
             vec![Value::Int(1), Value::Float(1.5), Value::Decimal("12.50".into()), Value::Text("a".into()), b(true)],
             vec![Value::Null, Value::Null, Value::Null, Value::Null, Value::Null],
-            vec![Value::Int(-3), Value::Float(0.25), Value::Decimal("-0.05".into()), Value::Text("b c".into()), b(false)],
+            vec![
+                Value::Int(-3),
+                Value::Float(0.25),
+                Value::Decimal("-0.05".into()),
+                Value::Text("b c".into()),
+                b(false),
+            ],
         ],
     );
     let r = rows(e, "SELECT COUNT(*), SUM(i), MIN(s) FROM t WHERE b IS NOT NULL");

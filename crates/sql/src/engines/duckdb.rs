@@ -137,12 +137,16 @@ impl DuckDbEngine {
                 let v: Json = serde_json::from_str(&line).unwrap_or(Json::Null);
                 match v.get("hello").and_then(Json::as_str) {
                     Some(version) => Ok((p, version.to_string())),
-                    None => Err(SetupError::new(format!("{what}: {} is not a DuckDB bridge (said: {line})", python.display()))),
+                    None => Err(SetupError::new(format!(
+                        "{what}: {} is not a DuckDB bridge (said: {line})",
+                        python.display()
+                    ))),
                 }
             }
-            Err(ReadError::Timeout) => {
-                Err(SetupError::new(format!("{what}: the DuckDB bridge did not start within {}s", START_TIMEOUT.as_secs())))
-            }
+            Err(ReadError::Timeout) => Err(SetupError::new(format!(
+                "{what}: the DuckDB bridge did not start within {}s",
+                START_TIMEOUT.as_secs()
+            ))),
             Err(ReadError::Closed) => {
                 let tail = match p.crash_outcome() {
                     Outcome::Crash { stderr_tail, .. } => stderr_tail,
@@ -172,7 +176,7 @@ impl DuckDbEngine {
             return Err(ReadError::Closed);
         }
         let line = b.recv_line(deadline)?;
-        Ok(serde_json::from_str(&line).unwrap_or_else(|_| Json::String(line)))
+        Ok(serde_json::from_str(&line).unwrap_or(Json::String(line)))
     }
 
     /// The crash outcome of a bridge that stopped answering; the bridge is gone afterwards.
@@ -220,7 +224,9 @@ fn value_of(v: &Json, float4: bool) -> Value {
                     _ => f64::NAN,
                 }),
                 "x" => Value::Bytes(
-                    (0..inner.len() / 2).filter_map(|i| u8::from_str_radix(inner.get(2 * i..2 * i + 2)?, 16).ok()).collect(),
+                    (0..inner.len() / 2)
+                        .filter_map(|i| u8::from_str_radix(inner.get(2 * i..2 * i + 2)?, 16).ok())
+                        .collect(),
                 ),
                 _ => Value::Text(inner.to_string()),
             }
@@ -245,7 +251,10 @@ fn rows_of(reply: &Json) -> Outcome {
                 .map(|r| {
                     r.as_array()
                         .map(|vals| {
-                            vals.iter().enumerate().map(|(i, v)| value_of(v, float4.get(i).copied().unwrap_or(false))).collect()
+                            vals.iter()
+                                .enumerate()
+                                .map(|(i, v)| value_of(v, float4.get(i).copied().unwrap_or(false)))
+                                .collect()
                         })
                         .unwrap_or_default()
                 })

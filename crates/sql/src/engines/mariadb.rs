@@ -26,6 +26,8 @@ use std::time::{Duration, Instant};
 pub struct MariaDbFactory;
 
 const INSTALL: &str = "scripts/install-sql-engines.sh (or: apt-get install -y mariadb-server)";
+/// A small redo log: the default 96 MiB would be copied for every private server.
+const INNODB_LOG: &str = "--innodb-log-file-size=8M";
 /// `max_statement_time` exceeded.
 const ER_STATEMENT_TIMEOUT: u16 = 1969;
 /// `KILL QUERY` from the watchdog.
@@ -65,12 +67,18 @@ fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupErro
         if !daemon.is_file() {
             return Err(SetupError::new(format!("mariadb={loc}: no mariadbd in {}; {fix}", dir.display())));
         }
-        let candidates = [dir.join("mariadb-install-db"), dir.join("../bin/mariadb-install-db"), dir.join("../scripts/mariadb-install-db")];
+        let candidates = [
+            dir.join("mariadb-install-db"),
+            dir.join("../bin/mariadb-install-db"),
+            dir.join("../scripts/mariadb-install-db"),
+        ];
         let install = candidates
             .into_iter()
             .find(|c| c.is_file())
             .or_else(|| crosscheck_core::process::find_tool("mariadb-install-db"))
-            .ok_or_else(|| SetupError::new(format!("mariadb={loc}: no mariadb-install-db beside {}", daemon.display())))?;
+            .ok_or_else(|| {
+                SetupError::new(format!("mariadb={loc}: no mariadb-install-db beside {}", daemon.display()))
+            })?;
         return Ok((daemon, install));
     }
     let daemon = ["/usr/sbin/mariadbd", "/usr/local/sbin/mariadbd"]
@@ -78,10 +86,16 @@ fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupErro
         .map(PathBuf::from)
         .find(|p| p.is_file())
         .or_else(|| crosscheck_core::process::find_tool("mariadbd"))
-        .ok_or_else(|| SetupError::new(format!("mariadb: no mariadbd found (looked in /usr/sbin and PATH); install MariaDB with {INSTALL}")))?;
+        .ok_or_else(|| {
+            SetupError::new(format!(
+                "mariadb: no mariadbd found (looked in /usr/sbin and PATH); install MariaDB with {INSTALL}"
+            ))
+        })?;
     let install = crosscheck_core::process::find_tool("mariadb-install-db")
         .or_else(|| Some(PathBuf::from("/usr/bin/mariadb-install-db")).filter(|p| p.is_file()))
-        .ok_or_else(|| SetupError::new(format!("mariadb: no mariadb-install-db found; install MariaDB with {INSTALL}")))?;
+        .ok_or_else(|| {
+            SetupError::new(format!("mariadb: no mariadb-install-db found; install MariaDB with {INSTALL}"))
+        })?;
     Ok((daemon, install))
 }
 
@@ -92,7 +106,12 @@ fn server_version(daemon: &Path) -> Result<String, SetupError> {
         .map_err(|e| SetupError::new(format!("mariadb: cannot run {}: {e}", daemon.display())))?;
     // "mariadbd  Ver 10.11.14-MariaDB-0+deb12u2 for debian-linux-gnu on x86_64 (Debian 12)"
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    Ok(text.split_whitespace().skip_while(|w| *w != "Ver").nth(1).map(str::to_string).unwrap_or_else(|| text.trim().to_string()))
+    Ok(text
+        .split_whitespace()
+        .skip_while(|w| *w != "Ver")
+        .nth(1)
+        .map(str::to_string)
+        .unwrap_or_else(|| text.trim().to_string()))
 }
 
 fn err_text(e: &mysql::Error) -> String {
@@ -158,14 +177,17 @@ impl MariaDbEngine {
         let dir = server::PrivateDir::create("mariadb", None)?;
         let data = dir.path().join("data");
         let log = dir.path().join("server.log");
-        let mut init = Command::new(install);
-        init.arg("--no-defaults")
-            .arg(format!("--datadir={}", data.display()))
-            .args(["--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"]);
-        if root {
-            init.arg("--user=root");
-        }
-        server::run_setup_command(&mut init, None, &dir.path().join("install-db.log"), "mariadb: mariadb-install-db")?;
+        const INSTALL_ARGS: [&str; 4] =
+            ["--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve", INNODB_LOG];
+        let key = [server::binary_key(daemon), server::binary_key(install), INSTALL_ARGS.join(" ")];
+        server::data_from_template("mariadb", &key, &data, None, |tmp| {
+            let mut init = Command::new(install);
+            init.arg("--no-defaults").arg(format!("--datadir={}", tmp.join("data").display())).args(INSTALL_ARGS);
+            if root {
+                init.arg("--user=root");
+            }
+            server::run_setup_command(&mut init, None, &tmp.join("install-db.log"), "mariadb: mariadb-install-db")
+        })?;
         let socket = dir.path().join("mariadb.sock");
         let mut proc = ServerProcess { child: None, dir, log };
         let mut tries = 0;
@@ -182,7 +204,12 @@ impl MariaDbEngine {
                 .arg(format!("--pid-file={}", proc.dir.path().join("mariadbd.pid").display()))
                 .arg(format!("--port={port}"))
                 .args(["--bind-address=127.0.0.1", "--skip-name-resolve", "--skip-log-bin", "--max-connections=20"])
-                .args(["--innodb-buffer-pool-size=32M", "--innodb-flush-log-at-trx-commit=0", "--performance-schema=OFF"])
+                .args([
+                    "--innodb-buffer-pool-size=32M",
+                    "--innodb-flush-log-at-trx-commit=0",
+                    "--performance-schema=OFF",
+                ])
+                .arg(INNODB_LOG)
                 .args(["--character-set-server=utf8mb4", "--collation-server=utf8mb4_bin"])
                 .stdin(std::process::Stdio::null())
                 .stdout(logf)
@@ -241,8 +268,11 @@ impl MariaDbEngine {
                 )))
             }
         };
-        let opts = Opts::from_url(&normalized)
-            .map_err(|e| SetupError::new(format!("mariadb={url}: not a valid address ({e}); write mysql://USER[:PASSWORD]@HOST:PORT")))?;
+        let opts = Opts::from_url(&normalized).map_err(|e| {
+            SetupError::new(format!(
+                "mariadb={url}: not a valid address ({e}); write mysql://USER[:PASSWORD]@HOST:PORT"
+            ))
+        })?;
         let Some((host, port)) = server::url_host_port(&normalized, 3306) else {
             return Err(SetupError::new(format!("mariadb={url}: no host; write mysql://USER[:PASSWORD]@HOST:PORT")));
         };
@@ -270,7 +300,10 @@ impl MariaDbEngine {
             .prefer_socket(false)
             .into();
         let mut conn = Conn::new(opts.clone()).map_err(|e| {
-            SetupError::new(format!("mariadb: cannot log in to {url}: {}; check the user and password", one_line(&err_text(&e))))
+            SetupError::new(format!(
+                "mariadb: cannot log in to {url}: {}; check the user and password",
+                one_line(&err_text(&e))
+            ))
         })?;
         let db = server::scratch_db_name();
         conn.query_drop(format!("CREATE DATABASE {db}")).map_err(|e| {
@@ -395,14 +428,17 @@ fn convert(v: mysql::Value, (ty, flags, charset): &(ColumnType, ColumnFlags, u16
         mysql::Value::NULL => return Value::Null,
         mysql::Value::Bytes(b) => b,
         mysql::Value::Int(i) => return Value::Int(i),
-        mysql::Value::UInt(u) => return i64::try_from(u).map(Value::Int).unwrap_or_else(|_| Value::BigInt(u.to_string())),
+        mysql::Value::UInt(u) => {
+            return i64::try_from(u).map(Value::Int).unwrap_or_else(|_| Value::BigInt(u.to_string()))
+        }
         mysql::Value::Float(f) => return Value::Float(f.to_string().parse().unwrap_or(f as f64)),
         mysql::Value::Double(d) => return Value::Float(d),
         other => return Value::Text(other.as_sql(true).trim_matches('\'').to_string()),
     };
     let text = || String::from_utf8_lossy(&bytes).into_owned();
     match ty {
-        MYSQL_TYPE_TINY | MYSQL_TYPE_SHORT | MYSQL_TYPE_LONG | MYSQL_TYPE_LONGLONG | MYSQL_TYPE_INT24 | MYSQL_TYPE_YEAR => {
+        MYSQL_TYPE_TINY | MYSQL_TYPE_SHORT | MYSQL_TYPE_LONG | MYSQL_TYPE_LONGLONG | MYSQL_TYPE_INT24
+        | MYSQL_TYPE_YEAR => {
             let t = text();
             t.parse::<i64>().map(Value::Int).unwrap_or(Value::BigInt(t))
         }
@@ -419,8 +455,13 @@ fn convert(v: mysql::Value, (ty, flags, charset): &(ColumnType, ColumnFlags, u16
             i64::try_from(n).map(Value::Int).unwrap_or_else(|_| Value::BigInt(n.to_string()))
         }
         MYSQL_TYPE_NULL => Value::Null,
-        MYSQL_TYPE_VARCHAR | MYSQL_TYPE_VAR_STRING | MYSQL_TYPE_STRING | MYSQL_TYPE_TINY_BLOB
-        | MYSQL_TYPE_MEDIUM_BLOB | MYSQL_TYPE_LONG_BLOB | MYSQL_TYPE_BLOB
+        MYSQL_TYPE_VARCHAR
+        | MYSQL_TYPE_VAR_STRING
+        | MYSQL_TYPE_STRING
+        | MYSQL_TYPE_TINY_BLOB
+        | MYSQL_TYPE_MEDIUM_BLOB
+        | MYSQL_TYPE_LONG_BLOB
+        | MYSQL_TYPE_BLOB
             if *charset == BINARY_CHARSET && flags.contains(ColumnFlags::BINARY_FLAG) =>
         {
             Value::Bytes(bytes)

@@ -73,7 +73,9 @@ fn find_bindir() -> Result<PathBuf, SetupError> {
             return Ok(d.to_path_buf());
         }
     }
-    Err(SetupError::new(format!("postgres: no initdb found (looked in /usr/lib/postgresql/*/bin and PATH); install PostgreSQL with {INSTALL}")))
+    Err(SetupError::new(format!(
+        "postgres: no initdb found (looked in /usr/lib/postgresql/*/bin and PATH); install PostgreSQL with {INSTALL}"
+    )))
 }
 
 fn bindir_from_location(loc: &str) -> Result<PathBuf, SetupError> {
@@ -125,7 +127,7 @@ enum Home {
     /// A private server: stopped and deleted on drop.
     Private(ServerProcess),
     /// A user's server: the scratch database is dropped on drop through `admin`.
-    Existing { admin: Config },
+    Existing { admin: Box<Config> },
 }
 
 pub struct PostgresEngine {
@@ -190,12 +192,18 @@ impl PostgresEngine {
         let dir = server::PrivateDir::create("postgres", user)?;
         let data = dir.path().join("data");
         let log = dir.path().join("server.log");
-        let mut initdb = Command::new(bindir.join("initdb"));
-        initdb
-            .arg("-D")
-            .arg(&data)
-            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
-        server::run_setup_command(&mut initdb, user, &dir.path().join("initdb.log"), "postgres: initdb")?;
+        const INITDB_ARGS: [&str; 9] =
+            ["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"];
+        let key = [
+            server::binary_key(&bindir.join("initdb")),
+            server::binary_key(&bindir.join("postgres")),
+            INITDB_ARGS.join(" "),
+        ];
+        server::data_from_template("postgres", &key, &data, user, |tmp| {
+            let mut initdb = Command::new(bindir.join("initdb"));
+            initdb.arg("-D").arg(tmp.join("data")).args(INITDB_ARGS);
+            server::run_setup_command(&mut initdb, user, &tmp.join("initdb.log"), "postgres: initdb")
+        })?;
         let mut proc = ServerProcess { child: None, dir, log };
         let mut tries = 0;
         let port = loop {
@@ -217,12 +225,16 @@ impl PostgresEngine {
                 .stdin(std::process::Stdio::null())
                 .stdout(logf)
                 .stderr(errf);
-            proc.child = Some(
-                server::spawn_tied(&mut cmd, user)
-                    .map_err(|e| SetupError::new(format!("postgres: cannot start {}/postgres: {e}", bindir.display())))?,
-            );
+            proc.child =
+                Some(server::spawn_tied(&mut cmd, user).map_err(|e| {
+                    SetupError::new(format!("postgres: cannot start {}/postgres: {e}", bindir.display()))
+                })?);
             let mut cfg = Config::new();
-            cfg.host("127.0.0.1").port(port).user("postgres").dbname("postgres").connect_timeout(Duration::from_secs(2));
+            cfg.host("127.0.0.1")
+                .port(port)
+                .user("postgres")
+                .dbname("postgres")
+                .connect_timeout(Duration::from_secs(2));
             let r = proc.wait_ready("postgres server", || cfg.connect(NoTls).is_ok());
             match r {
                 Ok(()) => break port,
@@ -235,7 +247,12 @@ impl PostgresEngine {
             }
         };
         let mut config = Config::new();
-        config.host("127.0.0.1").port(port).user("postgres").dbname("postgres").connect_timeout(server::CONNECT_TIMEOUT);
+        config
+            .host("127.0.0.1")
+            .port(port)
+            .user("postgres")
+            .dbname("postgres")
+            .connect_timeout(server::CONNECT_TIMEOUT);
         let mut e = PostgresEngine {
             info: EngineInfo::default(),
             home: Home::Private(proc),
@@ -251,7 +268,9 @@ impl PostgresEngine {
 
     fn connect_existing(spec: &EngineSpec, url: &str) -> Result<PostgresEngine, SetupError> {
         let admin = Config::from_str(url).map_err(|e| {
-            SetupError::new(format!("postgres={url}: not a valid address ({e}); write postgres://USER[:PASSWORD]@HOST:PORT/DB"))
+            SetupError::new(format!(
+                "postgres={url}: not a valid address ({e}); write postgres://USER[:PASSWORD]@HOST:PORT/DB"
+            ))
         })?;
         let mut admin = admin;
         if admin.get_connect_timeout().is_none() {
@@ -293,7 +312,7 @@ impl PostgresEngine {
         config.dbname(&db);
         let mut e = PostgresEngine {
             info: EngineInfo::default(),
-            home: Home::Existing { admin },
+            home: Home::Existing { admin: Box::new(admin) },
             config,
             db,
             client: None,
@@ -318,10 +337,13 @@ impl PostgresEngine {
 
     fn client(&mut self) -> Result<&mut Client, SetupError> {
         if self.client.is_none() {
-            let c = self
-                .config
-                .connect(NoTls)
-                .map_err(|e| SetupError::new(format!("postgres: cannot connect to database {}: {}", self.db, one_line(&err_text(&e)))))?;
+            let c = self.config.connect(NoTls).map_err(|e| {
+                SetupError::new(format!(
+                    "postgres: cannot connect to database {}: {}",
+                    self.db,
+                    one_line(&err_text(&e))
+                ))
+            })?;
             self.client = Some(c);
             self.timeout_ms = None;
         }
@@ -366,8 +388,16 @@ impl PostgresEngine {
         let stmt = match client.prepare(text) {
             Ok(s) => s,
             Err(e) if e.code() == Some(&SqlState::SYNTAX_ERROR) && err_text(&e).contains("multiple commands") => {
-                // A script: run it with the simple protocol; its last result set, if any, wins.
-                return Self::run_simple(client, text, None);
+                // A script: its statements one by one, so that the last result keeps its types.
+                let parts = split_statements(text);
+                if parts.len() < 2 {
+                    return Self::run_simple(client, text, None);
+                }
+                let mut last = Outcome::Done;
+                for p in parts {
+                    last = Self::run_inner(client, p)?;
+                }
+                return Ok(last);
             }
             Err(e) => return Err(e),
         };
@@ -430,6 +460,63 @@ impl PostgresEngine {
     }
 }
 
+/// Splits a script at the semicolons that end statements: not those in quotes ('', "",
+/// $tag$...$tag$) or comments. Empty statements are dropped.
+fn split_statements(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += 1;
+                }
+            }
+            b'-' if b.get(i + 1) == Some(&b'-') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'$' => {
+                // $tag$ ... $tag$ (a tag is letters, digits and underscores).
+                let tag_end =
+                    b[i + 1..].iter().position(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map(|p| i + 1 + p);
+                if let Some(e) = tag_end.filter(|e| b[*e] == b'$' && (*e == i + 1 || !b[i + 1].is_ascii_digit())) {
+                    let tag = &text[i..=e];
+                    match text[e + 1..].find(tag) {
+                        Some(p) => i = e + 1 + p + tag.len() - 1,
+                        None => i = b.len(),
+                    }
+                }
+            }
+            b';' => {
+                let s = text[start..i].trim();
+                if !s.is_empty() {
+                    out.push(s);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let s = text[start.min(text.len())..].trim();
+    if !s.is_empty() {
+        out.push(s);
+    }
+    out
+}
+
 fn binary_supported(t: &Type) -> bool {
     matches!(
         *t,
@@ -461,9 +548,9 @@ fn binary_value(row: &postgres::Row, i: usize, t: &Type) -> Result<Value, postgr
         Type::INT8 => opt(row.try_get::<_, Option<i64>>(i)?, Value::Int),
         Type::OID => opt(row.try_get::<_, Option<u32>>(i)?, |v| Value::Int(v.into())),
         // A float4 as the shortest decimal that reads back as the same float4 (0.1, not 0.100000001).
-        Type::FLOAT4 => opt(row.try_get::<_, Option<f32>>(i)?, |v| {
-            Value::Float(v.to_string().parse::<f64>().unwrap_or(v as f64))
-        }),
+        Type::FLOAT4 => {
+            opt(row.try_get::<_, Option<f32>>(i)?, |v| Value::Float(v.to_string().parse::<f64>().unwrap_or(v as f64)))
+        }
         Type::FLOAT8 => opt(row.try_get::<_, Option<f64>>(i)?, Value::Float),
         Type::NUMERIC => opt(row.try_get::<_, Option<Numeric>>(i)?, |n| n.0),
         Type::BYTEA => opt(row.try_get::<_, Option<Vec<u8>>>(i)?, Value::Bytes),
@@ -500,7 +587,7 @@ fn text_value(s: &str, t: Option<&Type>) -> Value {
 }
 
 fn hex_decode(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
@@ -583,9 +670,9 @@ impl Engine for PostgresEngine {
             // A lost connection (say, after a crash): one new one, then give up.
             self.client = None;
             let client = self.client()?;
-            client
-                .batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public")
-                .map_err(|e2| SetupError::new(format!("postgres: reset failed: {} (before: {})", err_text(&e2), err_text(&e))))?;
+            client.batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public").map_err(
+                |e2| SetupError::new(format!("postgres: reset failed: {} (before: {})", err_text(&e2), err_text(&e))),
+            )?;
         }
         Ok(())
     }
@@ -660,6 +747,17 @@ mod tests {
         // 1.5 = [1, 5000], weight 0, dscale 1
         assert_eq!(numeric(2, 0, 0, 1, &[1, 5000]), Some(Value::Decimal("1.5".into())));
         assert!(matches!(numeric(0, 0, 0xC000, 0, &[]), Some(Value::Float(f)) if f.is_nan()));
+    }
+
+    #[test]
+    fn splits_scripts() {
+        assert_eq!(split_statements("a; b ;; c"), ["a", "b", "c"]);
+        assert_eq!(
+            split_statements("select ';', \"x;y\" -- ;\n; /* ; */ d"),
+            ["select ';', \"x;y\" -- ;", "/* ; */ d"]
+        );
+        assert_eq!(split_statements("select $$a;b$$, $t$;$t$; select $1"), ["select $$a;b$$, $t$;$t$", "select $1"]);
+        assert_eq!(split_statements("select 'it''s; ok'"), ["select 'it''s; ok'"]);
     }
 
     #[test]

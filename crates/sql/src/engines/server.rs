@@ -1,7 +1,7 @@
 //! Shared machinery of the engines that run outside crosscheck: private throwaway servers
 //! (PostgreSQL, MariaDB) and bridge processes (DuckDB).
 //!
-//! - [`PrivateDir`]: a temporary directory `crosscheck-<engine>-<pid>-<n>` removed on drop;
+//! - [`PrivateDir`]: a directory `crosscheck-<engine>-<pid>-<n>` (in [`base_dir`]) removed on drop;
 //!   directories left behind by a crosscheck process that was SIGKILLed are swept by the next
 //!   one ([`sweep_stale`]).
 //! - [`spawn_tied`]: spawns a child in its own process group (a [`ChildGuard`], killed with its
@@ -44,15 +44,18 @@ impl PrivateDir {
     pub fn create(engine: &str, owner: Option<(u32, u32)>) -> Result<PrivateDir, SetupError> {
         sweep_stale(engine);
         let n = DIR_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("crosscheck-{engine}-{}-{n}", std::process::id()));
+        let path = base_dir().join(format!("crosscheck-{engine}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path)
-            .map_err(|e| SetupError::new(format!("cannot create {}: {e} (set TMPDIR to a writable directory)", path.display())))?;
+        std::fs::create_dir_all(&path).map_err(|e| {
+            SetupError::new(format!(
+                "cannot create {}: {e} (set CROSSCHECK_SERVER_DIR to a writable directory)",
+                path.display()
+            ))
+        })?;
         let dir = PrivateDir { path };
         if let Some((uid, gid)) = owner {
-            std::os::unix::fs::chown(&dir.path, Some(uid), Some(gid)).map_err(|e| {
-                SetupError::new(format!("cannot hand {} to uid {uid}: {e}", dir.path.display()))
-            })?;
+            std::os::unix::fs::chown(&dir.path, Some(uid), Some(gid))
+                .map_err(|e| SetupError::new(format!("cannot hand {} to uid {uid}: {e}", dir.path.display())))?;
         }
         Ok(dir)
     }
@@ -68,10 +71,31 @@ impl Drop for PrivateDir {
     }
 }
 
+/// Where private servers keep their data: `$CROSSCHECK_SERVER_DIR` if set, else `/dev/shm` (a
+/// memory file system, where the servers' many fsyncs cost nothing: a MariaDB reset measured
+/// several times faster there), else the temporary directory.
+pub fn base_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("CROSSCHECK_SERVER_DIR") {
+        return PathBuf::from(d);
+    }
+    let shm = Path::new("/dev/shm");
+    let writable = shm.is_dir() && {
+        let probe = shm.join(format!(".crosscheck-probe-{}", std::process::id()));
+        let ok = std::fs::create_dir(&probe).is_ok();
+        let _ = std::fs::remove_dir(&probe);
+        ok
+    };
+    if writable {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
 /// Removes `crosscheck-<engine>-<pid>-*` directories whose process is gone.
 pub fn sweep_stale(engine: &str) {
     let prefix = format!("crosscheck-{engine}-");
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    let Ok(entries) = std::fs::read_dir(base_dir()) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else { continue };
@@ -86,6 +110,82 @@ fn process_alive(pid: i32) -> bool {
     // SAFETY: kill(2) with signal 0 only checks that the process exists.
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Bump to invalidate the data-directory templates of older crosscheck builds.
+const TEMPLATE_VERSION: u32 = 1;
+
+/// Makes `dest` a copy of a data directory built once per machine by `build` (`initdb`,
+/// `mariadb-install-db`: seconds on a loaded 2-core machine, against milliseconds for a copy).
+/// The template lives in `<base_dir>/crosscheck-<engine>-template-<key>`, keyed by `key` (binary
+/// paths, sizes and times, setup flags) and the user; `build` gets a directory to create `data`
+/// in. Concurrent first builds are fine: each builds its own, the first rename wins.
+pub fn data_from_template(
+    engine: &str,
+    key: &[String],
+    dest: &Path,
+    owner: Option<(u32, u32)>,
+    build: impl FnOnce(&Path) -> Result<(), SetupError>,
+) -> Result<(), SetupError> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (TEMPLATE_VERSION, key, owner, euid()).hash(&mut h);
+    let template = base_dir().join(format!("crosscheck-{engine}-template-{:016x}", h.finish()));
+    if !template.join("ok").is_file() {
+        let tmp = PrivateDir::create(engine, owner)?;
+        build(tmp.path())?;
+        std::fs::write(tmp.path().join("ok"), b"")
+            .map_err(|e| SetupError::new(format!("{engine}: cannot write in {}: {e}", tmp.path().display())))?;
+        let _ = std::fs::remove_dir_all(&template);
+        // Losing the race to another process is fine: its template is as good.
+        let _ = std::fs::rename(tmp.path(), &template);
+        if !template.join("ok").is_file() {
+            return copy_tree(&tmp.path().join("data"), dest, owner).map_err(|e| {
+                SetupError::new(format!("{engine}: cannot copy a data directory into {}: {e}", dest.display()))
+            });
+        }
+    }
+    copy_tree(&template.join("data"), dest, owner).map_err(|e| {
+        SetupError::new(format!("{engine}: cannot copy {} into {}: {e}", template.display(), dest.display()))
+    })
+}
+
+fn euid() -> u32 {
+    // SAFETY: geteuid(2) has no preconditions.
+    unsafe { libc::geteuid() }
+}
+
+/// A key part for a binary: its path, size and modification time.
+pub fn binary_key(p: &Path) -> String {
+    let meta = std::fs::metadata(p).ok();
+    let mtime =
+        meta.as_ref().and_then(|m| m.modified().ok()).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+    format!("{}:{}:{:?}", p.display(), meta.map(|m| m.len()).unwrap_or(0), mtime)
+}
+
+/// Copies a directory tree, keeping permission bits, owned by `owner` when given.
+fn copy_tree(from: &Path, to: &Path, owner: Option<(u32, u32)>) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    std::fs::set_permissions(to, std::fs::metadata(from)?.permissions())?;
+    if let Some((uid, gid)) = owner {
+        std::os::unix::fs::chown(to, Some(uid), Some(gid))?;
+    }
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let ty = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if ty.is_dir() {
+            copy_tree(&entry.path(), &target, owner)?;
+        } else if ty.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+            if let Some((uid, gid)) = owner {
+                std::os::unix::fs::chown(&target, Some(uid), Some(gid))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether crosscheck runs as root (servers refuse root, or need `--user=root`).
@@ -140,22 +240,24 @@ pub fn log_tail(path: &Path, max: usize) -> String {
 }
 
 /// Runs a setup command (initdb, mariadb-install-db) to completion with its output in `log`.
-pub fn run_setup_command(cmd: &mut Command, user: Option<(u32, u32)>, log: &Path, what: &str) -> Result<(), SetupError> {
-    let out = std::fs::File::create(log).map_err(|e| SetupError::new(format!("cannot write {}: {e}", log.display())))?;
+pub fn run_setup_command(
+    cmd: &mut Command,
+    user: Option<(u32, u32)>,
+    log: &Path,
+    what: &str,
+) -> Result<(), SetupError> {
+    let out =
+        std::fs::File::create(log).map_err(|e| SetupError::new(format!("cannot write {}: {e}", log.display())))?;
     let err = out.try_clone().map_err(|e| SetupError::new(format!("cannot write {}: {e}", log.display())))?;
     cmd.stdin(std::process::Stdio::null()).stdout(out).stderr(err);
-    let mut child =
-        spawn_tied(cmd, user).map_err(|e| SetupError::new(format!("cannot run {what}: {e}")))?;
+    let mut child = spawn_tied(cmd, user).map_err(|e| SetupError::new(format!("cannot run {what}: {e}")))?;
     let deadline = Instant::now() + START_TIMEOUT;
     loop {
         if let Some(status) = child.try_wait() {
             if status.success() {
                 return Ok(());
             }
-            return Err(SetupError::new(format!(
-                "{what} failed ({status}): {}",
-                one_line(&log_tail(log, 600))
-            )));
+            return Err(SetupError::new(format!("{what} failed ({status}): {}", one_line(&log_tail(log, 600)))));
         }
         if Instant::now() > deadline {
             child.kill();
@@ -388,7 +490,8 @@ impl Drop for Watchdog {
 /// and instance, so that workers never share one.
 pub fn scratch_db_name() -> String {
     static N: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
     format!("crosscheck_{}_{}_{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed), nanos % 10000)
 }
 
@@ -437,16 +540,22 @@ mod tests {
         let w = Watchdog::new();
         let hit = Arc::new(AtomicU64::new(0));
         let h = hit.clone();
-        let t = w.arm(Instant::now() + Duration::from_millis(50), Box::new(move || {
-            h.fetch_add(1, Ordering::SeqCst);
-        }));
+        let t = w.arm(
+            Instant::now() + Duration::from_millis(50),
+            Box::new(move || {
+                h.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
         thread::sleep(Duration::from_millis(200));
         assert!(w.disarm(t));
         assert_eq!(hit.load(Ordering::SeqCst), 1);
         let h = hit.clone();
-        let t = w.arm(Instant::now() + Duration::from_secs(30), Box::new(move || {
-            h.fetch_add(1, Ordering::SeqCst);
-        }));
+        let t = w.arm(
+            Instant::now() + Duration::from_secs(30),
+            Box::new(move || {
+                h.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
         assert!(!w.disarm(t));
         assert_eq!(hit.load(Ordering::SeqCst), 1);
     }
