@@ -16,10 +16,11 @@ pub enum Fault {
     WhereDrop,
     /// Turns `sat` into `unsat` and back.
     FlipVerdict,
-    /// Kills the whole process with SIGSEGV on one statement in 64 (chosen by a hash of its
-    /// text, so a replay crashes again): an in-process engine crash, for crash isolation tests.
+    /// Kills the whole process with SIGSEGV on one query in 64 that returns rows or verdicts
+    /// (chosen by a hash of its text, so a replay crashes again): an in-process engine crash,
+    /// for crash isolation tests.
     Crash,
-    /// Never returns on one statement in 64 (same choice as `Crash`): an engine hang.
+    /// Never returns on one query in 64 (same choice as `Crash`): an engine hang.
     Hang,
 }
 
@@ -87,19 +88,22 @@ impl Engine for Mutant {
     }
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let mut out = self.inner.run(text, limit);
+        // Only queries with answers crash or hang: a fault in a setup statement would poison
+        // every case of its database, which tests nothing more.
+        let answered = matches!(out, Outcome::Rows(_) | Outcome::Verdicts { .. });
         match self.fault {
-            Fault::Crash if fires_on(text) => {
+            Fault::Crash if answered && fires_on(text) => {
                 // SAFETY: raising a signal touches no memory; the default action ends the process.
                 unsafe {
                     libc::raise(libc::SIGSEGV);
                 }
             }
-            Fault::Hang if fires_on(text) => loop {
+            Fault::Hang if answered && fires_on(text) => loop {
                 std::thread::sleep(Duration::from_secs(3600));
             },
             _ => {}
         }
-        let mut out = self.inner.run(text, limit);
         match (&mut out, self.fault) {
             (Outcome::Rows(r), Fault::DropRow) => {
                 r.rows.pop();

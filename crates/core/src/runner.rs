@@ -102,11 +102,16 @@ struct Slot<C> {
     guard: Option<ChildGuard>,
     tail: Option<Tail>,
     cursor: Option<u64>,
+    /// The worker was preparing a setup (loading a database) at the cursor.
+    preparing: bool,
+    skip_setups: Vec<u64>,
     last_seen: Instant,
     done: bool,
     finished: bool,
     stats: Stats,
     retired: Stats,
+    /// Tests, valid and non-empty counted from the workers' verdict lines.
+    counted: Stats,
     engines: Option<Vec<EngineInfo>>,
     hello_this_proc: bool,
     deaths_before_hello: u32,
@@ -136,11 +141,14 @@ pub fn run_campaign<K: Kind>(
                 guard: None,
                 tail: None,
                 cursor: None,
+                preparing: false,
+                skip_setups: Vec::new(),
                 last_seen: Instant::now(),
                 done: false,
                 finished: end == Some(0),
                 stats: Stats::default(),
                 retired: Stats::default(),
+                counted: Stats::default(),
                 engines: None,
                 hello_this_proc: false,
                 deaths_before_hello: 0,
@@ -172,9 +180,20 @@ pub fn run_campaign<K: Kind>(
                     continue;
                 }
                 slot.last_seen = Instant::now();
+                if let Some(flag) = line.strip_prefix('=') {
+                    slot.counted.tests += 1;
+                    slot.counted.valid += u64::from(flag != "s");
+                    slot.counted.nonempty += u64::from(flag == "n");
+                    continue;
+                }
                 if let Some(i) = line.strip_prefix('@') {
+                    let (i, preparing) = match i.strip_suffix('!') {
+                        Some(i) => (i, true),
+                        None => (i, false),
+                    };
                     if let Ok(i) = i.trim().parse() {
                         slot.cursor = Some(i);
+                        slot.preparing = preparing;
                     }
                     continue;
                 }
@@ -245,6 +264,9 @@ pub fn run_campaign<K: Kind>(
                         sink.finding(&rec, new_bug);
                     }
                 }
+                if slot.preparing {
+                    skip_setup_of(kind, cfg, slot, index);
+                }
                 let next = if slot.cursor.is_some() { index + 1 } else { 0 };
                 if budget_left(slot, next, deadline_unix_ms) {
                     restarts += 1;
@@ -274,6 +296,9 @@ pub fn run_campaign<K: Kind>(
                 key: "hang".into(),
                 detail: serde_json::Value::Null,
             };
+            if slot.preparing {
+                skip_setup_of(kind, cfg, slot, index);
+            }
             if slot.hello_this_proc {
                 if let Some(mut rec) = death_record(kind, cfg, slot, index, ev) {
                     let files = reproducer_files(kind, &rec);
@@ -322,6 +347,7 @@ fn spawn_worker<C>(
         start,
         end: slot.end,
         deadline_unix_ms,
+        skip_setups: slot.skip_setups.clone(),
     };
     let mut cmd = Command::new(exe);
     cmd.arg("__worker").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -355,6 +381,7 @@ fn spawn_worker<C>(
     slot.guard = Some(guard);
     slot.tail = tail;
     slot.cursor = None;
+    slot.preparing = false;
     slot.done = false;
     slot.hello_this_proc = false;
     slot.last_seen = Instant::now();
@@ -432,6 +459,31 @@ fn finding_record<K: Kind>(kind: &K, cfg: &RunConfig, slot: &Slot<K::Case>, f: W
     rec
 }
 
+fn ensure_generator<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case>) -> Option<()> {
+    if slot.generator.is_none() {
+        let opts = GenOptions { seed: slot.seed, seeds_dir: cfg.seeds_dir.clone(), oracles: cfg.oracles.clone() };
+        slot.generator = kind.generator(&opts, slot.engines.as_deref().unwrap_or_default()).ok();
+    }
+    slot.generator.as_ref().map(|_| ())
+}
+
+fn oracle_at(cfg: &RunConfig, index: u64) -> String {
+    cfg.oracles[(index % cfg.oracles.len().max(1) as u64) as usize].clone()
+}
+
+/// Marks the setup of case `index` as one the restarted worker must skip.
+fn skip_setup_of<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case>, index: u64) {
+    if ensure_generator(kind, cfg, slot).is_none() {
+        return;
+    }
+    if let Some(g) = slot.generator.as_mut() {
+        let id = kind.setup_id(&g.case(index, &oracle_at(cfg, index)));
+        if !slot.skip_setups.contains(&id) {
+            slot.skip_setups.push(id);
+        }
+    }
+}
+
 /// The record of a worker that died or hung at `index`: the case is rebuilt from the index,
 /// as the generator contract allows.
 fn death_record<K: Kind>(
@@ -441,11 +493,8 @@ fn death_record<K: Kind>(
     index: u64,
     ev: Evidence,
 ) -> Option<FindingRecord> {
-    let oracle = cfg.oracles[(index % cfg.oracles.len().max(1) as u64) as usize].clone();
-    if slot.generator.is_none() {
-        let opts = GenOptions { seed: slot.seed, seeds_dir: cfg.seeds_dir.clone(), oracles: cfg.oracles.clone() };
-        slot.generator = kind.generator(&opts, slot.engines.as_deref().unwrap_or_default()).ok();
-    }
+    let oracle = oracle_at(cfg, index);
+    ensure_generator(kind, cfg, slot)?;
     let case = slot.generator.as_mut()?.case(index, &oracle);
     let mut rec = base_record(cfg, slot, index, oracle, ev);
     rec.case = serde_json::to_value(&case).ok()?;
@@ -460,7 +509,12 @@ pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
         Ok(c) => kind.signature(&rec.oracle, &c, ev),
         Err(_) => String::from("?"),
     };
-    format!("{}|{}|{}|{}|{}", rec.kind, rec.oracle, ev.class, ev.engine, shape)
+    // An unexpected error, a crash or a hang is the same bug whichever oracle's query met it.
+    let oracle = match ev.class {
+        FindingClass::Error | FindingClass::Crash | FindingClass::Hang => "*",
+        _ => rec.oracle.as_str(),
+    };
+    format!("{}|{}|{}|{}|{}", rec.kind, oracle, ev.class, ev.engine, shape)
 }
 
 /// Native reproducers of the original case and, when reduced, of the reduced one.
@@ -491,6 +545,11 @@ fn summarize<C>(
         total.add(&s.retired);
         total.add(&s.stats);
     }
+    // Timings come from the workers' stats messages; counts from their verdict lines, which
+    // survive a worker's death.
+    total.tests = slots.iter().map(|s| s.counted.tests).sum();
+    total.valid = slots.iter().map(|s| s.counted.valid).sum();
+    total.nonempty = slots.iter().map(|s| s.counted.nonempty).sum();
     let elapsed = start.elapsed().as_secs_f64();
     let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { (a as f64 * 1000.0 / b as f64).round() / 10.0 };
     let engines = slots

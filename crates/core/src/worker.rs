@@ -50,6 +50,10 @@ pub struct WorkerConfig {
     pub end: Option<u64>,
     /// Unix time in milliseconds at which to stop, for a `--time` budget.
     pub deadline_unix_ms: Option<u64>,
+    /// Setup ids whose preparation killed an earlier worker: their cases are skipped, or one
+    /// crashing setup statement would crash every case that shares it.
+    #[serde(default)]
+    pub skip_setups: Vec<u64>,
 }
 
 /// Counters of a worker process; the supervisor sums them.
@@ -173,13 +177,18 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
     let mut reductions: HashMap<(String, FindingClass, String, String), u32> = HashMap::new();
     let n_oracles = cfg.run.oracles.len().max(1) as u64;
     let mut index = cfg.start;
+    let mut pending: Option<char> = None;
     loop {
         if cfg.end.is_some_and(|end| index >= end) || cfg.deadline_unix_ms.is_some_and(|d| unix_ms() >= d) {
             break;
         }
         let oracle = &cfg.run.oracles[(index % n_oracles) as usize];
         // The cursor must reach the supervisor before the case runs: it is all that is left
-        // if the case kills this process.
+        // if the case kills this process. The previous case's verdict rides along, so the
+        // supervisor's counts stay exact when a worker dies between two stats messages.
+        if let Some(flag) = pending.take() {
+            let _ = writeln!(out, "={flag}");
+        }
         let _ = writeln!(out, "@{index}");
         let _ = out.flush();
         let t0 = Instant::now();
@@ -188,15 +197,25 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         stats.gen_ns += (t1 - t0).as_nanos() as u64;
         let exec_before = exec_ns.load(Ordering::Relaxed);
         let id = kind.setup_id(&case);
+        if cfg.skip_setups.contains(&id) {
+            index += 1;
+            continue;
+        }
         let mut result = None;
         if setup.map(|(s, _)| s) != Some(id) {
+            // `!` marks a preparation: a death now is the setup's fault, not this case's.
+            let _ = writeln!(out, "@{index}!");
+            let _ = out.flush();
             let prep = kind.prepare(&case, &mut engines, &opts);
             let ok = matches!(prep, Check::Pass { .. });
             setup = Some((id, ok));
             if let Check::Finding(_) = prep {
                 result = Some(prep);
             }
+            let _ = writeln!(out, "@{index}");
+            let _ = out.flush();
         }
+        let from_setup = result.is_some();
         let result = match result {
             Some(r) => r,
             None if setup.is_some_and(|(_, ok)| ok) => kind.check(oracle, &case, &mut engines, &opts),
@@ -211,9 +230,11 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
             Check::Pass { nonempty } => {
                 stats.valid += 1;
                 stats.nonempty += nonempty as u64;
+                pending = Some(if nonempty { 'n' } else { 'v' });
             }
-            Check::Skip(_) => {}
+            Check::Skip(_) => pending = Some('s'),
             Check::Finding(ev) => {
+                pending = Some('v');
                 stats.valid += 1;
                 stats.findings += 1;
                 let t = Instant::now();
@@ -225,7 +246,9 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
                 let reduced = if *n <= 3 {
                     let deadline = Instant::now() + cfg.run.reduce_time;
                     let r = reduce_case(kind, oracle, &case, &ev, &mut engines, &opts, deadline, &mut out, index);
-                    setup = None;
+                    // Reduction changed the engines' state: prepare again, unless the setup
+                    // itself failed, whose other cases are skipped rather than reported again.
+                    setup = if from_setup { Some((id, false)) } else { None };
                     r
                 } else {
                     None
@@ -246,6 +269,9 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
             last_report = Instant::now();
         }
         index += 1;
+    }
+    if let Some(flag) = pending {
+        let _ = writeln!(out, "={flag}");
     }
     send(&mut out, &Msg::Done(stats));
     0

@@ -1,0 +1,79 @@
+//! `crosscheck engines` and `crosscheck findings`.
+
+use crate::errors::{user, Result, EXIT_OK};
+use crate::kinds::kinds;
+use crosscheck_core::store::Store;
+use std::path::Path;
+
+pub fn engines(json: bool) -> Result<i32> {
+    let mut rows = Vec::new();
+    for kind in kinds() {
+        for f in kind.engines() {
+            let a = f.availability();
+            rows.push(serde_json::json!({
+                "kind": kind.name(),
+                "name": f.name(),
+                "available": a.available,
+                "detail": a.detail,
+                "install": a.install,
+                "description": f.describe(),
+                "default": kind.default_engines().contains(&f.name()),
+            }));
+        }
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+        return Ok(EXIT_OK);
+    }
+    println!("{:<8} {:<12} {:<10} {:<28} description / how to install", "kind", "engine", "available", "version");
+    for r in &rows {
+        let available = r["available"].as_bool().unwrap_or(false);
+        let text = |k: &str| r[k].as_str().unwrap_or("").to_string();
+        println!(
+            "{:<8} {:<12} {:<10} {:<28} {}",
+            text("kind"),
+            text("name"),
+            if available { "yes" } else { "no" },
+            if available { text("detail") } else { "-".into() },
+            if available { text("description") } else { format!("{}; install: {}", text("detail"), text("install")) }
+        );
+    }
+    for kind in kinds() {
+        println!("{} oracles: {}", kind.name(), kind.oracles().join(", "));
+    }
+    println!("any engine can be wrapped as mutant:<engine>:<fault> (faults: drop-row, dup-row, where-drop, flip-verdict, crash, hang)");
+    Ok(EXIT_OK)
+}
+
+pub fn findings(dir: &Path, json: bool) -> Result<i32> {
+    if !dir.join("findings.db").is_file() {
+        return Err(user(format!("{} holds no findings.db (give a campaign's --out directory)", dir.display())));
+    }
+    let store = Store::open(dir)?;
+    let bugs = store.bugs()?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&bugs).unwrap_or_default());
+        return Ok(EXIT_OK);
+    }
+    let total = store.finding_count()?;
+    println!("{} distinct bug(s) from {} finding(s) in {}", bugs.len(), total, dir.display());
+    for b in &bugs {
+        println!("#{:<3} x{:<5} {:<10} {:<14} {:<20} {}", b.id, b.count, b.class, b.oracle, b.engine, b.summary);
+        let d = dir.join(&b.dir);
+        let repro = std::fs::read_dir(&d)
+            .map(|it| {
+                let mut names: Vec<String> = it
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n != "finding.json")
+                    .collect();
+                names.sort();
+                // The reduced reproducer first: it is the one to read.
+                names.sort_by_key(|n| !n.starts_with("reduced"));
+                names
+            })
+            .unwrap_or_default();
+        println!("      {} {}", d.display(), repro.join(" "));
+    }
+    Ok(EXIT_OK)
+}

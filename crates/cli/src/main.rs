@@ -1,0 +1,93 @@
+//! The `crosscheck` binary: argument parsing, terminal output and exit codes.
+//!
+//! Architecture invariant: this is the only crate that writes to the terminal (besides the
+//! worker protocol on a worker's stdout) or picks an exit code.
+
+mod duration;
+mod errors;
+mod inspect;
+mod kinds;
+mod replay;
+mod run;
+
+use clap::{Parser, Subcommand};
+use errors::{Result, EXIT_USAGE};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "crosscheck", version, about = "Finds wrong answers in query engines")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a testing campaign against one or more engines of a kind
+    Run(Box<run::RunArgs>),
+    /// List every known engine: available here, its version, how to install it
+    Engines {
+        #[arg(long)]
+        json: bool,
+    },
+    /// The distinct bugs of a campaign, deduplicated, with counts and a reproducer each
+    Findings {
+        /// The campaign's output directory
+        #[arg(default_value = "crosscheck-out")]
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-run a finding: exit 1 if it still reproduces, 0 if not
+    Replay(replay::ReplayArgs),
+    /// Minimize a finding with its own oracle; writes reduced.* beside the original
+    Reduce(replay::ReduceArgs),
+    #[command(name = "__worker", hide = true)]
+    Worker,
+    #[command(name = "__probe", hide = true)]
+    Probe,
+}
+
+fn main() {
+    // A closed stdout (`crosscheck findings | head`) must end quietly, not panic.
+    // SAFETY: restoring the default SIGPIPE disposition touches no memory.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                std::process::exit(0);
+            }
+            // One line, as for every other user mistake.
+            let text = e.to_string();
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad arguments");
+            let first = first.trim_start_matches("error: ");
+            eprintln!("crosscheck: {first} (see crosscheck --help)");
+            std::process::exit(EXIT_USAGE);
+        }
+    };
+    let code = match dispatch(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("crosscheck: {e}");
+            EXIT_USAGE
+        }
+    };
+    std::process::exit(code);
+}
+
+fn dispatch(cmd: Command) -> Result<i32> {
+    match cmd {
+        Command::Run(args) => run::run(*args),
+        Command::Engines { json } => inspect::engines(json),
+        Command::Findings { dir, json } => inspect::findings(&dir, json),
+        Command::Replay(args) => replay::replay(args),
+        Command::Reduce(args) => replay::reduce(args),
+        Command::Worker => run::worker(),
+        Command::Probe => replay::probe(),
+    }
+}
