@@ -1,4 +1,154 @@
 //! The SQL leg: a SQL syntax tree printed per dialect, a random database and query generator,
-//! the TLP / NoREC / error oracles, and the SQL engines.
+//! the TLP / NoREC / differential / config / error oracles, and the SQL engines.
+//!
+//! Path of a case: `gen` builds a database and a query (asking only capabilities every engine
+//! of the run has) → `oracle` prints the oracle's queries in each engine's dialect and compares
+//! their answers → `reduce` shrinks a finding → `repro` prints it for the engine's own client.
 
+pub mod ast;
+pub mod case;
+pub mod collation;
+pub mod compare;
+pub mod cross;
+pub mod dialect;
+pub mod dialects;
 pub mod engines;
+pub mod exprgen;
+pub mod gen;
+pub mod oracle;
+pub mod reduce;
+pub mod repro;
+
+pub use case::{Query, SqlCase};
+
+use crate::dialect::{by_name, Caps};
+use crate::oracle::{dialect_of, exec, ORACLES};
+use crosscheck_core::{
+    Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
+};
+
+/// The SQL kind of engine.
+pub struct SqlKind;
+
+impl KindInfo for SqlKind {
+    fn name(&self) -> &'static str {
+        "sql"
+    }
+
+    fn engines(&self) -> Vec<&'static dyn EngineFactory> {
+        engines::registry()
+    }
+
+    fn oracles(&self) -> &'static [&'static str] {
+        ORACLES
+    }
+
+    fn default_engines(&self) -> &'static [&'static str] {
+        &["sqlite"]
+    }
+
+    fn default_oracles(&self) -> &'static [&'static str] {
+        &["tlp", "norec"]
+    }
+
+    fn validate(&self, oracles: &[String], engines: &[EngineInfo]) -> Result<(), String> {
+        for e in engines {
+            if by_name(&e.dialect).is_none() {
+                return Err(format!(
+                    "engine {} speaks dialect \"{}\", which the SQL leg cannot print",
+                    e.label, e.dialect
+                ));
+            }
+        }
+        if oracles.iter().any(|o| o == "differential") && engines.len() < 2 {
+            return Err("the differential oracle needs two or more engines (e.g. --engines sqlite,duckdb)".into());
+        }
+        if oracles.iter().any(|o| o == "config") {
+            for e in engines {
+                let d = by_name(&e.dialect).unwrap_or(&dialect::Sqlite);
+                if d.config_variants().is_empty() {
+                    return Err(format!("the config oracle knows no alternative settings for {}", e.label));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the run may generate: the capabilities every engine declares (or, when an engine
+/// declares none, those of its dialect).
+pub fn run_caps(engines: &[EngineInfo]) -> Caps {
+    let sets: Vec<_> = engines
+        .iter()
+        .map(|e| {
+            if e.capabilities.is_empty() {
+                by_name(&e.dialect).map(|d| d.capabilities().into_iter().collect()).unwrap_or_default()
+            } else {
+                e.capabilities.clone()
+            }
+        })
+        .collect();
+    Caps::common(sets.iter())
+}
+
+impl Kind for SqlKind {
+    type Case = SqlCase;
+
+    fn generator(&self, opts: &GenOptions, engines: &[EngineInfo]) -> Result<Box<dyn Generator<SqlCase>>, String> {
+        Ok(Box::new(gen::SqlGenerator::new(opts.seed, run_caps(engines))))
+    }
+
+    fn setup_id(&self, case: &SqlCase) -> u64 {
+        case.db
+    }
+
+    fn prepare(&self, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        for e in engines.iter_mut() {
+            if let Err(err) = e.reset() {
+                return Check::Skip(format!("cannot reset {}: {err}", e.info().label));
+            }
+            let d = dialect_of(e.as_ref());
+            for s in &case.setup {
+                let sql = ast::ToSql::to_sql(s, d);
+                match exec(e.as_mut(), &sql, opts) {
+                    // A statement the dialect expects to fail (a duplicate key) just fails.
+                    Ok(_) | Err(Check::Skip(_)) => {}
+                    Err(finding) => return finding,
+                }
+            }
+        }
+        Check::Pass { nonempty: false }
+    }
+
+    fn check(&self, oracle: &str, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        let oracle = if oracle == "tlp" { case.oracle.as_str() } else { oracle };
+        match oracle {
+            "differential" => cross::differential(case, engines, opts),
+            "config" => cross::config(case, engines, opts),
+            _ => oracle::check_metamorphic(oracle, case, engines, opts),
+        }
+    }
+
+    fn shrink(&self, case: &SqlCase) -> Vec<SqlCase> {
+        reduce::shrink(case)
+    }
+
+    fn size(&self, case: &SqlCase) -> usize {
+        case.size()
+    }
+
+    fn signature(&self, _oracle: &str, case: &SqlCase, evidence: &Evidence) -> String {
+        reduce::signature(case, &evidence.key)
+    }
+
+    fn reproducers(
+        &self,
+        stem: &str,
+        oracle: &str,
+        case: &SqlCase,
+        evidence: &Evidence,
+        engines: &[EngineInfo],
+    ) -> Vec<(String, String)> {
+        repro::reproducers(stem, oracle, case, evidence, engines)
+    }
+}

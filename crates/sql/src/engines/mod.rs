@@ -2,7 +2,13 @@
 
 use crosscheck_core::EngineFactory;
 
+pub mod duckdb;
+pub mod mariadb;
+pub mod postgres;
+pub mod server;
+pub mod sqlite;
+
 /// Every SQL engine crosscheck knows.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![]
+    vec![&sqlite::SqliteFactory, &duckdb::DuckDbFactory, &postgres::PostgresFactory, &mariadb::MariaDbFactory]
 }

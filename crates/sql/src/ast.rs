@@ -1,0 +1,876 @@
+//! The SQL syntax tree crosscheck generates, and its printer.
+//!
+//! Trees are generated, never parsed, so they hold no dialect: the printer takes the dialect
+//! (see `dialect.rs`) and asks its spelling hooks. Every compound expression prints inside
+//! parentheses, so operator precedence (which differs between engines) never matters.
+
+use crate::dialect::Dialect;
+use serde::{Deserialize, Serialize};
+
+/// A literal value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Lit {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Always finite: JSON (the case format) has no NaN or infinity.
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+impl Lit {
+    /// 1 for NULL and the simplest value of each type (0, 0.0, '', x'', FALSE), else 2.
+    pub fn weight(&self) -> usize {
+        match self {
+            Lit::Null | Lit::Bool(false) | Lit::Int(0) => 1,
+            Lit::Real(f) if *f == 0.0 && f.is_sign_positive() => 1,
+            Lit::Text(s) if s.is_empty() => 1,
+            Lit::Blob(b) if b.is_empty() => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// A column's declared type. `None` in a column definition means untyped (SQLite only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SqlType {
+    Bool,
+    Int,
+    Real,
+    Text,
+    Blob,
+}
+
+/// Collations every engine spells differently or lacks; see [`Dialect::collation_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Collation {
+    Binary,
+    NoCase,
+    RTrim,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnOp {
+    Not,
+    Neg,
+    Pos,
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Division of integers (truncating); `/` in SQLite and PostgreSQL, `//` in DuckDB.
+    IntDiv,
+    /// Division of reals.
+    Div,
+    Rem,
+    Concat,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// Null-safe equality: `IS` (SQLite), `IS NOT DISTINCT FROM` (standard), `<=>` (MariaDB).
+    Is,
+    IsNot,
+    And,
+    Or,
+    Like,
+    NotLike,
+    Glob,
+    NotGlob,
+    BitAnd,
+    BitOr,
+    Shl,
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PostOp {
+    IsNull,
+    NotNull,
+    IsTrue,
+    IsFalse,
+    IsNotTrue,
+    IsNotFalse,
+}
+
+/// Scalar functions; whether a dialect has one is the capability `fn:<name>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Func {
+    Abs,
+    Length,
+    Lower,
+    Upper,
+    Trim,
+    Ltrim,
+    Rtrim,
+    Substr,
+    Replace,
+    Instr,
+    Hex,
+    Quote,
+    Typeof,
+    Unicode,
+    Round,
+    Sign,
+    Coalesce,
+    Nullif,
+    Ifnull,
+    Iif,
+    /// Scalar `max(a, b, ...)` (`greatest` in PostgreSQL).
+    Max,
+    Min,
+}
+
+impl Func {
+    pub const ALL: &'static [Func] = &[
+        Func::Abs,
+        Func::Length,
+        Func::Lower,
+        Func::Upper,
+        Func::Trim,
+        Func::Ltrim,
+        Func::Rtrim,
+        Func::Substr,
+        Func::Replace,
+        Func::Instr,
+        Func::Hex,
+        Func::Quote,
+        Func::Typeof,
+        Func::Unicode,
+        Func::Round,
+        Func::Sign,
+        Func::Coalesce,
+        Func::Nullif,
+        Func::Ifnull,
+        Func::Iif,
+        Func::Max,
+        Func::Min,
+    ];
+
+    /// The standard (SQLite) spelling, also used in capabilities and signatures.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Abs => "abs",
+            Func::Length => "length",
+            Func::Lower => "lower",
+            Func::Upper => "upper",
+            Func::Trim => "trim",
+            Func::Ltrim => "ltrim",
+            Func::Rtrim => "rtrim",
+            Func::Substr => "substr",
+            Func::Replace => "replace",
+            Func::Instr => "instr",
+            Func::Hex => "hex",
+            Func::Quote => "quote",
+            Func::Typeof => "typeof",
+            Func::Unicode => "unicode",
+            Func::Round => "round",
+            Func::Sign => "sign",
+            Func::Coalesce => "coalesce",
+            Func::Nullif => "nullif",
+            Func::Ifnull => "ifnull",
+            Func::Iif => "iif",
+            Func::Max => "max",
+            Func::Min => "min",
+        }
+    }
+}
+
+/// Aggregate functions. Only the decomposable ones (all but `Avg`) are used by `tlp-aggregate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Agg {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+    Total,
+}
+
+impl Agg {
+    pub fn name(self) -> &'static str {
+        match self {
+            Agg::Count => "COUNT",
+            Agg::Sum => "SUM",
+            Agg::Min => "MIN",
+            Agg::Max => "MAX",
+            Agg::Avg => "AVG",
+            Agg::Total => "TOTAL",
+        }
+    }
+}
+
+/// A column reference, always qualified by the visible table name or alias.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColRef {
+    pub table: String,
+    pub column: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Expr {
+    Lit(Lit),
+    Col(ColRef),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Postfix(PostOp, Box<Expr>),
+    Between {
+        expr: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        not: bool,
+    },
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        not: bool,
+    },
+    InSelect {
+        expr: Box<Expr>,
+        select: Box<Select>,
+        not: bool,
+    },
+    Exists {
+        select: Box<Select>,
+        not: bool,
+    },
+    /// A scalar subquery.
+    Subquery(Box<Select>),
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    Cast(Box<Expr>, SqlType),
+    Func(Func, Vec<Expr>),
+    /// An aggregate; `COUNT(*)` has no argument.
+    Agg {
+        func: Agg,
+        distinct: bool,
+        arg: Option<Box<Expr>>,
+    },
+    Collate(Box<Expr>, Collation),
+}
+
+impl Expr {
+    pub fn lit(l: Lit) -> Expr {
+        Expr::Lit(l)
+    }
+    pub fn col(table: &str, column: &str) -> Expr {
+        Expr::Col(ColRef { table: table.into(), column: column.into() })
+    }
+    pub fn un(op: UnOp, e: Expr) -> Expr {
+        Expr::Unary(op, Box::new(e))
+    }
+    pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+    pub fn post(op: PostOp, e: Expr) -> Expr {
+        Expr::Postfix(op, Box::new(e))
+    }
+    pub fn negate(e: Expr) -> Expr {
+        Expr::un(UnOp::Not, e)
+    }
+    pub fn is_null(e: Expr) -> Expr {
+        Expr::post(PostOp::IsNull, e)
+    }
+
+    /// Direct children, in printing order (subqueries are not entered).
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Lit(_) | Expr::Col(_) | Expr::Exists { .. } | Expr::Subquery(_) => vec![],
+            Expr::Unary(_, e) | Expr::Postfix(_, e) | Expr::Cast(e, _) | Expr::Collate(e, _) => vec![e],
+            Expr::InSelect { expr, .. } => vec![expr],
+            Expr::Binary(_, a, b) => vec![a, b],
+            Expr::Between { expr, low, high, .. } => vec![expr, low, high],
+            Expr::InList { expr, list, .. } => std::iter::once(&**expr).chain(list).collect(),
+            Expr::Case { operand, whens, otherwise } => {
+                let mut v: Vec<&Expr> = operand.iter().map(|b| &**b).collect();
+                for (w, t) in whens {
+                    v.push(w);
+                    v.push(t);
+                }
+                v.extend(otherwise.iter().map(|b| &**b));
+                v
+            }
+            Expr::Func(_, args) => args.iter().collect(),
+            Expr::Agg { arg, .. } => arg.iter().map(|b| &**b).collect(),
+        }
+    }
+
+    /// Mutable direct children, in the same order as [`Expr::children`].
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Expr::Lit(_) | Expr::Col(_) | Expr::Exists { .. } | Expr::Subquery(_) => vec![],
+            Expr::Unary(_, e) | Expr::Postfix(_, e) | Expr::Cast(e, _) | Expr::Collate(e, _) => vec![e],
+            Expr::InSelect { expr, .. } => vec![expr],
+            Expr::Binary(_, a, b) => vec![a, b],
+            Expr::Between { expr, low, high, .. } => vec![expr, low, high],
+            Expr::InList { expr, list, .. } => std::iter::once(&mut **expr).chain(list.iter_mut()).collect(),
+            Expr::Case { operand, whens, otherwise } => {
+                let mut v: Vec<&mut Expr> = operand.iter_mut().map(|b| &mut **b).collect();
+                for (w, t) in whens.iter_mut() {
+                    v.push(w);
+                    v.push(t);
+                }
+                v.extend(otherwise.iter_mut().map(|b| &mut **b));
+                v
+            }
+            Expr::Func(_, args) => args.iter_mut().collect(),
+            Expr::Agg { arg, .. } => arg.iter_mut().map(|b| &mut **b).collect(),
+        }
+    }
+
+    /// The subquery directly held by this node, if any.
+    pub fn subquery(&self) -> Option<&Select> {
+        match self {
+            Expr::InSelect { select, .. } | Expr::Exists { select, .. } | Expr::Subquery(select) => Some(select),
+            _ => None,
+        }
+    }
+
+    pub fn subquery_mut(&mut self) -> Option<&mut Select> {
+        match self {
+            Expr::InSelect { select, .. } | Expr::Exists { select, .. } | Expr::Subquery(select) => Some(select),
+            _ => None,
+        }
+    }
+
+    /// Nodes in this expression, subqueries included; a literal other than the simplest of its
+    /// type counts twice, so that simplifying a constant is progress for the reducer.
+    pub fn size(&self) -> usize {
+        match self {
+            Expr::Lit(l) => l.weight(),
+            _ => 1 + self.children().iter().map(|c| c.size()).sum::<usize>() + self.subquery().map_or(0, Select::size),
+        }
+    }
+
+    /// Calls `f` on every node, subqueries included, in preorder.
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        for c in self.children() {
+            c.visit(f);
+        }
+        if let Some(s) = self.subquery() {
+            s.visit_exprs(f);
+        }
+    }
+
+    pub fn contains_agg(&self) -> bool {
+        let mut found = false;
+        // Aggregates inside a subquery belong to the subquery.
+        fn walk(e: &Expr, found: &mut bool) {
+            if matches!(e, Expr::Agg { .. }) {
+                *found = true;
+            }
+            for c in e.children() {
+                walk(c, found);
+            }
+        }
+        walk(self, &mut found);
+        found
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    pub expr: Expr,
+    pub alias: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
+    Cross,
+    Natural,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableRef {
+    pub name: String,
+    pub alias: Option<String>,
+}
+
+impl TableRef {
+    /// The name columns are qualified with.
+    pub fn visible(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Join {
+    pub kind: JoinKind,
+    pub table: TableRef,
+    pub on: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Order {
+    pub expr: Expr,
+    pub desc: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Select {
+    pub distinct: bool,
+    /// Empty means `*`.
+    pub items: Vec<Item>,
+    pub from: Vec<TableRef>,
+    pub joins: Vec<Join>,
+    pub where_: Option<Expr>,
+    pub group_by: Vec<Expr>,
+    pub having: Option<Expr>,
+    pub order_by: Vec<Order>,
+    pub limit: Option<u64>,
+    pub offset: Option<u64>,
+}
+
+impl Select {
+    /// Every expression slot of this select, not entering subqueries.
+    pub fn slots(&self) -> Vec<&Expr> {
+        let mut v: Vec<&Expr> = self.items.iter().map(|i| &i.expr).collect();
+        v.extend(self.joins.iter().filter_map(|j| j.on.as_ref()));
+        v.extend(self.where_.iter());
+        v.extend(self.group_by.iter());
+        v.extend(self.having.iter());
+        v.extend(self.order_by.iter().map(|o| &o.expr));
+        v
+    }
+
+    pub fn slots_mut(&mut self) -> Vec<&mut Expr> {
+        let mut v: Vec<&mut Expr> = self.items.iter_mut().map(|i| &mut i.expr).collect();
+        v.extend(self.joins.iter_mut().filter_map(|j| j.on.as_mut()));
+        v.extend(self.where_.iter_mut());
+        v.extend(self.group_by.iter_mut());
+        v.extend(self.having.iter_mut());
+        v.extend(self.order_by.iter_mut().map(|o| &mut o.expr));
+        v
+    }
+
+    pub fn size(&self) -> usize {
+        1 + self.from.len() + self.joins.len() + self.slots().iter().map(|e| e.size()).sum::<usize>()
+    }
+
+    pub fn visit_exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        for e in self.slots() {
+            e.visit(f);
+        }
+    }
+}
+
+/// A column of `CREATE TABLE`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: Option<SqlType>,
+    pub primary_key: bool,
+    pub unique: bool,
+    pub not_null: bool,
+    pub default: Option<Lit>,
+    pub collate: Option<Collation>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IndexKey {
+    pub expr: Expr,
+    pub desc: bool,
+}
+
+/// A setup statement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Stmt {
+    CreateTable {
+        name: String,
+        columns: Vec<ColumnDef>,
+    },
+    /// One row per statement, so a constraint violation loses only that row.
+    Insert {
+        table: String,
+        columns: Vec<String>,
+        values: Vec<Expr>,
+    },
+    CreateIndex {
+        name: String,
+        table: String,
+        unique: bool,
+        keys: Vec<IndexKey>,
+        where_: Option<Expr>,
+    },
+    CreateView {
+        name: String,
+        columns: Vec<String>,
+        select: Select,
+    },
+    /// Gather planner statistics (`ANALYZE`).
+    Analyze,
+}
+
+impl Stmt {
+    pub fn size(&self) -> usize {
+        1 + match self {
+            Stmt::CreateTable { columns, .. } => columns.len(),
+            Stmt::Insert { values, .. } => values.iter().map(Expr::size).sum(),
+            Stmt::CreateIndex { keys, where_, .. } => {
+                keys.iter().map(|k| k.expr.size()).sum::<usize>() + where_.as_ref().map_or(0, Expr::size)
+            }
+            Stmt::CreateView { select, .. } => select.size(),
+            Stmt::Analyze => 0,
+        }
+    }
+}
+
+/// Anything the printer can print in a dialect.
+pub trait ToSql {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String);
+
+    fn to_sql(&self, d: &dyn Dialect) -> String {
+        let mut s = String::with_capacity(128);
+        self.write_sql(d, &mut s);
+        s
+    }
+}
+
+impl ToSql for Lit {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        match self {
+            Lit::Null => out.push_str("NULL"),
+            Lit::Bool(b) => d.write_bool(out, *b),
+            Lit::Int(i) => {
+                // `- -1` would print as the comment `--1` without the space the caller adds.
+                if *i < 0 {
+                    out.push('(');
+                    d.write_int(out, *i);
+                    out.push(')');
+                } else {
+                    d.write_int(out, *i);
+                }
+            }
+            Lit::Real(f) => {
+                if f.is_sign_negative() {
+                    out.push('(');
+                    d.write_real(out, *f);
+                    out.push(')');
+                } else {
+                    d.write_real(out, *f);
+                }
+            }
+            Lit::Text(s) => d.write_text(out, s),
+            Lit::Blob(b) => d.write_blob(out, b),
+        }
+    }
+}
+
+fn write_list<T: ToSql>(items: &[T], d: &dyn Dialect, out: &mut String) {
+    for (i, it) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        it.write_sql(d, out);
+    }
+}
+
+impl ToSql for Expr {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        match self {
+            Expr::Lit(l) => l.write_sql(d, out),
+            Expr::Col(c) => {
+                // Index keys and partial-index conditions name bare columns.
+                if !c.table.is_empty() {
+                    d.write_ident(out, &c.table);
+                    out.push('.');
+                }
+                d.write_ident(out, &c.column);
+            }
+            Expr::Unary(op, e) => {
+                out.push('(');
+                out.push_str(match op {
+                    UnOp::Not => "NOT ",
+                    UnOp::Neg => "- ",
+                    UnOp::Pos => "+ ",
+                    UnOp::BitNot => "~ ",
+                });
+                e.write_sql(d, out);
+                out.push(')');
+            }
+            Expr::Binary(op, a, b) => d.write_binary(out, *op, a, b),
+            Expr::Postfix(op, e) => {
+                out.push('(');
+                e.write_sql(d, out);
+                out.push_str(match op {
+                    PostOp::IsNull => " IS NULL",
+                    PostOp::NotNull => " IS NOT NULL",
+                    PostOp::IsTrue => " IS TRUE",
+                    PostOp::IsFalse => " IS FALSE",
+                    PostOp::IsNotTrue => " IS NOT TRUE",
+                    PostOp::IsNotFalse => " IS NOT FALSE",
+                });
+                out.push(')');
+            }
+            Expr::Between { expr, low, high, not } => {
+                out.push('(');
+                expr.write_sql(d, out);
+                out.push_str(if *not { " NOT BETWEEN " } else { " BETWEEN " });
+                low.write_sql(d, out);
+                out.push_str(" AND ");
+                high.write_sql(d, out);
+                out.push(')');
+            }
+            Expr::InList { expr, list, not } => {
+                out.push('(');
+                expr.write_sql(d, out);
+                out.push_str(if *not { " NOT IN (" } else { " IN (" });
+                write_list(list, d, out);
+                out.push_str("))");
+            }
+            Expr::InSelect { expr, select, not } => {
+                out.push('(');
+                expr.write_sql(d, out);
+                out.push_str(if *not { " NOT IN (" } else { " IN (" });
+                select.write_sql(d, out);
+                out.push_str("))");
+            }
+            Expr::Exists { select, not } => {
+                out.push_str(if *not { "(NOT EXISTS (" } else { "(EXISTS (" });
+                select.write_sql(d, out);
+                out.push_str("))");
+            }
+            Expr::Subquery(s) => {
+                out.push('(');
+                s.write_sql(d, out);
+                out.push(')');
+            }
+            Expr::Case { operand, whens, otherwise } => {
+                out.push_str("(CASE");
+                if let Some(o) = operand {
+                    out.push(' ');
+                    o.write_sql(d, out);
+                }
+                for (w, t) in whens {
+                    out.push_str(" WHEN ");
+                    w.write_sql(d, out);
+                    out.push_str(" THEN ");
+                    t.write_sql(d, out);
+                }
+                if let Some(e) = otherwise {
+                    out.push_str(" ELSE ");
+                    e.write_sql(d, out);
+                }
+                out.push_str(" END)");
+            }
+            Expr::Cast(e, ty) => {
+                out.push_str("CAST(");
+                e.write_sql(d, out);
+                out.push_str(" AS ");
+                out.push_str(d.cast_type(*ty));
+                out.push(')');
+            }
+            Expr::Func(f, args) => d.write_func(out, *f, args),
+            Expr::Agg { func, distinct, arg } => {
+                out.push_str(func.name());
+                out.push('(');
+                match arg {
+                    None => out.push('*'),
+                    Some(a) => {
+                        if *distinct {
+                            out.push_str("DISTINCT ");
+                        }
+                        a.write_sql(d, out);
+                    }
+                }
+                out.push(')');
+            }
+            Expr::Collate(e, c) => {
+                out.push('(');
+                e.write_sql(d, out);
+                out.push_str(" COLLATE ");
+                out.push_str(d.collation_name(*c));
+                out.push(')');
+            }
+        }
+    }
+}
+
+impl ToSql for TableRef {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        d.write_ident(out, &self.name);
+        if let Some(a) = &self.alias {
+            out.push_str(" AS ");
+            d.write_ident(out, a);
+        }
+    }
+}
+
+impl ToSql for Select {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        out.push_str(if self.distinct { "SELECT DISTINCT " } else { "SELECT " });
+        if self.items.is_empty() {
+            out.push('*');
+        }
+        for (i, it) in self.items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            it.expr.write_sql(d, out);
+            if let Some(a) = &it.alias {
+                out.push_str(" AS ");
+                d.write_ident(out, a);
+            }
+        }
+        if !self.from.is_empty() {
+            out.push_str(" FROM ");
+            write_list(&self.from, d, out);
+        }
+        for j in &self.joins {
+            out.push_str(match j.kind {
+                JoinKind::Inner => " INNER JOIN ",
+                JoinKind::Left => " LEFT JOIN ",
+                JoinKind::Right => " RIGHT JOIN ",
+                JoinKind::Full => " FULL JOIN ",
+                JoinKind::Cross => " CROSS JOIN ",
+                JoinKind::Natural => " NATURAL JOIN ",
+            });
+            j.table.write_sql(d, out);
+            if let Some(on) = &j.on {
+                out.push_str(" ON ");
+                on.write_sql(d, out);
+            }
+        }
+        if let Some(w) = &self.where_ {
+            out.push_str(" WHERE ");
+            w.write_sql(d, out);
+        }
+        if !self.group_by.is_empty() {
+            out.push_str(" GROUP BY ");
+            write_list(&self.group_by, d, out);
+        }
+        if let Some(h) = &self.having {
+            out.push_str(" HAVING ");
+            h.write_sql(d, out);
+        }
+        if !self.order_by.is_empty() {
+            out.push_str(" ORDER BY ");
+            for (i, o) in self.order_by.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                o.expr.write_sql(d, out);
+                d.write_order_suffix(out, o.desc);
+            }
+        }
+        if self.limit.is_some() || self.offset.is_some() {
+            d.write_limit(out, self.limit, self.offset);
+        }
+    }
+}
+
+impl ToSql for Stmt {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        match self {
+            Stmt::CreateTable { name, columns } => {
+                out.push_str("CREATE TABLE ");
+                d.write_ident(out, name);
+                out.push_str(" (");
+                for (i, c) in columns.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    d.write_ident(out, &c.name);
+                    if let Some(t) = c.ty {
+                        out.push(' ');
+                        out.push_str(d.column_type(t));
+                    }
+                    if c.primary_key {
+                        out.push_str(" PRIMARY KEY");
+                    }
+                    if c.unique {
+                        out.push_str(" UNIQUE");
+                    }
+                    if c.not_null {
+                        out.push_str(" NOT NULL");
+                    }
+                    if let Some(v) = &c.default {
+                        out.push_str(" DEFAULT ");
+                        // A negative default must be parenthesized in SQLite's grammar anyway.
+                        v.write_sql(d, out);
+                    }
+                    if let Some(col) = c.collate {
+                        out.push_str(" COLLATE ");
+                        out.push_str(d.collation_name(col));
+                    }
+                }
+                out.push(')');
+                out.push_str(d.table_suffix());
+            }
+            Stmt::Insert { table, columns, values } => {
+                out.push_str("INSERT INTO ");
+                d.write_ident(out, table);
+                if !columns.is_empty() {
+                    out.push_str(" (");
+                    for (i, c) in columns.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        d.write_ident(out, c);
+                    }
+                    out.push(')');
+                }
+                if values.is_empty() {
+                    out.push_str(" DEFAULT VALUES");
+                } else {
+                    out.push_str(" VALUES (");
+                    write_list(values, d, out);
+                    out.push(')');
+                }
+            }
+            Stmt::CreateIndex { name, table, unique, keys, where_ } => {
+                out.push_str(if *unique { "CREATE UNIQUE INDEX " } else { "CREATE INDEX " });
+                d.write_ident(out, name);
+                out.push_str(" ON ");
+                d.write_ident(out, table);
+                out.push_str(" (");
+                for (i, k) in keys.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    k.expr.write_sql(d, out);
+                    if k.desc {
+                        out.push_str(" DESC");
+                    }
+                }
+                out.push(')');
+                if let Some(w) = where_ {
+                    out.push_str(" WHERE ");
+                    w.write_sql(d, out);
+                }
+            }
+            Stmt::CreateView { name, columns, select } => {
+                out.push_str("CREATE VIEW ");
+                d.write_ident(out, name);
+                if !columns.is_empty() {
+                    out.push('(');
+                    for (i, c) in columns.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        d.write_ident(out, c);
+                    }
+                    out.push(')');
+                }
+                out.push_str(" AS ");
+                select.write_sql(d, out);
+            }
+            Stmt::Analyze => out.push_str(d.analyze()),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Result comparison for SQL: bags of canonical values (see `crosscheck_core::value`), with
+//! columns that may legally show any member of a set of equal values compared folded.
+
+use crate::ast::{Agg, Collation, Expr, Select};
+use crate::collation::Collations;
+use crosscheck_core::bag::{diff, Diff};
+use crosscheck_core::{CompareOptions, Rows, Value};
+use std::collections::HashSet;
+
+/// Per result column: compare case-insensitively and without trailing spaces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fold(pub Vec<bool>);
+
+impl Fold {
+    pub fn none(rows: &Rows) -> Fold {
+        Fold(vec![false; rows.columns.len()])
+    }
+
+    fn any(&self) -> bool {
+        self.0.iter().any(|f| *f)
+    }
+}
+
+/// Which columns of `s`'s result carry a collation other than BINARY: a grouped or distinct
+/// value, or the MIN/MAX, of such a column is any member of its equivalence class.
+pub fn fold_flags(colls: &Collations, s: &Select, q: &Rows) -> Fold {
+    if !colls.any(&s.slots()) {
+        return Fold::none(q);
+    }
+    if s.items.is_empty() {
+        return Fold(vec![true; q.columns.len()]);
+    }
+    Fold(
+        s.items
+            .iter()
+            .map(|it| match &it.expr {
+                Expr::Agg { func: Agg::Min | Agg::Max, arg: Some(a), .. } => colls.of(a, s, 0) != Collation::Binary,
+                Expr::Agg { .. } => false,
+                e => colls.of(e, s, 0) != Collation::Binary,
+            })
+            .collect(),
+    )
+}
+
+fn fold_value(v: &Value) -> Value {
+    match v {
+        Value::Text(s) => Value::Text(s.to_ascii_lowercase().trim_end_matches(' ').to_string()),
+        other => other.clone(),
+    }
+}
+
+fn folded(rows: &Rows, fold: &Fold) -> Rows {
+    let mut out = rows.clone();
+    for r in &mut out.rows {
+        for (v, f) in r.iter_mut().zip(&fold.0) {
+            if *f {
+                *v = fold_value(v);
+            }
+        }
+    }
+    out
+}
+
+/// The difference between two results as bags, `None` when they agree.
+pub fn compare(expected: &Rows, actual: &Rows, fold: &Fold) -> Option<Diff> {
+    compare_with(expected, actual, fold, &CompareOptions::default())
+}
+
+pub fn compare_with(expected: &Rows, actual: &Rows, fold: &Fold, opts: &CompareOptions) -> Option<Diff> {
+    let d = if fold.any() {
+        diff(&folded(expected, fold), &folded(actual, fold), opts)
+    } else {
+        diff(expected, actual, opts)
+    };
+    (!d.is_empty()).then_some(d)
+}
+
+/// An exact equality key, as SQL's DISTINCT compares: 1 equals 1.0 and 0.0 equals -0.0, but
+/// two reals differ by any bit (unlike the rounded canonical form used for comparison).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Null,
+    Int(i64),
+    Real(u64),
+    Text(String),
+    Bytes(Vec<u8>),
+    Other(String),
+}
+
+fn key(v: &Value) -> Key {
+    match v {
+        Value::Null => Key::Null,
+        Value::Int(i) => Key::Int(*i),
+        Value::Bool(b) => Key::Int(*b as i64),
+        Value::Float(f) => {
+            if *f == f.trunc() && f.abs() < 9.2e18 {
+                Key::Int(*f as i64)
+            } else {
+                Key::Real((*f + 0.0).to_bits())
+            }
+        }
+        Value::Decimal(s) | Value::BigInt(s) => match s.parse::<f64>() {
+            Ok(f) => key(&Value::Float(f)),
+            Err(_) => Key::Other(s.clone()),
+        },
+        Value::Text(s) => Key::Text(s.clone()),
+        Value::Bytes(b) => Key::Bytes(b.clone()),
+        other => Key::Other(other.to_string()),
+    }
+}
+
+/// The rows of a UNION (without ALL): the first of each set of equal rows.
+pub fn dedup(rows: &Rows, fold: &Fold) -> Rows {
+    let mut seen = HashSet::new();
+    let mut out = Rows::new(rows.columns.clone(), Vec::new());
+    for r in &rows.rows {
+        let k: Vec<Key> = r
+            .iter()
+            .enumerate()
+            .map(|(i, v)| if fold.0.get(i).copied().unwrap_or(false) { key(&fold_value(v)) } else { key(v) })
+            .collect();
+        if seen.insert(k) {
+            out.rows.push(r.clone());
+        }
+    }
+    out
+}

@@ -1,0 +1,349 @@
+//! SQL dialects: capabilities the generator asks and spelling hooks the printer calls.
+//!
+//! A dialect is a unit struct overriding a handful of methods; the defaults are standard SQL.
+//! The generator never compares dialect names: it asks capabilities (strings, so that engines
+//! can declare them in their [`crosscheck_core::EngineInfo`]), and for a differential run it
+//! takes only those every engine of the run has (see [`Caps::common`]).
+
+use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
+use std::collections::BTreeSet;
+
+/// Capability names. `fn:<name>` (see [`Func::name`]) says a scalar function exists with
+/// SQLite's semantics.
+pub mod cap {
+    /// Columns may be declared without a type and hold values of any type (SQLite).
+    pub const UNTYPED: &str = "untyped-columns";
+    /// Any expression may stand where a boolean or number is expected, with implicit
+    /// conversions (SQLite, MariaDB). Without it, the generator builds well-typed trees.
+    pub const LOOSE: &str = "loose-types";
+    pub const GLOB: &str = "glob";
+    pub const NATURAL_JOIN: &str = "natural-join";
+    pub const RIGHT_JOIN: &str = "right-join";
+    pub const FULL_JOIN: &str = "full-join";
+    pub const PARTIAL_INDEX: &str = "partial-index";
+    pub const EXPR_INDEX: &str = "expression-index";
+    pub const BLOB: &str = "blob";
+    /// SQLite's `NOCASE` and `RTRIM` collations.
+    pub const SQLITE_COLLATIONS: &str = "sqlite-collations";
+    pub const IS_TRUE: &str = "is-true";
+    pub const BIT_OPS: &str = "bit-ops";
+    pub const BOOL_TYPE: &str = "bool-type";
+    pub const ANALYZE: &str = "analyze";
+    /// Integer arithmetic that overflows becomes a real instead of an error (SQLite).
+    pub const OVERFLOW_TO_REAL: &str = "overflow-to-real";
+    /// `NULLS FIRST` / `NULLS LAST` in ORDER BY.
+    pub const NULLS_ORDER: &str = "nulls-order";
+    /// `TOTAL()` aggregate.
+    pub const TOTAL: &str = "agg:total";
+}
+
+/// Per-engine settings that must not change any result (for the `config` oracle).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigVariant {
+    pub name: &'static str,
+    /// Statements that switch the setting on before the query.
+    pub enable: &'static [&'static str],
+    /// Statements that switch it back off after the query.
+    pub disable: &'static [&'static str],
+}
+
+/// Capabilities and spelling of one SQL dialect.
+pub trait Dialect: Sync {
+    fn name(&self) -> &'static str;
+
+    /// The constructs this dialect supports (see [`cap`]), besides functions.
+    fn caps(&self) -> &'static [&'static str];
+
+    /// The scalar functions it has with SQLite's meaning.
+    fn funcs(&self) -> &'static [Func];
+
+    fn has_cap(&self, c: &str) -> bool {
+        self.caps().contains(&c)
+    }
+
+    /// Everything it supports, as engines declare it in their info.
+    fn capabilities(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.caps().iter().map(|s| s.to_string()).collect();
+        v.extend(self.funcs().iter().map(|f| format!("fn:{}", f.name())));
+        v
+    }
+
+    /// Is an engine error on a generated statement foreseeable (a constraint violation, an
+    /// overflow the dialect reports), rather than a bug? Patterns stay narrow: a broad one hides
+    /// real bugs.
+    fn expected_error(&self, message: &str) -> bool;
+
+    /// Settings under which the `config` oracle reruns a query.
+    fn config_variants(&self) -> &'static [ConfigVariant] {
+        &[]
+    }
+
+    /// Our identifiers are lowercase letters and digits, safe unquoted everywhere.
+    fn write_ident(&self, out: &mut String, id: &str) {
+        out.push_str(id);
+    }
+
+    fn write_bool(&self, out: &mut String, b: bool) {
+        out.push_str(if b { "TRUE" } else { "FALSE" });
+    }
+
+    fn write_int(&self, out: &mut String, i: i64) {
+        out.push_str(&i.to_string());
+    }
+
+    /// Reals print with a decimal point or exponent so that no engine reads them as integers.
+    fn write_real(&self, out: &mut String, f: f64) {
+        let s = format!("{f:?}");
+        out.push_str(&s);
+        if !s.contains(['.', 'e', 'E', 'n', 'N']) {
+            out.push_str(".0");
+        }
+    }
+
+    fn write_text(&self, out: &mut String, s: &str) {
+        out.push('\'');
+        out.push_str(&s.replace('\'', "''"));
+        out.push('\'');
+    }
+
+    fn write_blob(&self, out: &mut String, b: &[u8]) {
+        out.push_str("x'");
+        for byte in b {
+            out.push_str(&format!("{byte:02X}"));
+        }
+        out.push('\'');
+    }
+
+    /// The type in `CREATE TABLE`.
+    fn column_type(&self, t: SqlType) -> &'static str;
+
+    /// The type in `CAST(x AS ...)`.
+    fn cast_type(&self, t: SqlType) -> &'static str {
+        self.column_type(t)
+    }
+
+    fn collation_name(&self, c: Collation) -> &'static str {
+        match c {
+            Collation::Binary => "BINARY",
+            Collation::NoCase => "NOCASE",
+            Collation::RTrim => "RTRIM",
+        }
+    }
+
+    fn binary_op(&self, op: BinOp) -> &'static str {
+        std_binary_op(op)
+    }
+
+    fn write_binary(&self, out: &mut String, op: BinOp, a: &Expr, b: &Expr) {
+        out.push('(');
+        a.write_sql(self.as_dyn(), out);
+        out.push(' ');
+        out.push_str(self.binary_op(op));
+        out.push(' ');
+        b.write_sql(self.as_dyn(), out);
+        out.push(')');
+    }
+
+    fn func_name(&self, f: Func) -> &'static str {
+        f.name()
+    }
+
+    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
+        out.push_str(self.func_name(f));
+        out.push('(');
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            a.write_sql(self.as_dyn(), out);
+        }
+        out.push(')');
+    }
+
+    /// `ASC`/`DESC`, with NULLs placed as SQLite places them (first when ascending) where the
+    /// dialect can say so, so that ordered results agree across engines.
+    fn write_order_suffix(&self, out: &mut String, desc: bool) {
+        out.push_str(if desc { " DESC NULLS LAST" } else { " ASC NULLS FIRST" });
+    }
+
+    fn write_limit(&self, out: &mut String, limit: Option<u64>, offset: Option<u64>) {
+        if let Some(l) = limit {
+            out.push_str(&format!(" LIMIT {l}"));
+        }
+        if let Some(o) = offset {
+            out.push_str(&format!(" OFFSET {o}"));
+        }
+    }
+
+    /// Written after `CREATE TABLE t (...)` (table options such as a default collation).
+    fn table_suffix(&self) -> &'static str {
+        ""
+    }
+
+    fn analyze(&self) -> &'static str {
+        "ANALYZE"
+    }
+
+    /// The client that runs a reproducer, for its header comment.
+    fn client(&self) -> &'static str;
+
+    fn as_dyn(&self) -> &dyn Dialect;
+}
+
+/// SQLite 3: <https://sqlite.org/lang.html>.
+pub struct Sqlite;
+
+const SQLITE_CAPS: &[&str] = &[
+    cap::UNTYPED,
+    cap::LOOSE,
+    cap::GLOB,
+    cap::NATURAL_JOIN,
+    // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
+    cap::RIGHT_JOIN,
+    cap::FULL_JOIN,
+    cap::PARTIAL_INDEX,
+    cap::EXPR_INDEX,
+    cap::BLOB,
+    cap::SQLITE_COLLATIONS,
+    cap::IS_TRUE,
+    cap::BIT_OPS,
+    cap::ANALYZE,
+    cap::OVERFLOW_TO_REAL,
+    cap::NULLS_ORDER,
+    cap::TOTAL,
+];
+
+impl Dialect for Sqlite {
+    fn name(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn caps(&self) -> &'static [&'static str] {
+        SQLITE_CAPS
+    }
+
+    fn funcs(&self) -> &'static [Func] {
+        Func::ALL
+    }
+
+    fn expected_error(&self, m: &str) -> bool {
+        // https://sqlite.org/rescode.html: constraint violations of generated rows and indexes,
+        // and the two places SQLite reports integer overflow instead of going to a real:
+        // abs(-9223372036854775808) and SUM (https://sqlite.org/lang_aggfunc.html#sumunc).
+        const EXPECTED: &[&str] =
+            &["UNIQUE constraint failed", "NOT NULL constraint failed", "datatype mismatch", "integer overflow"];
+        EXPECTED.iter().any(|e| m.contains(e))
+    }
+
+    fn config_variants(&self) -> &'static [ConfigVariant] {
+        // https://sqlite.org/pragma.html: settings that change plans, never answers.
+        &[
+            ConfigVariant {
+                name: "no-automatic-index",
+                enable: &["PRAGMA automatic_index = OFF"],
+                disable: &["PRAGMA automatic_index = ON"],
+            },
+            ConfigVariant {
+                name: "reverse-unordered-selects",
+                enable: &["PRAGMA reverse_unordered_selects = ON"],
+                disable: &["PRAGMA reverse_unordered_selects = OFF"],
+            },
+        ]
+    }
+
+    fn column_type(&self, t: SqlType) -> &'static str {
+        match t {
+            SqlType::Bool => "BOOLEAN",
+            SqlType::Int => "INTEGER",
+            SqlType::Real => "REAL",
+            SqlType::Text => "TEXT",
+            SqlType::Blob => "BLOB",
+        }
+    }
+
+    fn binary_op(&self, op: BinOp) -> &'static str {
+        match op {
+            // https://sqlite.org/lang_expr.html#isisnot
+            BinOp::Is => "IS",
+            BinOp::IsNot => "IS NOT",
+            _ => std_binary_op(op),
+        }
+    }
+
+    fn client(&self) -> &'static str {
+        "sqlite3 < FILE"
+    }
+
+    fn as_dyn(&self) -> &dyn Dialect {
+        self
+    }
+}
+
+/// The standard spelling of a binary operator.
+pub fn std_binary_op(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::IntDiv | BinOp::Div => "/",
+        BinOp::Rem => "%",
+        BinOp::Concat => "||",
+        BinOp::Eq => "=",
+        BinOp::Ne => "<>",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Gt => ">",
+        BinOp::Ge => ">=",
+        BinOp::Is => "IS NOT DISTINCT FROM",
+        BinOp::IsNot => "IS DISTINCT FROM",
+        BinOp::And => "AND",
+        BinOp::Or => "OR",
+        BinOp::Like => "LIKE",
+        BinOp::NotLike => "NOT LIKE",
+        BinOp::Glob => "GLOB",
+        BinOp::NotGlob => "NOT GLOB",
+        BinOp::BitAnd => "&",
+        BinOp::BitOr => "|",
+        BinOp::Shl => "<<",
+        BinOp::Shr => ">>",
+    }
+}
+
+/// Every dialect crosscheck can print.
+pub fn dialects() -> Vec<&'static dyn Dialect> {
+    vec![&Sqlite, &crate::dialects::Postgres, &crate::dialects::DuckDb, &crate::dialects::MariaDb]
+}
+
+/// The dialect of that name, as engines report it in their info.
+pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
+    dialects().into_iter().find(|d| d.name() == name)
+}
+
+/// The capabilities a run may use: those every engine of the run has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Caps(BTreeSet<String>);
+
+impl Caps {
+    pub fn new<I: IntoIterator<Item = S>, S: Into<String>>(caps: I) -> Caps {
+        Caps(caps.into_iter().map(Into::into).collect())
+    }
+
+    /// The intersection of the engines' capabilities.
+    pub fn common<'a>(sets: impl IntoIterator<Item = &'a BTreeSet<String>>) -> Caps {
+        let mut it = sets.into_iter();
+        let Some(first) = it.next() else { return Caps::default() };
+        let mut acc = first.clone();
+        for s in it {
+            acc = acc.intersection(s).cloned().collect();
+        }
+        Caps(acc)
+    }
+
+    pub fn has(&self, cap: &str) -> bool {
+        self.0.contains(cap)
+    }
+
+    pub fn has_fn(&self, f: Func) -> bool {
+        self.0.contains(&format!("fn:{}", f.name()))
+    }
+}

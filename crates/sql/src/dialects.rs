@@ -1,0 +1,434 @@
+//! The dialects of the differential engines: PostgreSQL, DuckDB and MariaDB. Each is a unit
+//! struct overriding what differs from standard SQL, citing the vendor's documentation.
+//!
+//! A capability is declared only where the construct means the same as in SQLite, so that a
+//! differential run never generates a construct whose answers may legally differ.
+
+use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
+use crate::dialect::{cap, std_binary_op, ConfigVariant, Dialect};
+
+fn contains_any(m: &str, patterns: &[&str]) -> bool {
+    patterns.iter().any(|p| m.contains(p))
+}
+
+fn write_args(d: &dyn Dialect, out: &mut String, name: &str, args: &[Expr]) {
+    out.push_str(name);
+    out.push('(');
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        a.write_sql(d, out);
+    }
+    out.push(')');
+}
+
+/// `iif(c, a, b)` as a searched CASE, for dialects without `iif`.
+fn write_iif_as_case(d: &dyn Dialect, out: &mut String, args: &[Expr]) {
+    out.push_str("(CASE WHEN ");
+    for (i, a) in args.iter().enumerate() {
+        out.push_str(match i {
+            0 => "",
+            1 => " THEN ",
+            _ => " ELSE ",
+        });
+        a.write_sql(d, out);
+    }
+    out.push_str(" END)");
+}
+
+/// PostgreSQL 15: <https://www.postgresql.org/docs/15/sql.html>. A strict dialect: the
+/// generator builds well-typed expressions for it.
+pub struct Postgres;
+
+impl Dialect for Postgres {
+    fn name(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn caps(&self) -> &'static [&'static str] {
+        &[
+            cap::NATURAL_JOIN,
+            cap::RIGHT_JOIN,
+            cap::FULL_JOIN,
+            cap::PARTIAL_INDEX,
+            cap::EXPR_INDEX,
+            cap::BLOB,
+            cap::IS_TRUE,
+            cap::BOOL_TYPE,
+            cap::ANALYZE,
+            cap::NULLS_ORDER,
+        ]
+    }
+
+    fn funcs(&self) -> &'static [Func] {
+        // round(double, int) does not exist and length/hex/typeof differ: left out.
+        &[
+            Func::Abs,
+            Func::Lower,
+            Func::Upper,
+            Func::Trim,
+            Func::Ltrim,
+            Func::Rtrim,
+            Func::Substr,
+            Func::Replace,
+            Func::Instr,
+            Func::Sign,
+            Func::Coalesce,
+            Func::Nullif,
+            Func::Ifnull,
+            Func::Iif,
+            Func::Max,
+            Func::Min,
+        ]
+    }
+
+    fn expected_error(&self, m: &str) -> bool {
+        // https://www.postgresql.org/docs/15/errcodes-appendix.html
+        contains_any(
+            m,
+            &[
+                "duplicate key value violates unique constraint",
+                "could not create unique index",
+                "violates not-null constraint",
+                "out of range",
+                "division by zero",
+                "invalid input syntax",
+                "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions",
+            ],
+        )
+    }
+
+    fn config_variants(&self) -> &'static [ConfigVariant] {
+        // https://www.postgresql.org/docs/15/runtime-config-query.html
+        &[
+            ConfigVariant {
+                name: "no-seqscan",
+                enable: &["SET enable_seqscan = off"],
+                disable: &["RESET enable_seqscan"],
+            },
+            ConfigVariant {
+                name: "no-index-scans",
+                enable: &[
+                    "SET enable_indexscan = off",
+                    "SET enable_bitmapscan = off",
+                    "SET enable_indexonlyscan = off",
+                ],
+                disable: &["RESET enable_indexscan", "RESET enable_bitmapscan", "RESET enable_indexonlyscan"],
+            },
+            ConfigVariant {
+                name: "no-hash-merge-join",
+                enable: &["SET enable_hashjoin = off", "SET enable_mergejoin = off"],
+                disable: &["RESET enable_hashjoin", "RESET enable_mergejoin"],
+            },
+        ]
+    }
+
+    fn write_blob(&self, out: &mut String, b: &[u8]) {
+        // https://www.postgresql.org/docs/15/datatype-binary.html#id-1.5.7.12.9
+        out.push_str("'\\x");
+        for byte in b {
+            out.push_str(&format!("{byte:02x}"));
+        }
+        out.push_str("'::bytea");
+    }
+
+    fn write_real(&self, out: &mut String, f: f64) {
+        // An unadorned `1.5` is numeric in PostgreSQL; keep reals double precision.
+        out.push_str(&format!("'{f:?}'::float8"));
+    }
+
+    fn column_type(&self, t: SqlType) -> &'static str {
+        match t {
+            SqlType::Bool => "BOOLEAN",
+            SqlType::Int => "BIGINT",
+            SqlType::Real => "DOUBLE PRECISION",
+            SqlType::Text => "TEXT",
+            SqlType::Blob => "BYTEA",
+        }
+    }
+
+    fn collation_name(&self, _: Collation) -> &'static str {
+        // Only byte order exists in every installation; the generator asks for no other.
+        "\"C\""
+    }
+
+    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
+        match f {
+            Func::Ifnull => write_args(self, out, "coalesce", args),
+            Func::Max => write_args(self, out, "greatest", args),
+            Func::Min => write_args(self, out, "least", args),
+            Func::Instr => write_args(self, out, "strpos", args),
+            Func::Iif => write_iif_as_case(self, out, args),
+            _ => write_args(self, out, f.name(), args),
+        }
+    }
+
+    fn client(&self) -> &'static str {
+        "psql -X -f FILE"
+    }
+
+    fn as_dyn(&self) -> &dyn Dialect {
+        self
+    }
+}
+
+/// DuckDB: <https://duckdb.org/docs/sql/introduction>.
+pub struct DuckDb;
+
+impl Dialect for DuckDb {
+    fn name(&self) -> &'static str {
+        "duckdb"
+    }
+
+    fn caps(&self) -> &'static [&'static str] {
+        &[
+            cap::GLOB,
+            cap::NATURAL_JOIN,
+            cap::RIGHT_JOIN,
+            cap::FULL_JOIN,
+            cap::EXPR_INDEX,
+            cap::BLOB,
+            cap::IS_TRUE,
+            cap::BOOL_TYPE,
+            cap::BIT_OPS,
+            cap::ANALYZE,
+            cap::NULLS_ORDER,
+        ]
+    }
+
+    fn funcs(&self) -> &'static [Func] {
+        &[
+            Func::Abs,
+            Func::Length,
+            Func::Lower,
+            Func::Upper,
+            Func::Trim,
+            Func::Ltrim,
+            Func::Rtrim,
+            Func::Substr,
+            Func::Replace,
+            Func::Instr,
+            Func::Round,
+            Func::Sign,
+            Func::Coalesce,
+            Func::Nullif,
+            Func::Ifnull,
+            Func::Iif,
+            Func::Max,
+            Func::Min,
+        ]
+    }
+
+    fn expected_error(&self, m: &str) -> bool {
+        // https://duckdb.org/docs/dev/internal_errors: constraint, overflow and conversion
+        // errors are user errors; "INTERNAL Error" never is.
+        !m.contains("INTERNAL")
+            && contains_any(m, &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in"])
+    }
+
+    fn config_variants(&self) -> &'static [ConfigVariant] {
+        // https://duckdb.org/docs/configuration/pragmas#optimizer
+        &[ConfigVariant {
+            name: "no-optimizer",
+            enable: &["PRAGMA disable_optimizer"],
+            disable: &["PRAGMA enable_optimizer"],
+        }]
+    }
+
+    fn write_blob(&self, out: &mut String, b: &[u8]) {
+        // https://duckdb.org/docs/sql/data_types/blob
+        out.push('\'');
+        for byte in b {
+            out.push_str(&format!("\\x{byte:02X}"));
+        }
+        out.push_str("'::BLOB");
+    }
+
+    fn column_type(&self, t: SqlType) -> &'static str {
+        match t {
+            SqlType::Bool => "BOOLEAN",
+            SqlType::Int => "BIGINT",
+            SqlType::Real => "DOUBLE",
+            SqlType::Text => "VARCHAR",
+            SqlType::Blob => "BLOB",
+        }
+    }
+
+    fn binary_op(&self, op: BinOp) -> &'static str {
+        match op {
+            // `/` is float division in DuckDB; `//` truncates
+            // (https://duckdb.org/docs/sql/functions/numeric#numeric-operators).
+            BinOp::IntDiv => "//",
+            _ => std_binary_op(op),
+        }
+    }
+
+    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
+        match f {
+            Func::Max => write_args(self, out, "greatest", args),
+            Func::Min => write_args(self, out, "least", args),
+            Func::Iif => write_iif_as_case(self, out, args),
+            _ => write_args(self, out, f.name(), args),
+        }
+    }
+
+    fn client(&self) -> &'static str {
+        "duckdb < FILE"
+    }
+
+    fn as_dyn(&self) -> &dyn Dialect {
+        self
+    }
+}
+
+/// MariaDB 10.11: <https://mariadb.com/kb/en/sql-statements/>. Permissive like SQLite.
+pub struct MariaDb;
+
+impl Dialect for MariaDb {
+    fn name(&self) -> &'static str {
+        "mariadb"
+    }
+
+    fn caps(&self) -> &'static [&'static str] {
+        &[cap::LOOSE, cap::NATURAL_JOIN, cap::RIGHT_JOIN, cap::BLOB, cap::IS_TRUE, cap::BOOL_TYPE]
+    }
+
+    fn funcs(&self) -> &'static [Func] {
+        // length() counts bytes and hex() of a number differs: left out.
+        &[
+            Func::Abs,
+            Func::Lower,
+            Func::Upper,
+            Func::Trim,
+            Func::Ltrim,
+            Func::Rtrim,
+            Func::Substr,
+            Func::Replace,
+            Func::Instr,
+            Func::Round,
+            Func::Sign,
+            Func::Coalesce,
+            Func::Nullif,
+            Func::Ifnull,
+            Func::Iif,
+            Func::Max,
+            Func::Min,
+        ]
+    }
+
+    fn expected_error(&self, m: &str) -> bool {
+        // https://mariadb.com/kb/en/mariadb-error-code-reference/
+        contains_any(
+            m,
+            &[
+                "Duplicate entry",
+                "cannot be null",
+                "Out of range value",
+                "value is out of range",
+                "Incorrect",
+                "Truncated",
+            ],
+        )
+    }
+
+    fn config_variants(&self) -> &'static [ConfigVariant] {
+        // https://mariadb.com/kb/en/optimizer-switch/
+        &[ConfigVariant {
+            name: "no-join-cache-semijoin",
+            enable: &[
+                "SET optimizer_switch = 'join_cache_hashed=off,semijoin=off,materialization=off,index_merge=off'",
+            ],
+            disable: &["SET optimizer_switch = DEFAULT"],
+        }]
+    }
+
+    fn write_text(&self, out: &mut String, s: &str) {
+        // Backslash is an escape character in MariaDB string literals.
+        out.push('\'');
+        out.push_str(&s.replace('\\', "\\\\").replace('\'', "''"));
+        out.push('\'');
+    }
+
+    fn column_type(&self, t: SqlType) -> &'static str {
+        match t {
+            SqlType::Bool => "BOOLEAN",
+            SqlType::Int => "BIGINT",
+            SqlType::Real => "DOUBLE",
+            SqlType::Text => "VARCHAR(100)",
+            SqlType::Blob => "BLOB",
+        }
+    }
+
+    fn cast_type(&self, t: SqlType) -> &'static str {
+        // https://mariadb.com/kb/en/cast/
+        match t {
+            SqlType::Bool | SqlType::Int => "SIGNED",
+            SqlType::Real => "DOUBLE",
+            SqlType::Text => "CHAR",
+            SqlType::Blob => "BINARY",
+        }
+    }
+
+    fn collation_name(&self, _: Collation) -> &'static str {
+        "utf8mb4_nopad_bin"
+    }
+
+    fn table_suffix(&self) -> &'static str {
+        // The default collation is case-insensitive and pads spaces; compare bytes as SQLite does.
+        " CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin"
+    }
+
+    fn binary_op(&self, op: BinOp) -> &'static str {
+        match op {
+            BinOp::IntDiv => "DIV",
+            BinOp::Is => "<=>",
+            _ => std_binary_op(op),
+        }
+    }
+
+    fn write_binary(&self, out: &mut String, op: BinOp, a: &Expr, b: &Expr) {
+        match op {
+            // `||` is OR unless PIPES_AS_CONCAT is set.
+            BinOp::Concat => write_args(self, out, "CONCAT", &[a.clone(), b.clone()]),
+            BinOp::IsNot => {
+                out.push_str("(NOT (");
+                a.write_sql(self, out);
+                out.push_str(" <=> ");
+                b.write_sql(self, out);
+                out.push_str("))");
+            }
+            _ => {
+                out.push('(');
+                a.write_sql(self, out);
+                out.push(' ');
+                out.push_str(self.binary_op(op));
+                out.push(' ');
+                b.write_sql(self, out);
+                out.push(')');
+            }
+        }
+    }
+
+    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
+        match f {
+            Func::Max => write_args(self, out, "GREATEST", args),
+            Func::Min => write_args(self, out, "LEAST", args),
+            Func::Iif => write_args(self, out, "IF", args),
+            _ => write_args(self, out, f.name(), args),
+        }
+    }
+
+    fn write_order_suffix(&self, out: &mut String, desc: bool) {
+        // No NULLS FIRST/LAST; NULLs already sort first ascending, as in SQLite.
+        out.push_str(if desc { " DESC" } else { " ASC" });
+    }
+
+    fn client(&self) -> &'static str {
+        "mariadb DB < FILE"
+    }
+
+    fn as_dyn(&self) -> &dyn Dialect {
+        self
+    }
+}

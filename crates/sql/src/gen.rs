@@ -1,0 +1,500 @@
+//! The case generator: random databases (schema, rows with edge values, indexes, views) and,
+//! per check, a query shaped for the oracle.
+//!
+//! `case(index, oracle)` is a pure function of the seed, the engines' capabilities and the
+//! index: database number `index / CHECKS_PER_DB` is built from `rng(seed, db)`, the query from
+//! `rng(seed ^ QUERY_SALT, index)`. The current database is cached.
+
+use crate::ast::{
+    Agg, Collation, ColumnDef, Expr, Func, IndexKey, Item, Join, JoinKind, Lit, Order, Select, SqlType, Stmt, TableRef,
+};
+use crate::case::{Query, SqlCase};
+use crate::dialect::{cap, Caps};
+use crate::exprgen::{edge_value, lit_type, ty_index, ColInfo, Env, ExprGen, ScopeCol, TableInfo};
+use crate::oracle::TLP_VARIANTS;
+use crosscheck_core::Generator;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// Checks run against one generated database before the next one is built.
+pub const CHECKS_PER_DB: u64 = 200;
+const QUERY_SALT: u64 = 0x5153_4c51_5545_5259;
+
+pub struct SqlGenerator {
+    seed: u64,
+    caps: Caps,
+    current: Option<(u64, Vec<Stmt>, Env)>,
+}
+
+impl SqlGenerator {
+    pub fn new(seed: u64, caps: Caps) -> SqlGenerator {
+        SqlGenerator { seed, caps, current: None }
+    }
+
+    fn database(&mut self, db: u64) -> &(u64, Vec<Stmt>, Env) {
+        if self.current.as_ref().map(|c| c.0) != Some(db) {
+            let mut rng = crosscheck_core::rng(self.seed, db);
+            let (setup, env) = gen_database(&mut rng, &self.caps);
+            self.current = Some((db, setup, env));
+        }
+        // Filled just above.
+        self.current.get_or_insert_with(|| (db, Vec::new(), empty_env(&self.caps)))
+    }
+}
+
+impl Generator<SqlCase> for SqlGenerator {
+    fn case(&mut self, index: u64, oracle: &str) -> SqlCase {
+        let db = index / CHECKS_PER_DB;
+        let seed = self.seed;
+        let (_, setup, env) = self.database(db);
+        let mut rng = crosscheck_core::rng(seed ^ QUERY_SALT, index);
+        let concrete = if oracle == "tlp" {
+            TLP_VARIANTS[rng.gen_range(0..TLP_VARIANTS.len())].to_string()
+        } else {
+            oracle.to_string()
+        };
+        let query = gen_query(&mut rng, env, &concrete);
+        SqlCase { seed, db, index, oracle: concrete, setup: setup.clone(), query }
+    }
+}
+
+fn empty_env(caps: &Caps) -> Env {
+    let loose = caps.has(cap::LOOSE);
+    let funcs = Func::ALL.iter().copied().filter(|f| caps.has_fn(*f)).collect();
+    let collations = if caps.has(cap::SQLITE_COLLATIONS) {
+        vec![Collation::Binary, Collation::NoCase, Collation::RTrim]
+    } else {
+        vec![Collation::Binary]
+    };
+    Env { tables: Vec::new(), caps: caps.clone(), loose, funcs, collations, pool: Default::default() }
+}
+
+fn random_text(rng: &mut ChaCha8Rng) -> String {
+    const CHARS: &[char] = &['a', 'A', 'b', 'B', ' ', '0', '1', '%', '_', 'z'];
+    let n = rng.gen_range(0..4);
+    (0..n).map(|_| *CHARS.choose(rng).unwrap_or(&'a')).collect()
+}
+
+/// A value for a column of type `t`, drawn from its small domain so that values repeat
+/// (for joins, grouping and DISTINCT), sometimes NULL, in loose dialects sometimes of another type.
+fn row_value(rng: &mut ChaCha8Rng, domain: &[Lit], loose: bool, caps: &Caps) -> Lit {
+    if rng.gen_bool(0.12) {
+        return Lit::Null;
+    }
+    if loose && rng.gen_bool(0.08) {
+        let mut t = [SqlType::Int, SqlType::Real, SqlType::Text][rng.gen_range(0..3)];
+        if caps.has(cap::BLOB) && rng.gen_bool(0.2) {
+            t = SqlType::Blob;
+        }
+        return edge_value(rng, t);
+    }
+    domain.choose(rng).cloned().unwrap_or(Lit::Null)
+}
+
+fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; 5]) -> Vec<Lit> {
+    let n = rng.gen_range(2..=5);
+    (0..n)
+        .map(|_| {
+            let s = &shared[ty_index(t)];
+            // Shared values make columns of different tables join.
+            if !s.is_empty() && rng.gen_bool(0.6) {
+                s[rng.gen_range(0..s.len())].clone()
+            } else if t == SqlType::Text && rng.gen() {
+                Lit::Text(random_text(rng))
+            } else {
+                edge_value(rng, t)
+            }
+        })
+        .collect()
+}
+
+/// A database: its setup statements and what the query generator needs to know about it.
+pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
+    let mut env = empty_env(caps);
+    let mut types = vec![SqlType::Int, SqlType::Real, SqlType::Text];
+    if caps.has(cap::BLOB) {
+        types.push(SqlType::Blob);
+    }
+    if caps.has(cap::BOOL_TYPE) && !env.loose {
+        types.push(SqlType::Bool);
+    }
+    let mut shared: [Vec<Lit>; 5] = Default::default();
+    for t in &types {
+        shared[ty_index(*t)] = (0..4).map(|_| edge_value(rng, *t)).collect();
+    }
+    let mut creates = Vec::new();
+    let mut inserts = Vec::new();
+    let mut indexes = Vec::new();
+    let n_tables = rng.gen_range(1..=3);
+    for ti in 0..n_tables {
+        let name = format!("t{ti}");
+        let n_cols = rng.gen_range(1..=4);
+        let mut cols = Vec::new();
+        let mut infos = Vec::new();
+        let mut has_pk = false;
+        for ci in 0..n_cols {
+            let untyped = caps.has(cap::UNTYPED) && rng.gen_bool(0.2);
+            let vt = *types.choose(rng).unwrap_or(&SqlType::Int);
+            let ty = if untyped { None } else { Some(vt) };
+            let primary_key = !has_pk && rng.gen_bool(0.15);
+            has_pk |= primary_key;
+            let domain = domain_for(rng, vt, &shared);
+            let textual = matches!(ty, None | Some(SqlType::Text));
+            let collate = if textual && env.collations.len() > 1 && rng.gen_bool(0.3) {
+                env.collations.choose(rng).copied()
+            } else {
+                None
+            };
+            cols.push(ColumnDef {
+                name: format!("c{ci}"),
+                ty,
+                primary_key,
+                unique: !primary_key && rng.gen_bool(0.1),
+                not_null: rng.gen_bool(0.1),
+                default: if rng.gen_bool(0.1) { domain.first().cloned() } else { None },
+                collate,
+            });
+            infos.push((domain, ty));
+        }
+        // Small tables keep joins cheap: the engine's time goes into many queries, not into
+        // big cross products.
+        let n_rows = if rng.gen_bool(0.05) { 0 } else { rng.gen_range(1..=6) };
+        let mut col_values: Vec<Vec<Lit>> = vec![Vec::new(); n_cols];
+        for _ in 0..n_rows {
+            let all = !rng.gen_bool(0.1);
+            let mut names = Vec::new();
+            let mut values = Vec::new();
+            for (ci, c) in cols.iter().enumerate() {
+                if !all && rng.gen() {
+                    continue;
+                }
+                let v = row_value(rng, &infos[ci].0, env.loose, caps);
+                col_values[ci].push(v.clone());
+                names.push(c.name.clone());
+                values.push(Expr::Lit(v));
+            }
+            inserts.push(Stmt::Insert { table: name.clone(), columns: names, values });
+        }
+        let columns: Vec<ColInfo> =
+            cols.iter().zip(col_values).map(|(c, values)| ColInfo { name: c.name.clone(), ty: c.ty, values }).collect();
+        creates.push(Stmt::CreateTable { name: name.clone(), columns: cols });
+        env.tables.push(TableInfo { name, columns, view: false });
+    }
+    for t in &env.tables {
+        for c in &t.columns {
+            for v in &c.values {
+                if let Some(lt) = lit_type(v) {
+                    env.pool[ty_index(lt)].push(v.clone());
+                }
+            }
+        }
+    }
+    for i in 0..rng.gen_range(0..=3) {
+        indexes.push(gen_index(rng, &env, i));
+    }
+    let mut setup = creates;
+    // Indexes before the rows exercise index maintenance; after, index creation.
+    if rng.gen() {
+        setup.extend(indexes);
+        setup.extend(inserts);
+    } else {
+        setup.extend(inserts);
+        setup.extend(indexes);
+    }
+    for v in 0..rng.gen_range(0..=2) {
+        if let Some(view) = gen_view(rng, &mut env, v) {
+            setup.push(view);
+        }
+    }
+    if caps.has(cap::ANALYZE) && rng.gen_bool(0.3) {
+        setup.push(Stmt::Analyze);
+    }
+    (setup, env)
+}
+
+fn table_scope(env: &Env, ti: usize, visible: &str) -> Vec<ScopeCol> {
+    (0..env.tables[ti].columns.len()).map(|c| ScopeCol { visible: visible.to_string(), table: ti, column: c }).collect()
+}
+
+fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
+    let ti = rng.gen_range(0..env.tables.len());
+    let table = env.tables[ti].name.clone();
+    // Index expressions name bare columns: an empty qualifier.
+    let scope = table_scope(env, ti, "");
+    let n_keys = rng.gen_range(1..=2);
+    let mut keys = Vec::new();
+    for _ in 0..n_keys {
+        let sc = &scope[rng.gen_range(0..scope.len())];
+        let col = &env.tables[ti].columns[sc.column];
+        let mut expr = Expr::col("", &col.name);
+        if env.caps.has(cap::EXPR_INDEX) && rng.gen_bool(0.3) {
+            let mut g = ExprGen::new(rng, env, scope.clone());
+            g.subqueries = false;
+            let t = col.ty.unwrap_or(SqlType::Int);
+            let e = g.expr(t, 1);
+            // A constant key is pointless, and SQLite reads a lone string as a column name.
+            if mentions_column(&e) {
+                expr = e;
+            }
+        } else if env.collations.len() > 1 && rng.gen_bool(0.2) {
+            let c = *env.collations.choose(rng).unwrap_or(&Collation::Binary);
+            expr = Expr::Collate(Box::new(expr), c);
+        }
+        keys.push(IndexKey { expr, desc: rng.gen_bool(0.3) });
+    }
+    let where_ = if env.caps.has(cap::PARTIAL_INDEX) && rng.gen_bool(0.3) {
+        let mut g = ExprGen::new(rng, env, scope);
+        // Partial-index conditions may not contain subqueries.
+        g.subqueries = false;
+        Some(g.predicate(1))
+    } else {
+        None
+    };
+    Stmt::CreateIndex { name: format!("i{i}"), table, unique: rng.gen_bool(0.2), keys, where_ }
+}
+
+fn gen_view(rng: &mut ChaCha8Rng, env: &mut Env, v: u32) -> Option<Stmt> {
+    let base: Vec<usize> = (0..env.tables.len()).filter(|&t| !env.tables[t].view).collect();
+    let ti = *base.choose(rng)?;
+    let visible = env.tables[ti].name.clone();
+    let scope = table_scope(env, ti, &visible);
+    let n = rng.gen_range(1..=3);
+    let mut items = Vec::new();
+    let mut cols = Vec::new();
+    let where_;
+    {
+        let mut g = ExprGen::new(rng, env, scope.clone());
+        g.subqueries = false;
+        for ci in 0..n {
+            let sc = scope[g.rng.gen_range(0..scope.len())].clone();
+            let src = &env.tables[ti].columns[sc.column];
+            let (expr, ty, values) = if g.rng.gen_bool(0.6) {
+                (Expr::col(&visible, &src.name), src.ty, src.values.clone())
+            } else {
+                let t = src.ty.unwrap_or(SqlType::Int);
+                (g.expr(t, 1), Some(t).filter(|_| !env.loose), Vec::new())
+            };
+            items.push(Item { expr, alias: None });
+            cols.push(ColInfo { name: format!("c{ci}"), ty, values });
+        }
+        where_ = if g.rng.gen_bool(0.4) { Some(g.predicate(1)) } else { None };
+    }
+    let select = Select {
+        distinct: rng.gen_bool(0.2),
+        items,
+        from: vec![TableRef { name: visible, alias: None }],
+        where_,
+        ..Select::default()
+    };
+    let name = format!("v{v}");
+    let columns = cols.iter().map(|c| c.name.clone()).collect();
+    env.tables.push(TableInfo { name: name.clone(), columns: cols, view: true });
+    Some(Stmt::CreateView { name, columns, select })
+}
+
+/// The FROM clause: one to three tables or views, joined in the ways the run supports.
+fn gen_from(rng: &mut ChaCha8Rng, env: &Env) -> (Vec<TableRef>, Vec<Join>, Vec<ScopeCol>) {
+    let n = match rng.gen_range(0..20) {
+        0..=10 => 1,
+        11..=18 => 2,
+        _ => 3,
+    };
+    let mut from = Vec::new();
+    let mut joins = Vec::new();
+    let mut scope: Vec<ScopeCol> = Vec::new();
+    let mut used: Vec<String> = Vec::new();
+    for k in 0..n {
+        let ti = rng.gen_range(0..env.tables.len());
+        let name = env.tables[ti].name.clone();
+        let alias = if used.contains(&name) { Some(format!("a{k}")) } else { None };
+        let tref = TableRef { name: name.clone(), alias };
+        let visible = tref.visible().to_string();
+        used.push(name);
+        let new_cols = table_scope(env, ti, &visible);
+        if k == 0 {
+            from.push(tref);
+            scope.extend(new_cols);
+            continue;
+        }
+        let mut kinds = vec![JoinKind::Inner, JoinKind::Inner, JoinKind::Left, JoinKind::Cross];
+        for (c, kind) in [(cap::RIGHT_JOIN, JoinKind::Right), (cap::FULL_JOIN, JoinKind::Full)] {
+            if env.caps.has(c) {
+                kinds.push(kind);
+            }
+        }
+        // Only `a NATURAL JOIN b` with nothing else: with more tables the shared column names
+        // become ambiguous (SQLite: "ambiguous reference to c0 in USING()").
+        if env.caps.has(cap::NATURAL_JOIN) && n == 2 && from.len() == 1 && natural_ok(env, &scope, ti) {
+            kinds.push(JoinKind::Natural);
+        }
+        let kind = *kinds.choose(rng).unwrap_or(&JoinKind::Inner);
+        if rng.gen_bool(0.1) {
+            // The comma form: a cross product filtered later.
+            from.push(tref);
+            scope.extend(new_cols);
+            continue;
+        }
+        scope.extend(new_cols.clone());
+        let on = match kind {
+            JoinKind::Cross | JoinKind::Natural => None,
+            _ => Some(join_condition(rng, env, &scope, &new_cols)),
+        };
+        joins.push(Join { kind, table: tref, on });
+    }
+    (from, joins, scope)
+}
+
+/// A NATURAL join is well-typed only if same-named columns have the same type.
+fn natural_ok(env: &Env, scope: &[ScopeCol], ti: usize) -> bool {
+    env.loose
+        || env.tables[ti].columns.iter().all(|c| {
+            scope.iter().all(|s| {
+                let o = &env.tables[s.table].columns[s.column];
+                o.name != c.name || o.ty == c.ty
+            })
+        })
+}
+
+fn join_condition(rng: &mut ChaCha8Rng, env: &Env, scope: &[ScopeCol], new_cols: &[ScopeCol]) -> Expr {
+    if rng.gen_bool(0.6) {
+        // An equi-join between the new table and an earlier one, on columns of one type.
+        let a = &new_cols[rng.gen_range(0..new_cols.len())];
+        let at = env.tables[a.table].columns[a.column].ty;
+        let earlier: Vec<&ScopeCol> = scope[..scope.len() - new_cols.len()]
+            .iter()
+            .filter(|s| env.loose || env.tables[s.table].columns[s.column].ty == at)
+            .collect();
+        if let Some(b) = earlier.choose(rng) {
+            let ac = Expr::col(&a.visible, &env.tables[a.table].columns[a.column].name);
+            let bc = Expr::col(&b.visible, &env.tables[b.table].columns[b.column].name);
+            return Expr::bin(crate::ast::BinOp::Eq, bc, ac);
+        }
+    }
+    let mut g = ExprGen::new(rng, env, scope.to_vec());
+    g.subqueries = false;
+    g.predicate(1)
+}
+
+fn plain_items(g: &mut ExprGen, n: usize) -> Vec<Item> {
+    (0..n)
+        .map(|_| {
+            let t = g.any_type();
+            let mut expr = g.expr(t, 2);
+            // An integer constant in GROUP BY or ORDER BY is a column number in SQLite, and a
+            // constant key groups nothing: items always mention a column.
+            if !mentions_column(&expr) || g.rng.gen_bool(0.6) {
+                expr = column_or(g, expr);
+            }
+            Item { expr, alias: None }
+        })
+        .collect()
+}
+
+fn mentions_column(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Expr::Col(_)));
+    found
+}
+
+fn column_or(g: &mut ExprGen, other: Expr) -> Expr {
+    if g.scope.is_empty() {
+        return other;
+    }
+    let sc = g.scope[g.rng.gen_range(0..g.scope.len())].clone();
+    Expr::col(&sc.visible, &g.env.tables[sc.table].columns[sc.column].name)
+}
+
+/// The query of one check, shaped for its oracle.
+pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: &str) -> Query {
+    let (from, joins, scope) = gen_from(rng, env);
+    let depth = rng.gen_range(1..=3);
+    let mut g = ExprGen::new(rng, env, scope);
+    let mut select = Select { from, joins, ..Select::default() };
+    let mut pred = Some(g.predicate(depth));
+    let mut count_rows = false;
+    match oracle {
+        "tlp-distinct" | "tlp-group-by" => {
+            let n = g.rng.gen_range(1..=2);
+            select.items = plain_items(&mut g, n);
+            if oracle == "tlp-distinct" {
+                select.distinct = true;
+            } else {
+                select.group_by = select.items.iter().map(|i| i.expr.clone()).collect();
+            }
+        }
+        "tlp-having" => {
+            let n = g.rng.gen_range(1..=2);
+            let keys = plain_items(&mut g, n);
+            select.group_by = keys.iter().map(|i| i.expr.clone()).collect();
+            if g.rng.gen_bool(0.3) {
+                select.where_ = Some(g.predicate(1));
+            }
+            // HAVING and the select list may name only group keys and aggregates: any other
+            // column would take its value from an arbitrary row of the group.
+            let typed: Vec<(Expr, Option<SqlType>)> =
+                select.group_by.iter().map(|e| (e.clone(), expr_type(env, &g.scope, e))).collect();
+            g.group_keys = Some(typed);
+            g.aggregates = true;
+            g.subqueries = false;
+            let mut items = keys;
+            let t = g.any_type();
+            items.push(Item { expr: g.aggregate(t, 1), alias: None });
+            select.items = items;
+            pred = Some(g.predicate(depth.min(2)));
+        }
+        "tlp-aggregate" => {
+            let t = g.any_type();
+            let arg = g.expr(t, 1);
+            let func = *[Agg::Min, Agg::Max, Agg::Sum, Agg::Count].choose(g.rng).unwrap_or(&Agg::Count);
+            let arg = match func {
+                Agg::Count if g.rng.gen() => None,
+                // An explicit collation makes the inner and the outer MIN/MAX compare alike.
+                Agg::Min | Agg::Max if env.collations.len() > 1 => {
+                    let c = *env.collations.choose(g.rng).unwrap_or(&Collation::Binary);
+                    Some(Box::new(Expr::Collate(Box::new(arg), c)))
+                }
+                _ => Some(Box::new(arg)),
+            };
+            select.items = vec![Item { expr: Expr::Agg { func, distinct: false, arg }, alias: Some("agg".into()) }];
+        }
+        "norec" => {
+            count_rows = g.rng.gen();
+            if count_rows && g.rng.gen_bool(0.3) {
+                let n = g.rng.gen_range(1..=2);
+                select.items = plain_items(&mut g, n);
+                select.order_by = select.items.iter().map(|i| Order { expr: i.expr.clone(), desc: false }).collect();
+            }
+        }
+        "differential" | "config" => {
+            let n = g.rng.gen_range(1..=3);
+            select.items = plain_items(&mut g, n);
+            select.where_ = pred.take();
+            if g.rng.gen_bool(0.2) {
+                select.distinct = true;
+            }
+        }
+        _ => {
+            // tlp-where (and anything unknown, which validate() has already refused).
+            let n = g.rng.gen_range(0..=3);
+            select.items = plain_items(&mut g, n);
+            if g.rng.gen_bool(0.2) {
+                select.order_by =
+                    select.items.iter().map(|i| Order { expr: i.expr.clone(), desc: g.rng.gen() }).collect();
+            }
+        }
+    }
+    Query { select, pred, count_rows }
+}
+
+/// The static type of a column reference, for group keys (other expressions: unknown).
+fn expr_type(env: &Env, scope: &[ScopeCol], e: &Expr) -> Option<SqlType> {
+    match e {
+        Expr::Col(c) => scope
+            .iter()
+            .find(|s| s.visible == c.table && env.tables[s.table].columns[s.column].name == c.column)
+            .and_then(|s| env.tables[s.table].columns[s.column].ty),
+        Expr::Lit(l) => lit_type(l),
+        _ => None,
+    }
+}

@@ -1,0 +1,297 @@
+//! Reduction candidates and deduplication signatures for SQL cases.
+//!
+//! Candidates keep each oracle's invariants (a `tlp-group-by` query keeps its GROUP BY equal
+//! to its select list, a `tlp-distinct` query stays DISTINCT), so that a reduced case shows the
+//! same failure and not an artefact of the reduction. Candidates that break the setup or the
+//! query simply fail the re-check and are dropped by the reducer.
+
+use crate::ast::{Expr, Lit, Select, Stmt};
+use crate::case::{Query, SqlCase};
+use crosscheck_core::reduce::cuts;
+use std::collections::BTreeSet;
+
+fn walk_select_mut(s: &mut Select, f: &mut dyn FnMut(&mut Expr)) {
+    for e in s.slots_mut() {
+        walk_expr_mut(e, f);
+    }
+}
+
+fn walk_expr_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    f(e);
+    for c in e.children_mut() {
+        walk_expr_mut(c, f);
+    }
+    if let Some(s) = e.subquery_mut() {
+        walk_select_mut(s, f);
+    }
+}
+
+/// Every expression node of a query, in the preorder `walk_query_mut` uses.
+fn nodes(q: &Query) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut push = |e: &Expr| out.push(e.clone());
+    q.select.visit_exprs(&mut push);
+    if let Some(p) = &q.pred {
+        p.visit(&mut push);
+    }
+    out
+}
+
+fn walk_query_mut(q: &mut Query, f: &mut dyn FnMut(&mut Expr)) {
+    walk_select_mut(&mut q.select, f);
+    if let Some(p) = &mut q.pred {
+        walk_expr_mut(p, f);
+    }
+}
+
+/// Simpler literals than `l`.
+fn simpler_lits(l: &Lit) -> Vec<Lit> {
+    match l {
+        Lit::Int(i) if *i != 0 => vec![Lit::Int(0), Lit::Int(1)].into_iter().filter(|x| x != l).collect(),
+        Lit::Real(f) if *f != 0.0 || f.is_sign_negative() => {
+            let mut v = vec![Lit::Real(0.0)];
+            if f.fract() != 0.0 && f.abs() < 1e15 {
+                v.push(Lit::Real(f.trunc()));
+            }
+            v
+        }
+        Lit::Text(s) if !s.is_empty() => {
+            let mut v = vec![Lit::Text(String::new())];
+            if s.chars().count() > 1 {
+                v.push(Lit::Text(s.chars().take(1).collect()));
+            }
+            v
+        }
+        Lit::Blob(b) if !b.is_empty() => vec![Lit::Blob(Vec::new())],
+        Lit::Bool(true) => vec![Lit::Bool(false)],
+        _ => vec![],
+    }
+}
+
+/// Smaller expressions that may stand for `e`: its children, NULL, simpler constants, and its
+/// subquery without WHERE.
+fn replacements(e: &Expr) -> Vec<Expr> {
+    let mut v: Vec<Expr> = e.children().into_iter().cloned().collect();
+    match e {
+        Expr::Lit(l) => v.extend(simpler_lits(l).into_iter().map(Expr::Lit)),
+        _ => v.push(Expr::Lit(Lit::Null)),
+    }
+    if let Some(s) = e.subquery() {
+        if s.where_.is_some() {
+            let mut e2 = e.clone();
+            if let Some(s2) = e2.subquery_mut() {
+                s2.where_ = None;
+            }
+            v.push(e2);
+        }
+    }
+    v
+}
+
+fn with_query(case: &SqlCase, q: Query) -> SqlCase {
+    SqlCase { query: q, ..case.clone() }
+}
+
+/// Clause-level candidates for the query.
+fn clause_candidates(case: &SqlCase) -> Vec<Query> {
+    let q = &case.query;
+    let s = &q.select;
+    let oracle = case.oracle.as_str();
+    let mut out = Vec::new();
+    let mut push = |f: &dyn Fn(&mut Query)| {
+        let mut c = q.clone();
+        f(&mut c);
+        out.push(c);
+    };
+    for i in 0..s.joins.len() {
+        push(&|c| {
+            c.select.joins.remove(i);
+        });
+    }
+    for i in 1..s.from.len() {
+        push(&|c| {
+            c.select.from.remove(i);
+        });
+    }
+    if s.where_.is_some() {
+        push(&|c| c.select.where_ = None);
+    }
+    if !s.order_by.is_empty() {
+        push(&|c| c.select.order_by.clear());
+    }
+    if s.distinct && oracle != "tlp-distinct" {
+        push(&|c| c.select.distinct = false);
+    }
+    if !s.group_by.is_empty() && !matches!(oracle, "tlp-group-by" | "tlp-having") {
+        push(&|c| c.select.group_by.clear());
+    }
+    if s.having.is_some() {
+        push(&|c| c.select.having = None);
+    }
+    for i in 0..s.joins.len() {
+        if s.joins[i].on.is_some() {
+            push(&|c| c.select.joins[i].on = None);
+        }
+    }
+    let min_items = if oracle == "tlp-where" || (oracle == "norec" && q.count_rows) { 0 } else { 1 };
+    if s.items.len() > min_items && oracle != "tlp-aggregate" && oracle != "tlp-having" {
+        for i in 0..s.items.len() {
+            push(&|c| {
+                c.select.items.remove(i);
+                // A tlp-group-by query groups by exactly what it selects.
+                if oracle == "tlp-group-by" && i < c.select.group_by.len() {
+                    c.select.group_by.remove(i);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// Reduction candidates, most aggressive first.
+pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
+    let mut out = Vec::new();
+    // Whole tables with everything that mentions them.
+    for s in &case.setup {
+        if let Stmt::CreateTable { name, .. } = s {
+            let setup: Vec<Stmt> = case.setup.iter().filter(|st| !mentions(st, name)).cloned().collect();
+            out.push(SqlCase { setup, ..case.clone() });
+        }
+    }
+    // Statements and rows, in delta-debugging order; tables are dropped only whole.
+    let removable: Vec<usize> =
+        (0..case.setup.len()).filter(|&i| !matches!(case.setup[i], Stmt::CreateTable { .. })).collect();
+    for keep in cuts(&removable, 0) {
+        let keep: BTreeSet<usize> = keep.into_iter().collect();
+        let setup = case
+            .setup
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| matches!(s, Stmt::CreateTable { .. }) || keep.contains(i))
+            .map(|(_, s)| s.clone())
+            .collect();
+        out.push(SqlCase { setup, ..case.clone() });
+    }
+    out.extend(clause_candidates(case).into_iter().map(|q| with_query(case, q)));
+    // Expressions: each node replaced by something smaller.
+    for (k, node) in nodes(&case.query).iter().enumerate() {
+        for r in replacements(node) {
+            let mut q = case.query.clone();
+            let mut i = 0;
+            walk_query_mut(&mut q, &mut |e| {
+                if i == k {
+                    *e = r.clone();
+                }
+                i += 1;
+            });
+            out.push(with_query(case, q));
+        }
+    }
+    // Constants in the rows and setup expressions.
+    for (si, s) in case.setup.iter().enumerate() {
+        if let Stmt::Insert { values, .. } = s {
+            for (vi, v) in values.iter().enumerate() {
+                for r in replacements(v) {
+                    let mut c = case.clone();
+                    if let Stmt::Insert { values, .. } = &mut c.setup[si] {
+                        values[vi] = r;
+                    }
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn mentions(s: &Stmt, table: &str) -> bool {
+    match s {
+        Stmt::CreateTable { name, .. } | Stmt::Insert { table: name, .. } => name == table,
+        Stmt::CreateIndex { table: t, .. } => t == table,
+        Stmt::CreateView { select, .. } => select.from.iter().any(|t| t.name == table),
+        Stmt::Analyze => false,
+    }
+}
+
+/// The shape of a case: its oracle, clauses, operators, functions and setup features, with
+/// names and constants stripped, sorted so that equal shapes compare equal.
+pub fn signature(case: &SqlCase, key: &str) -> String {
+    let mut f: BTreeSet<String> = BTreeSet::new();
+    let mut note = |e: &Expr| {
+        let name = match e {
+            Expr::Lit(_) | Expr::Col(_) => return,
+            Expr::Unary(op, _) => format!("{op:?}"),
+            Expr::Binary(op, ..) => format!("{op:?}"),
+            Expr::Postfix(op, _) => format!("{op:?}"),
+            Expr::Between { not, .. } => format!("between{}", if *not { "-not" } else { "" }),
+            Expr::InList { .. } => "in-list".into(),
+            Expr::InSelect { .. } => "in-select".into(),
+            Expr::Exists { .. } => "exists".into(),
+            Expr::Subquery(_) => "scalar-subquery".into(),
+            Expr::Case { operand, .. } => format!("case{}", if operand.is_some() { "-operand" } else { "" }),
+            Expr::Cast(_, t) => format!("cast-{t:?}"),
+            Expr::Func(func, _) => func.name().to_string(),
+            Expr::Agg { func, distinct, .. } => format!("{}{}", func.name(), if *distinct { "-distinct" } else { "" }),
+            Expr::Collate(_, c) => format!("collate-{c:?}"),
+        };
+        f.insert(name);
+    };
+    case.query.select.visit_exprs(&mut note);
+    if let Some(p) = &case.query.pred {
+        p.visit(&mut note);
+    }
+    let s = &case.query.select;
+    for j in &s.joins {
+        f.insert(format!("{:?}-join", j.kind));
+    }
+    for (present, name) in [
+        (s.from.len() > 1, "comma-join"),
+        (s.distinct, "distinct"),
+        (s.where_.is_some(), "where"),
+        (!s.group_by.is_empty(), "group-by"),
+        (s.having.is_some(), "having"),
+    ] {
+        if present {
+            f.insert(name.into());
+        }
+    }
+    for st in &case.setup {
+        match st {
+            Stmt::CreateTable { columns, .. } => {
+                for c in columns {
+                    if c.ty.is_none() {
+                        f.insert("untyped-column".into());
+                    }
+                    for (on, name) in [
+                        (c.primary_key, "pk"),
+                        (c.unique, "unique"),
+                        (c.not_null, "not-null"),
+                        (c.default.is_some(), "default"),
+                    ] {
+                        if on {
+                            f.insert(name.into());
+                        }
+                    }
+                    if let Some(col) = c.collate {
+                        f.insert(format!("column-collate-{col:?}"));
+                    }
+                }
+            }
+            Stmt::CreateIndex { unique, where_, .. } => {
+                f.insert(if *unique { "unique-index" } else { "index" }.into());
+                if where_.is_some() {
+                    f.insert("partial-index".into());
+                }
+            }
+            Stmt::CreateView { .. } => {
+                f.insert("view".into());
+            }
+            Stmt::Analyze => {
+                f.insert("analyze".into());
+            }
+            Stmt::Insert { .. } => {}
+        }
+    }
+    let shape: Vec<String> = f.into_iter().collect();
+    format!("{}|{}|{}", case.oracle, key, shape.join(","))
+}
