@@ -213,6 +213,61 @@ fn duckdb_crash_is_an_outcome_and_reset_recovers() {
     assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
 }
 
+fn kill(pid: i64) {
+    // SAFETY: signals a process this test's engine started.
+    unsafe {
+        libc::kill(pid as i32, libc::SIGKILL);
+    }
+}
+
+#[test]
+fn postgres_crash_is_an_outcome_and_reset_recovers() {
+    if !available("postgres") {
+        return;
+    }
+    let mut e = PostgresEngine::open(&spec("postgres")).expect("postgres opens");
+    // A backend dies: the server restarts every backend; the connection is lost.
+    let Value::Int(backend) = rows(&mut e, "SELECT pg_backend_pid()").rows[0][0] else { panic!("a pid") };
+    kill(backend);
+    match e.run("SELECT 1", LIMIT) {
+        Outcome::Crash { stderr_tail, .. } => assert!(stderr_tail.contains("connection lost"), "{stderr_tail}"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    e.reset().expect("reset reconnects");
+    assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
+    // The server dies: the next reset starts a new one.
+    let old = e.server_pid().expect("private server");
+    kill(old.into());
+    let end = Instant::now() + Duration::from_secs(5);
+    while alive(old as i32) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The backend may still answer before it notices that its server is gone.
+    let o = e.run("SELECT 1", LIMIT);
+    assert!(matches!(o, Outcome::Crash { .. } | Outcome::Rows(_)), "{o:?}");
+    e.reset().expect("reset starts a new server");
+    assert_ne!(e.server_pid(), Some(old));
+    ok(&mut e, "CREATE TABLE t (a int)");
+    assert!(rows(&mut e, "SELECT a FROM t").rows.is_empty());
+}
+
+#[test]
+fn mariadb_crash_is_an_outcome_and_reset_recovers() {
+    if !available("mariadb") {
+        return;
+    }
+    let mut e = MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
+    ok(&mut e, "CREATE TABLE t (a int)");
+    kill(e.server_pid().expect("private server").into());
+    match e.run("SELECT 1", LIMIT) {
+        Outcome::Crash { stderr_tail, .. } => assert!(stderr_tail.contains("connection lost"), "{stderr_tail}"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    e.reset().expect("reset starts a new server");
+    ok(&mut e, "CREATE TABLE t (a int)");
+    assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
+}
+
 #[test]
 fn duckdb_values_keep_their_types() {
     let Some(mut e) = open("duckdb") else { return };
@@ -469,6 +524,13 @@ fn duckdb_bad_input() {
     let empty = tempfile::tempdir().expect("tempdir");
     let m = setup_error(&format!("duckdb={}", empty.path().display()));
     assert!(m.contains("no bin/python"), "{m}");
+    // The DuckDB shell instead of a Python environment.
+    let m = setup_error("duckdb=/usr/bin/env");
+    assert!(m.contains("exited at start"), "{m}");
+    let shell = empty.path().join("duckdb");
+    std::fs::write(&shell, "").expect("write");
+    let m = setup_error(&format!("duckdb={}", shell.display()));
+    assert!(m.contains("command-line shell"), "{m}");
     // A program that is not a Python with DuckDB.
     let m = setup_error("duckdb=/bin/true");
     assert!(m.contains("exited at start"), "{m}");

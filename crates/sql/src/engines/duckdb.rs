@@ -77,6 +77,10 @@ fn python_for(location: Option<&str>) -> Result<PathBuf, SetupError> {
                     }
                 }
                 Err(SetupError::new(format!("duckdb={loc}: no bin/python in this directory; {fix}")))
+            } else if p.is_file() && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("duckdb")) {
+                Err(SetupError::new(format!(
+                    "duckdb={loc}: that is the DuckDB command-line shell; crosscheck drives DuckDB through its Python module (typed values, interrupts): {fix}"
+                )))
             } else if p.is_file() {
                 Ok(p.to_path_buf())
             } else {
@@ -152,7 +156,12 @@ impl DuckDbEngine {
                     Outcome::Crash { stderr_tail, .. } => stderr_tail,
                     _ => String::new(),
                 };
-                let last = tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+                let last = tail
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .map(|l| l.trim().to_string())
+                    .unwrap_or_else(|| "it printed nothing".into());
                 if last.contains("No module named 'duckdb'") {
                     Err(SetupError::new(format!(
                         "{what}: {} cannot import the duckdb module; install it with {INSTALL}",

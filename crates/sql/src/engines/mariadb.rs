@@ -122,7 +122,12 @@ fn err_text(e: &mysql::Error) -> String {
 }
 
 enum Home {
-    Private(ServerProcess),
+    /// A private server: stopped and deleted on drop; started again by `reset` if it died.
+    Private {
+        proc: ServerProcess,
+        daemon: PathBuf,
+        install: PathBuf,
+    },
     Existing,
 }
 
@@ -157,7 +162,7 @@ impl MariaDbEngine {
     /// The process id of the private server (none for a user's server).
     pub fn server_pid(&self) -> Option<u32> {
         match &self.home {
-            Home::Private(p) => p.child.as_ref().map(|c| c.id()),
+            Home::Private { proc, .. } => proc.child.as_ref().map(|c| c.id()),
             Home::Existing => None,
         }
     }
@@ -173,6 +178,23 @@ impl MariaDbEngine {
     }
 
     fn start_private(spec: &EngineSpec, daemon: &Path, install: &Path) -> Result<MariaDbEngine, SetupError> {
+        let (proc, port) = Self::launch(daemon, install)?;
+        let mut e = MariaDbEngine {
+            info: EngineInfo::default(),
+            home: Home::Private { proc, daemon: daemon.to_path_buf(), install: install.to_path_buf() },
+            opts: Self::local_opts(port, None),
+            db: "crosscheck".into(),
+            conn: None,
+            timeout_ms: None,
+            watchdog: Watchdog::new(),
+        };
+        e.finish_open(spec)?;
+        Ok(e)
+    }
+
+    /// Makes a data directory (a copy of the `mariadb-install-db` template) and starts a
+    /// server on it.
+    fn launch(daemon: &Path, install: &Path) -> Result<(ServerProcess, u16), SetupError> {
         let root = server::is_root();
         let dir = server::PrivateDir::create("mariadb", None)?;
         let data = dir.path().join("data");
@@ -235,17 +257,7 @@ impl MariaDbEngine {
                 Err(e) => return Err(e),
             }
         };
-        let mut e = MariaDbEngine {
-            info: EngineInfo::default(),
-            home: Home::Private(proc),
-            opts: Self::local_opts(port, None),
-            db: "crosscheck".into(),
-            conn: None,
-            timeout_ms: None,
-            watchdog: Watchdog::new(),
-        };
-        e.finish_open(spec)?;
-        Ok(e)
+        Ok((proc, port))
     }
 
     fn local_opts(port: u16, read_timeout: Option<Duration>) -> Opts {
@@ -285,7 +297,7 @@ impl MariaDbEngine {
             if b[3] == 0 && (b[4] == 10 || b[4] == 0xff) {
                 Ok(())
             } else {
-                Err(format!("its greeting starts with {:02x?}", &b[..5]))
+                Err(format!("it greeted with {:?}", String::from_utf8_lossy(&b[..b.len().min(12)])))
             }
         })?;
         if let Probe::Other(why) = probe {
@@ -351,7 +363,7 @@ impl MariaDbEngine {
 
     fn server_log_tail(&self) -> String {
         match &self.home {
-            Home::Private(p) => server::log_tail(&p.log, 4096),
+            Home::Private { proc, .. } => server::log_tail(&proc.log, 4096),
             Home::Existing => String::new(),
         }
     }
@@ -369,7 +381,7 @@ impl MariaDbEngine {
                 self.conn = None;
                 std::thread::sleep(Duration::from_millis(100));
                 let died = match &mut self.home {
-                    Home::Private(p) => !p.alive(),
+                    Home::Private { proc, .. } => !proc.alive(),
                     Home::Existing => false,
                 };
                 Outcome::Crash {
@@ -476,6 +488,15 @@ impl Engine for MariaDbEngine {
     }
 
     fn reset(&mut self) -> Result<(), SetupError> {
+        if let Home::Private { proc, daemon, install } = &mut self.home {
+            if !proc.alive() {
+                // The server died (a crash the campaign recorded): a new one, from the template.
+                let (p, port) = Self::launch(daemon, install)?;
+                *proc = p;
+                self.opts = Self::local_opts(port, None);
+                self.conn = None;
+            }
+        }
         let db = self.db.clone();
         let script = format!("DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db}; USE {db}");
         let attempt = |this: &mut Self| -> Result<(), String> {

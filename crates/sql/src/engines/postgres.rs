@@ -124,8 +124,8 @@ fn err_text(e: &postgres::Error) -> String {
 
 /// Where the working database lives.
 enum Home {
-    /// A private server: stopped and deleted on drop.
-    Private(ServerProcess),
+    /// A private server: stopped and deleted on drop; started again by `reset` if it died.
+    Private { proc: ServerProcess, bindir: PathBuf, user: Option<(u32, u32)> },
     /// A user's server: the scratch database is dropped on drop through `admin`.
     Existing { admin: Box<Config> },
 }
@@ -155,7 +155,7 @@ impl PostgresEngine {
     /// The process id of the private server (none for a user's server).
     pub fn server_pid(&self) -> Option<u32> {
         match &self.home {
-            Home::Private(p) => p.child.as_ref().map(|c| c.id()),
+            Home::Private { proc, .. } => proc.child.as_ref().map(|c| c.id()),
             Home::Existing { .. } => None,
         }
     }
@@ -189,6 +189,33 @@ impl PostgresEngine {
         } else {
             None
         };
+        let (proc, port) = Self::launch(bindir, user)?;
+        let mut e = PostgresEngine {
+            info: EngineInfo::default(),
+            home: Home::Private { proc, bindir: bindir.to_path_buf(), user },
+            config: Self::local_config(port),
+            db: "postgres".into(),
+            client: None,
+            timeout_ms: None,
+            watchdog: Watchdog::new(),
+        };
+        e.finish_open(spec)?;
+        Ok(e)
+    }
+
+    fn local_config(port: u16) -> Config {
+        let mut config = Config::new();
+        config
+            .host("127.0.0.1")
+            .port(port)
+            .user("postgres")
+            .dbname("postgres")
+            .connect_timeout(server::CONNECT_TIMEOUT);
+        config
+    }
+
+    /// Makes a data directory (a copy of the `initdb` template) and starts a server on it.
+    fn launch(bindir: &Path, user: Option<(u32, u32)>) -> Result<(ServerProcess, u16), SetupError> {
         let dir = server::PrivateDir::create("postgres", user)?;
         let data = dir.path().join("data");
         let log = dir.path().join("server.log");
@@ -246,24 +273,7 @@ impl PostgresEngine {
                 Err(e) => return Err(e),
             }
         };
-        let mut config = Config::new();
-        config
-            .host("127.0.0.1")
-            .port(port)
-            .user("postgres")
-            .dbname("postgres")
-            .connect_timeout(server::CONNECT_TIMEOUT);
-        let mut e = PostgresEngine {
-            info: EngineInfo::default(),
-            home: Home::Private(proc),
-            config,
-            db: "postgres".into(),
-            client: None,
-            timeout_ms: None,
-            watchdog: Watchdog::new(),
-        };
-        e.finish_open(spec)?;
-        Ok(e)
+        Ok((proc, port))
     }
 
     fn connect_existing(spec: &EngineSpec, url: &str) -> Result<PostgresEngine, SetupError> {
@@ -284,7 +294,7 @@ impl PostgresEngine {
                 let probe = server::probe_greeting("postgres", h, port, Some(&hello), |b| match b.first() {
                     Some(b'S' | b'N') => Ok(()),
                     Some(b'E') => Ok(()),
-                    Some(other) => Err(format!("it answered byte 0x{other:02x}")),
+                    Some(_) => Err(format!("it answered {:?}", String::from_utf8_lossy(&b[..b.len().min(12)]))),
                     None => Err("it answered nothing".into()),
                 })?;
                 if let Probe::Other(why) = probe {
@@ -337,13 +347,24 @@ impl PostgresEngine {
 
     fn client(&mut self) -> Result<&mut Client, SetupError> {
         if self.client.is_none() {
-            let c = self.config.connect(NoTls).map_err(|e| {
-                SetupError::new(format!(
-                    "postgres: cannot connect to database {}: {}",
-                    self.db,
-                    one_line(&err_text(&e))
-                ))
-            })?;
+            // After a backend crash the server restarts its backends and recovers: it refuses
+            // connections (SQLSTATE 57P03) for a moment.
+            let end = Instant::now() + server::START_TIMEOUT;
+            let c = loop {
+                match self.config.connect(NoTls) {
+                    Ok(c) => break c,
+                    Err(e) if e.code() == Some(&SqlState::CANNOT_CONNECT_NOW) && Instant::now() < end => {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    Err(e) => {
+                        return Err(SetupError::new(format!(
+                            "postgres: cannot connect to database {}: {}",
+                            self.db,
+                            one_line(&err_text(&e))
+                        )))
+                    }
+                }
+            };
             self.client = Some(c);
             self.timeout_ms = None;
         }
@@ -352,7 +373,7 @@ impl PostgresEngine {
 
     fn server_log_tail(&self) -> String {
         match &self.home {
-            Home::Private(p) => server::log_tail(&p.log, 4096),
+            Home::Private { proc, .. } => server::log_tail(&proc.log, 4096),
             Home::Existing { .. } => String::new(),
         }
     }
@@ -362,11 +383,17 @@ impl PostgresEngine {
         if e.code() == Some(&SqlState::QUERY_CANCELED) && (cancelled || err_text(e).contains("statement timeout")) {
             return Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 };
         }
-        if e.as_db_error().is_none() && (e.is_closed() || self.client.as_ref().is_some_and(|c| c.is_closed())) {
+        // 57P01/57P02: the server ends the session (its postmaster died, another backend
+        // crashed); otherwise a client error on a closed connection.
+        let terminated =
+            matches!(e.code(), Some(c) if *c == SqlState::ADMIN_SHUTDOWN || *c == SqlState::CRASH_SHUTDOWN);
+        if terminated
+            || (e.as_db_error().is_none() && (e.is_closed() || self.client.as_ref().is_some_and(|c| c.is_closed())))
+        {
             // The backend died under us (a crash makes the postmaster restart every backend).
             self.client = None;
             let died = match &mut self.home {
-                Home::Private(p) => !p.alive(),
+                Home::Private { proc, .. } => !proc.alive(),
                 Home::Existing { .. } => false,
             };
             std::thread::sleep(Duration::from_millis(100));
@@ -663,6 +690,15 @@ impl Engine for PostgresEngine {
     }
 
     fn reset(&mut self) -> Result<(), SetupError> {
+        if let Home::Private { proc, bindir, user } = &mut self.home {
+            if !proc.alive() {
+                // The server died (a crash the campaign recorded): a new one, from the template.
+                let (p, port) = Self::launch(bindir, *user)?;
+                *proc = p;
+                self.config = Self::local_config(port);
+                self.client = None;
+            }
+        }
         let client = self.client()?;
         let r = client.batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
         self.timeout_ms = None;
