@@ -94,8 +94,11 @@ impl Engine for Mutant {
         let answered = matches!(out, Outcome::Rows(_) | Outcome::Verdicts { .. });
         match self.fault {
             Fault::Crash if answered && fires_on(text) => {
-                // SAFETY: raising a signal touches no memory; the default action ends the process.
+                // Rust's runtime handles SIGSEGV to report stack overflows and returns from a
+                // raised one, so the default action is restored first.
+                // SAFETY: resetting a disposition and raising a signal touch no memory.
                 unsafe {
+                    libc::signal(libc::SIGSEGV, libc::SIG_DFL);
                     libc::raise(libc::SIGSEGV);
                 }
             }
