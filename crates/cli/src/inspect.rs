@@ -25,17 +25,23 @@ pub fn engines(json: bool) -> Result<i32> {
         println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
         return Ok(EXIT_OK);
     }
-    println!("{:<8} {:<12} {:<10} {:<28} description / how to install", "kind", "engine", "available", "version");
+    let text = |r: &serde_json::Value, k: &str| r[k].as_str().unwrap_or("").to_string();
+    let available = |r: &serde_json::Value| r["available"].as_bool().unwrap_or(false);
+    let version = |r: &serde_json::Value| if available(r) { text(r, "detail") } else { "-".into() };
+    let width = rows.iter().map(|r| version(r).chars().count()).max().unwrap_or(7).max(7);
+    println!("{:<8} {:<12} {:<10} {:<width$}  description / how to install", "kind", "engine", "available", "version");
     for r in &rows {
-        let available = r["available"].as_bool().unwrap_or(false);
-        let text = |k: &str| r[k].as_str().unwrap_or("").to_string();
         println!(
-            "{:<8} {:<12} {:<10} {:<28} {}",
-            text("kind"),
-            text("name"),
-            if available { "yes" } else { "no" },
-            if available { text("detail") } else { "-".into() },
-            if available { text("description") } else { format!("{}; install: {}", text("detail"), text("install")) }
+            "{:<8} {:<12} {:<10} {:<width$}  {}",
+            text(r, "kind"),
+            text(r, "name"),
+            if available(r) { "yes" } else { "no" },
+            version(r),
+            if available(r) {
+                text(r, "description")
+            } else {
+                format!("{}; install: {}", text(r, "detail"), text(r, "install"))
+            }
         );
     }
     for kind in kinds() {
