@@ -7,7 +7,7 @@ bash scripts/setup.sh
 export CROSSCHECK_VENV="$PWD/.venv"
 # Engines the setup above installed: a test that cannot start one of these fails instead of
 # skipping.
-export CROSSCHECK_REQUIRE_ENGINES="${CROSSCHECK_REQUIRE_ENGINES:-sqlite}"
+export CROSSCHECK_REQUIRE_ENGINES="${CROSSCHECK_REQUIRE_ENGINES:-sqlite,duckdb,postgres,mariadb,z3,cvc5,cvc5-py,yices,bitwuzla,cvc4,reference,cozo,nemo,clingo,swipl}"
 cargo fmt --all -- --check
 cargo build --release --workspace --all-targets
 if command -v cargo-nextest >/dev/null 2>&1; then
