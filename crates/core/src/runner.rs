@@ -160,8 +160,7 @@ pub fn run_campaign<K: Kind>(
     for slot in slots.iter_mut().filter(|s| !s.finished) {
         spawn_worker(exe, cfg, slot, 0, deadline_unix_ms, &tx)?;
     }
-    let mut signatures: HashSet<String> = HashSet::new();
-    let mut findings = 0u64;
+    let mut tally = Tally::default();
     let mut restarts = 0u64;
     let mut last_progress = Instant::now();
     let mut interrupted = false;
@@ -215,8 +214,8 @@ pub fn run_campaign<K: Kind>(
                         let mut rec = rec;
                         let files = reproducer_files(kind, &rec);
                         let (_, new_bug) = store.record(Some(campaign), &mut rec, &files)?;
-                        findings += 1;
-                        signatures.insert(rec.signature.clone());
+                        tally.findings += 1;
+                        tally.signatures.insert(rec.signature.clone());
                         sink.finding(&rec, new_bug);
                     }
                 }
@@ -256,13 +255,8 @@ pub fn run_campaign<K: Kind>(
                         key: crash_key(status),
                         detail: serde_json::json!({ "stderr_tail": tail }),
                     };
-                    if let Some(mut rec) = death_record(kind, cfg, slot, index, ev) {
-                        let files = reproducer_files(kind, &rec);
-                        let (_, new_bug) = store.record(Some(campaign), &mut rec, &files)?;
-                        findings += 1;
-                        signatures.insert(rec.signature.clone());
-                        sink.finding(&rec, new_bug);
-                    }
+                    let ctx = Ctx { kind, cfg, exe, campaign };
+                    record_death(&ctx, store, sink, &mut tally, slot, index, ev)?;
                 }
                 if slot.preparing {
                     skip_setup_of(kind, cfg, slot, index);
@@ -300,13 +294,8 @@ pub fn run_campaign<K: Kind>(
                 skip_setup_of(kind, cfg, slot, index);
             }
             if slot.hello_this_proc {
-                if let Some(mut rec) = death_record(kind, cfg, slot, index, ev) {
-                    let files = reproducer_files(kind, &rec);
-                    let (_, new_bug) = store.record(Some(campaign), &mut rec, &files)?;
-                    findings += 1;
-                    signatures.insert(rec.signature.clone());
-                    sink.finding(&rec, new_bug);
-                }
+                let ctx = Ctx { kind, cfg, exe, campaign };
+                record_death(&ctx, store, sink, &mut tally, slot, index, ev)?;
             }
             // Counted as a death without a crash finding of its own.
             slot.hello_this_proc = false;
@@ -315,7 +304,7 @@ pub fn run_campaign<K: Kind>(
         }
         if last_progress.elapsed() >= Duration::from_secs(5) {
             last_progress = Instant::now();
-            sink.progress(&summarize(cfg, &slots, start, findings, &signatures, restarts, false));
+            sink.progress(&summarize(cfg, &slots, start, &tally, restarts, false));
         }
     };
     for slot in slots.iter_mut() {
@@ -323,8 +312,16 @@ pub fn run_campaign<K: Kind>(
             g.stop(Duration::from_millis(500));
         }
     }
+    // Reductions of crash and hang findings run in their own processes; give them their time.
+    let end = Instant::now() + cfg.reduce_time + Duration::from_secs(2);
+    for mut r in tally.reducers.drain(..) {
+        while r.try_wait().is_none() && Instant::now() < end && !STOP.load(Ordering::SeqCst) {
+            thread::sleep(Duration::from_millis(50));
+        }
+        r.stop(Duration::from_millis(200));
+    }
     result?;
-    Ok(summarize(cfg, &slots, start, findings, &signatures, restarts, interrupted))
+    Ok(summarize(cfg, &slots, start, &tally, restarts, interrupted))
 }
 
 fn budget_left<C>(slot: &Slot<C>, next: u64, deadline_unix_ms: Option<u64>) -> bool {
@@ -484,6 +481,50 @@ fn skip_setup_of<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case>, i
     }
 }
 
+/// Findings of this campaign, and the reductions running for its crash and hang findings.
+#[derive(Default)]
+struct Tally {
+    findings: u64,
+    signatures: HashSet<String>,
+    reducers: Vec<ChildGuard>,
+}
+
+struct Ctx<'a, K> {
+    kind: &'a K,
+    cfg: &'a RunConfig,
+    exe: &'a Path,
+    campaign: i64,
+}
+
+/// Records the crash or hang of a worker at `index`. A new bug is reduced in the background by
+/// `crosscheck reduce`, whose candidates run in probe processes: the case kills its engine.
+fn record_death<K: Kind>(
+    ctx: &Ctx<'_, K>,
+    store: &mut Store,
+    sink: &mut dyn Sink,
+    tally: &mut Tally,
+    slot: &mut Slot<K::Case>,
+    index: u64,
+    ev: Evidence,
+) -> Result<(), RunError> {
+    let Some(mut rec) = death_record(ctx.kind, ctx.cfg, slot, index, ev) else { return Ok(()) };
+    let files = reproducer_files(ctx.kind, &rec);
+    let (id, new_bug) = store.record(Some(ctx.campaign), &mut rec, &files)?;
+    tally.findings += 1;
+    tally.signatures.insert(rec.signature.clone());
+    sink.finding(&rec, new_bug);
+    if new_bug && !ctx.cfg.reduce_time.is_zero() {
+        let dir = store.dir().join("findings").join(&id);
+        let mut cmd = Command::new(ctx.exe);
+        cmd.arg("reduce").arg(&dir).arg("--time").arg(format!("{}ms", ctx.cfg.reduce_time.as_millis()));
+        cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+        if let Ok(g) = ChildGuard::spawn(&mut cmd) {
+            tally.reducers.push(g);
+        }
+    }
+    Ok(())
+}
+
 /// The record of a worker that died or hung at `index`: the case is rebuilt from the index,
 /// as the generator contract allows.
 fn death_record<K: Kind>(
@@ -535,11 +576,11 @@ fn summarize<C>(
     cfg: &RunConfig,
     slots: &[Slot<C>],
     start: Instant,
-    findings: u64,
-    signatures: &HashSet<String>,
+    tally: &Tally,
     restarts: u64,
     interrupted: bool,
 ) -> Summary {
+    let (findings, signatures) = (tally.findings, &tally.signatures);
     let mut total = Stats::default();
     for s in slots {
         total.add(&s.retired);

@@ -164,10 +164,12 @@ impl Store {
         rec: &mut FindingRecord,
         files: &[(String, String)],
     ) -> Result<(String, bool), StoreError> {
-        let seq: i64 = self
-            .conn
-            .query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM findings", [], |r| r.get(0))
-            .map_err(|e| self.db_err(e))?;
+        let path = self.dir.join("findings.db");
+        let dbe = |source| StoreError::Db { path: path.clone(), source };
+        // IMMEDIATE: another process (a background `crosscheck reduce`) may write too, and a
+        // read transaction upgraded to a write one would fail at once instead of waiting.
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(dbe)?;
+        let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM findings", [], |r| r.get(0)).map_err(dbe)?;
         let id = format!("{seq:05}-{}-{}", rec.kind, rec.oracle);
         rec.id = id.clone();
         let final_dir = self.dir.join("findings").join(&id);
@@ -179,16 +181,14 @@ impl Store {
         fs::rename(&tmp_dir, &final_dir).map_err(|source| StoreError::Write { path: final_dir.clone(), source })?;
         sync_dir(&self.dir.join("findings"));
 
-        let tx = self.conn.transaction().map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
         let existing: Option<i64> = tx
             .query_row("SELECT id FROM bugs WHERE signature = ?1", params![rec.signature], |r| r.get(0))
             .optional()
-            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+            .map_err(dbe)?;
         let new_bug = existing.is_none();
         let bug = match existing {
             Some(b) => {
-                tx.execute("UPDATE bugs SET count = count + 1 WHERE id = ?1", params![b])
-                    .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                tx.execute("UPDATE bugs SET count = count + 1 WHERE id = ?1", params![b]).map_err(dbe)?;
                 b
             }
             None => {
@@ -205,7 +205,7 @@ impl Store {
                         rec.best_case().1.summary
                     ],
                 )
-                .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                .map_err(dbe)?;
                 tx.last_insert_rowid()
             }
         };
@@ -234,19 +234,21 @@ impl Store {
                 after
             ],
         )
-        .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
-        tx.commit().map_err(|e| self.db_err(e))?;
+        .map_err(dbe)?;
+        tx.commit().map_err(dbe)?;
         Ok((id, new_bug))
     }
 
     /// Replaces a finding's record after an offline reduction, moving it to the bug of its
     /// new signature.
     pub fn update_reduced(&mut self, rec: &FindingRecord) -> Result<(), StoreError> {
-        let tx = self.conn.transaction().map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+        let path = self.dir.join("findings.db");
+        let dbe = |source| StoreError::Db { path: path.clone(), source };
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(dbe)?;
         let bug: Option<i64> = tx
             .query_row("SELECT id FROM bugs WHERE signature = ?1", params![rec.signature], |r| r.get(0))
             .optional()
-            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+            .map_err(dbe)?;
         let bug = match bug {
             Some(b) => b,
             None => {
@@ -263,20 +265,18 @@ impl Store {
                         rec.best_case().1.summary
                     ],
                 )
-                .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                .map_err(dbe)?;
                 tx.last_insert_rowid()
             }
         };
         let old: Option<i64> = tx
             .query_row("SELECT bug FROM findings WHERE id = ?1", params![rec.id], |r| r.get(0))
             .optional()
-            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+            .map_err(dbe)?;
         if let Some(old) = old {
             if old != bug {
-                tx.execute("UPDATE bugs SET count = count - 1 WHERE id = ?1", params![old])
-                    .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
-                tx.execute("UPDATE bugs SET count = count + 1 WHERE id = ?1", params![bug])
-                    .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+                tx.execute("UPDATE bugs SET count = count - 1 WHERE id = ?1", params![old]).map_err(dbe)?;
+                tx.execute("UPDATE bugs SET count = count + 1 WHERE id = ?1", params![bug]).map_err(dbe)?;
             }
             let (before, after) = match &rec.reduced {
                 Some(r) => (Some(r.stats.size_before as i64), Some(r.stats.size_after as i64)),
@@ -286,11 +286,10 @@ impl Store {
                 "UPDATE findings SET signature = ?1, bug = ?2, size_before = ?3, size_after = ?4 WHERE id = ?5",
                 params![rec.signature, bug, before, after, rec.id],
             )
-            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
+            .map_err(dbe)?;
         }
-        tx.execute("DELETE FROM bugs WHERE count <= 0", [])
-            .map_err(|e| StoreError::Db { path: PathBuf::new(), source: e })?;
-        tx.commit().map_err(|e| self.db_err(e))
+        tx.execute("DELETE FROM bugs WHERE count <= 0", []).map_err(dbe)?;
+        tx.commit().map_err(dbe)
     }
 
     /// The distinct bugs, most frequent first.
