@@ -8,11 +8,14 @@ export CROSSCHECK_VENV="$PWD/.venv"
 # Engines the setup above installed: a test that cannot start one of these fails instead of
 # skipping.
 export CROSSCHECK_REQUIRE_ENGINES="${CROSSCHECK_REQUIRE_ENGINES:-sqlite,duckdb,postgres,mariadb,z3,cvc5,cvc5-py,yices,bitwuzla,cvc4,reference,cozo,nemo,clingo,swipl}"
-cargo fmt --all -- --check
+status=0
+# Formatting is checked first but does not stop the tests: both results are worth seeing.
+cargo fmt --all -- --check >/dev/null || { echo "test.sh: formatting differs, run cargo fmt --all"; status=1; }
 cargo build --release --workspace --all-targets
 if command -v cargo-nextest >/dev/null 2>&1; then
-    cargo nextest run --release --workspace --no-fail-fast
-    cargo test --release --workspace --doc
+    cargo nextest run --release --workspace --no-fail-fast || status=1
+    cargo test --release --workspace --doc || status=1
 else
-    cargo test --release --workspace --no-fail-fast
+    cargo test --release --workspace --no-fail-fast || status=1
 fi
+exit "$status"
