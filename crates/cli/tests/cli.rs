@@ -334,3 +334,47 @@ fn findings_survive_a_sigkill_of_the_supervisor() {
         }
     }
 }
+
+#[test]
+fn ctrl_c_stops_the_campaign_cleanly() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let child = bin()
+        .args([
+            "run",
+            "sql",
+            "--engines",
+            "sqlite",
+            "--time",
+            "60s",
+            "--seed",
+            "2",
+            "--workers",
+            "2",
+            "--out",
+            "out",
+            "--json",
+        ])
+        .current_dir(tmp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = i32::try_from(child.id()).expect("pid");
+    // SAFETY: sending SIGINT to our own child.
+    unsafe {
+        libc_kill(pid, 2);
+    }
+    let start = Instant::now();
+    let o = child.wait_with_output().expect("wait");
+    assert!(start.elapsed() < Duration::from_secs(10), "it stopped promptly");
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let s = summary(&o);
+    assert_eq!(s["interrupted"], true, "{s}");
+    assert!(s["tests"].as_u64().unwrap_or(0) > 0, "{s}");
+}
+
+extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}
