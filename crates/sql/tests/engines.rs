@@ -213,11 +213,15 @@ fn duckdb_crash_is_an_outcome_and_reset_recovers() {
     assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
 }
 
-fn kill(pid: i64) {
+fn kill_with(pid: i64, signal: i32) {
     // SAFETY: signals a process this test's engine started.
     unsafe {
-        libc::kill(pid as i32, libc::SIGKILL);
+        libc::kill(pid as i32, signal);
     }
+}
+
+fn kill(pid: i64) {
+    kill_with(pid, libc::SIGKILL);
 }
 
 #[test]
@@ -236,8 +240,9 @@ fn postgres_crash_is_an_outcome_and_reset_recovers() {
     e.reset().expect("reset reconnects");
     assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
     // The server dies: the next reset starts a new one.
+    // (SIGQUIT: an immediate shutdown; a SIGKILL would leave a SysV shared memory segment.)
     let old = e.server_pid().expect("private server");
-    kill(old.into());
+    kill_with(old.into(), libc::SIGQUIT);
     let end = Instant::now() + Duration::from_secs(5);
     while alive(old as i32) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(5));

@@ -211,7 +211,7 @@ impl MariaDbEngine {
             server::run_setup_command(&mut init, None, &tmp.join("install-db.log"), "mariadb: mariadb-install-db")
         })?;
         let socket = dir.path().join("mariadb.sock");
-        let mut proc = ServerProcess { child: None, dir, log };
+        let mut proc = ServerProcess { child: None, dir, log, stop_signal: None };
         let mut tries = 0;
         let port = loop {
             tries += 1;

@@ -231,7 +231,7 @@ impl PostgresEngine {
             initdb.arg("-D").arg(tmp.join("data")).args(INITDB_ARGS);
             server::run_setup_command(&mut initdb, user, &tmp.join("initdb.log"), "postgres: initdb")
         })?;
-        let mut proc = ServerProcess { child: None, dir, log };
+        let mut proc = ServerProcess { child: None, dir, log, stop_signal: Some(libc::SIGQUIT) };
         let mut tries = 0;
         let port = loop {
             tries += 1;
@@ -249,11 +249,14 @@ impl PostgresEngine {
                 .args(["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
                 .args(["-c", "autovacuum=off", "-c", "max_connections=20", "-c", "shared_buffers=32MB"])
                 .args(["-c", "log_min_messages=warning", "-c", "logging_collector=off"])
+                // Dynamic shared memory as files in the data directory, not in /dev/shm, so that
+                // nothing outlives the directory.
+                .args(["-c", "dynamic_shared_memory_type=mmap"])
                 .stdin(std::process::Stdio::null())
                 .stdout(logf)
                 .stderr(errf);
             proc.child =
-                Some(server::spawn_tied(&mut cmd, user).map_err(|e| {
+                Some(server::spawn_tied_with(&mut cmd, user, libc::SIGQUIT).map_err(|e| {
                     SetupError::new(format!("postgres: cannot start {}/postgres: {e}", bindir.display()))
                 })?);
             let mut cfg = Config::new();

@@ -210,6 +210,12 @@ pub fn os_user(name: &str) -> Option<(u32, u32)> {
 /// Spawns `cmd` in its own process group, as `user` when given, tied to this thread: when the
 /// thread (in practice, the crosscheck process) dies, the kernel sends the child SIGKILL.
 pub fn spawn_tied(cmd: &mut Command, user: Option<(u32, u32)>) -> std::io::Result<ChildGuard> {
+    spawn_tied_with(cmd, user, libc::SIGKILL)
+}
+
+/// [`spawn_tied`] with another parent-death signal (PostgreSQL: SIGQUIT, an immediate
+/// shutdown that still removes its shared memory).
+pub fn spawn_tied_with(cmd: &mut Command, user: Option<(u32, u32)>, death: i32) -> std::io::Result<ChildGuard> {
     if let Some((uid, gid)) = user {
         cmd.uid(uid).gid(gid);
     }
@@ -219,7 +225,7 @@ pub fn spawn_tied(cmd: &mut Command, user: Option<(u32, u32)>) -> std::io::Resul
     // parent-death signal if it were set earlier.
     unsafe {
         cmd.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, death as libc::c_ulong, 0, 0, 0) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
             if libc::getppid() != parent {
@@ -272,6 +278,9 @@ pub struct ServerProcess {
     pub child: Option<ChildGuard>,
     pub dir: PrivateDir,
     pub log: PathBuf,
+    /// Sent to the server process alone on drop, before the group gets SIGKILL: a server
+    /// killed outright may leave shared memory behind (PostgreSQL: SIGQUIT). `None`: SIGKILL.
+    pub stop_signal: Option<i32>,
 }
 
 impl ServerProcess {
@@ -308,8 +317,19 @@ impl ServerProcess {
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
-        // Kill the whole group (server and its backends) and reap before removing the directory.
+        // Stop the server, then kill the whole group (server and its backends) and reap
+        // before removing the directory.
         if let Some(mut c) = self.child.take() {
+            if let (Some(sig), None) = (self.stop_signal, c.try_wait()) {
+                // SAFETY: kill(2) on our own child's pid; no memory is touched.
+                unsafe {
+                    libc::kill(c.id() as libc::pid_t, sig);
+                }
+                let end = Instant::now() + Duration::from_secs(3);
+                while c.try_wait().is_none() && Instant::now() < end {
+                    thread::sleep(Duration::from_millis(2));
+                }
+            }
             c.kill();
         }
     }
