@@ -7,17 +7,22 @@ use crosscheck_core::bag::{diff, Diff};
 use crosscheck_core::{CompareOptions, Rows, Value};
 use std::collections::HashSet;
 
-/// Per result column: compare case-insensitively and without trailing spaces.
+/// Per result column, the collation whose equal values may stand for each other: NOCASE
+/// compares folding ASCII case, RTRIM ignoring trailing spaces, BINARY exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fold(pub Vec<bool>);
+pub struct Fold(pub Vec<Collation>);
 
 impl Fold {
     pub fn none(rows: &Rows) -> Fold {
-        Fold(vec![false; rows.columns.len()])
+        Fold(vec![Collation::Binary; rows.columns.len()])
     }
 
     fn any(&self) -> bool {
-        self.0.iter().any(|f| *f)
+        self.0.iter().any(|f| *f != Collation::Binary)
+    }
+
+    fn get(&self, i: usize) -> Collation {
+        self.0.get(i).copied().unwrap_or(Collation::Binary)
     }
 }
 
@@ -28,24 +33,27 @@ pub fn fold_flags(colls: &Collations, s: &Select, q: &Rows) -> Fold {
         return Fold::none(q);
     }
     if s.items.is_empty() {
-        return Fold(vec![true; q.columns.len()]);
+        // `*` over collated columns: only TLP-WHERE selects it, which neither groups nor
+        // deduplicates, so values are compared exactly.
+        return Fold::none(q);
     }
     Fold(
         s.items
             .iter()
             .map(|it| match &it.expr {
-                Expr::Agg { func: Agg::Min | Agg::Max, arg: Some(a), .. } => colls.of(a, s, 0) != Collation::Binary,
-                Expr::Agg { .. } => false,
-                e => colls.of(e, s, 0) != Collation::Binary,
+                Expr::Agg { func: Agg::Min | Agg::Max, arg: Some(a), .. } => colls.of(a, s, 0),
+                Expr::Agg { .. } => Collation::Binary,
+                e => colls.of(e, s, 0),
             })
             .collect(),
     )
 }
 
-fn fold_value(v: &Value) -> Value {
-    match v {
-        Value::Text(s) => Value::Text(s.to_ascii_lowercase().trim_end_matches(' ').to_string()),
-        other => other.clone(),
+fn fold_value(v: &Value, c: Collation) -> Value {
+    match (v, c) {
+        (Value::Text(s), Collation::NoCase) => Value::Text(s.to_ascii_lowercase()),
+        (Value::Text(s), Collation::RTrim) => Value::Text(s.trim_end_matches(' ').to_string()),
+        (other, _) => other.clone(),
     }
 }
 
@@ -53,9 +61,7 @@ fn folded(rows: &Rows, fold: &Fold) -> Rows {
     let mut out = rows.clone();
     for r in &mut out.rows {
         for (v, f) in r.iter_mut().zip(&fold.0) {
-            if *f {
-                *v = fold_value(v);
-            }
+            *v = fold_value(v, *f);
         }
     }
     out
@@ -114,11 +120,7 @@ pub fn dedup(rows: &Rows, fold: &Fold) -> Rows {
     let mut seen = HashSet::new();
     let mut out = Rows::new(rows.columns.clone(), Vec::new());
     for r in &rows.rows {
-        let k: Vec<Key> = r
-            .iter()
-            .enumerate()
-            .map(|(i, v)| if fold.0.get(i).copied().unwrap_or(false) { key(&fold_value(v)) } else { key(v) })
-            .collect();
+        let k: Vec<Key> = r.iter().enumerate().map(|(i, v)| key(&fold_value(v, fold.get(i)))).collect();
         if seen.insert(k) {
             out.rows.push(r.clone());
         }

@@ -252,6 +252,14 @@ fn check_one(oracle: &str, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptio
                 }
             }
             let fold = fold_flags(&colls, s, q);
+            let nan_as_null = |a: &Rows, b: &Rows| {
+                matches!((first_value(a), first_value(b)), (Some(Value::Null), Some(Value::Float(_))))
+            };
+            if overflowed(q) || overflowed(parts) || nan_as_null(q, parts) || nan_as_null(parts, q) {
+                // A float SUM that reached infinity (or inf - inf = NaN, which SQL shows as
+                // NULL) depends on the order of addition: no verdict.
+                return Err(Check::Skip("float overflow in an aggregate".into()));
+            }
             if compare(q, parts, &fold).is_some() {
                 let summary = "the aggregate of Q differs from the aggregate of its partitions".to_string();
                 return Err(logic(e, oracle, "aggregate-differs", render(q), render(parts), summary));
@@ -283,6 +291,15 @@ fn check_one(oracle: &str, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptio
         }
         _ => Ok(!results[0].is_empty()),
     }
+}
+
+/// A non-finite float, or a NULL SUM next to a float one (NaN shown as NULL).
+fn overflowed(r: &Rows) -> bool {
+    r.rows.iter().flatten().any(|v| matches!(v, Value::Float(f) if !f.is_finite()))
+}
+
+fn first_value(r: &Rows) -> Option<&Value> {
+    r.rows.first().and_then(|row| row.first())
 }
 
 fn single_int(rows: &Rows) -> Option<i64> {

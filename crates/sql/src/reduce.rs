@@ -173,6 +173,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
         out.push(SqlCase { setup, ..case.clone() });
     }
     out.extend(clause_candidates(case).into_iter().map(|q| with_query(case, q)));
+    out.extend(column_candidates(case));
     // Expressions: each node replaced by something smaller.
     for (k, node) in nodes(&case.query).iter().enumerate() {
         for r in replacements(node) {
@@ -199,6 +200,49 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
                     out.push(c);
                 }
             }
+        }
+    }
+    out
+}
+
+/// A table column (with its values in every row), or a view column, removed.
+fn column_candidates(case: &SqlCase) -> Vec<SqlCase> {
+    let mut out = Vec::new();
+    for (si, s) in case.setup.iter().enumerate() {
+        match s {
+            Stmt::CreateTable { name, columns } if columns.len() > 1 => {
+                for ci in 0..columns.len() {
+                    let mut c = case.clone();
+                    let col = columns[ci].name.clone();
+                    if let Stmt::CreateTable { columns, .. } = &mut c.setup[si] {
+                        columns.remove(ci);
+                    }
+                    for st in &mut c.setup {
+                        if let Stmt::Insert { table, columns, values } = st {
+                            if table == name {
+                                if let Some(k) = columns.iter().position(|x| *x == col) {
+                                    columns.remove(k);
+                                    values.remove(k);
+                                }
+                            }
+                        }
+                    }
+                    out.push(c);
+                }
+            }
+            Stmt::CreateView { columns, .. } if columns.len() > 1 => {
+                for ci in 0..columns.len() {
+                    let mut c = case.clone();
+                    if let Stmt::CreateView { columns, select, .. } = &mut c.setup[si] {
+                        columns.remove(ci);
+                        if ci < select.items.len() {
+                            select.items.remove(ci);
+                        }
+                    }
+                    out.push(c);
+                }
+            }
+            _ => {}
         }
     }
     out
