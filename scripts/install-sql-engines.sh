@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the external SQL engines crosscheck drives: PostgreSQL 15, MariaDB 10.11 and the
-# sqlite3 CLI from Debian, DuckDB (CLI + Python module) into the project virtualenv `.venv`.
+# sqlite3 CLI from Debian, DuckDB (CLI + Python module) and Turso (pyturso) into the project
+# virtualenv `.venv`.
 # Idempotent and quiet: a second run only checks and returns in about a second.
 #
 #   scripts/install-sql-engines.sh          # from anywhere in the repository
@@ -58,7 +59,9 @@ if [ ! -x "$venv/bin/python" ]; then
     say "creating virtualenv $venv"
     "$python" -m venv "$venv"
 fi
-if [ ! -x "$venv/bin/duckdb" ] || ! "$venv/bin/python" -c 'import duckdb' >/dev/null 2>&1; then
-    say "pip install duckdb-cli duckdb into $venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check duckdb-cli duckdb
+# duckdb: the module crosscheck drives (bridge); duckdb-cli: the `duckdb` shell that runs the
+# repro.duckdb.sql reproducers; pyturso: Turso, a SQLite rewrite in Rust (extra engine `turso`).
+if [ ! -x "$venv/bin/duckdb" ] || ! "$venv/bin/python" -c 'import duckdb, turso' >/dev/null 2>&1; then
+    say "pip install duckdb-cli duckdb pyturso into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check duckdb-cli duckdb pyturso
 fi

@@ -81,21 +81,18 @@ fn known_script(name: &str) {
     ok(e, "INSERT INTO t VALUES (1, 1.5, 12.50, 'a', TRUE), (NULL, NULL, NULL, NULL, NULL), (-3, 0.25, -0.05, 'b c', FALSE)");
     let r = rows(e, "SELECT i, f, d, s, b FROM t");
     assert_eq!(r.columns, ["i", "f", "d", "s", "b"]);
-    // MariaDB has no boolean type: BOOLEAN is TINYINT(1).
-    let b = |v: bool| if name == "mariadb" { Value::Int(v as i64) } else { Value::Bool(v) };
+    // MariaDB has no boolean type (BOOLEAN is TINYINT(1)); Turso, like SQLite, stores 1 and 0
+    // and has no exact decimals (DECIMAL has numeric affinity: 12.5 is a REAL).
+    let ints = name == "mariadb" || name == "turso";
+    let b = |v: bool| if ints { Value::Int(v as i64) } else { Value::Bool(v) };
+    let dec = |d: &str, f: f64| if name == "turso" { Value::Float(f) } else { Value::Decimal(d.into()) };
     same_bag(
         name,
         &r,
         vec![
-            vec![Value::Int(1), Value::Float(1.5), Value::Decimal("12.50".into()), Value::Text("a".into()), b(true)],
+            vec![Value::Int(1), Value::Float(1.5), dec("12.50", 12.5), Value::Text("a".into()), b(true)],
             vec![Value::Null, Value::Null, Value::Null, Value::Null, Value::Null],
-            vec![
-                Value::Int(-3),
-                Value::Float(0.25),
-                Value::Decimal("-0.05".into()),
-                Value::Text("b c".into()),
-                b(false),
-            ],
+            vec![Value::Int(-3), Value::Float(0.25), dec("-0.05", -0.05), Value::Text("b c".into()), b(false)],
         ],
     );
     let r = rows(e, "SELECT COUNT(*), SUM(i), MIN(s) FROM t WHERE b IS NOT NULL");
@@ -156,6 +153,21 @@ fn postgres_known_script() {
 #[test]
 fn mariadb_known_script() {
     known_script("mariadb");
+}
+
+#[test]
+fn turso_known_script() {
+    known_script("turso");
+}
+
+#[test]
+fn turso_reset_empties() {
+    reset_empties("turso");
+}
+
+#[test]
+fn turso_times_out() {
+    times_out("turso", RECURSE);
 }
 
 #[test]
@@ -556,7 +568,7 @@ fn duckdb_bad_input() {
 
 #[test]
 fn measure() {
-    for name in ["duckdb", "postgres", "mariadb"] {
+    for name in ["duckdb", "postgres", "mariadb", "turso"] {
         if !available(name) {
             continue;
         }

@@ -1,5 +1,5 @@
 //! DuckDB through its Python module, behind one long-lived bridge process speaking JSON lines
-//! (`bridges/duckdb_bridge.py`, embedded here). The bundled `duckdb` crate is not used: its C++
+//! (`bridges/pydb_bridge.py`, embedded here; it also drives Turso, see `turso.rs`). The bundled `duckdb` crate is not used: its C++
 //! build takes 35-40 minutes on the project's machines. A crash of DuckDB costs only the bridge
 //! process: the statement becomes `Outcome::Crash` with the bridge's stderr tail, and the next
 //! `reset` starts a new bridge.
@@ -21,52 +21,86 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// The bridge, run with `python -I -c`.
-pub const BRIDGE: &str = include_str!("../../bridges/duckdb_bridge.py");
+/// The bridge, run with `python -I -c BRIDGE <module>`.
+pub const BRIDGE: &str = include_str!("../../bridges/pydb_bridge.py");
 
-const INSTALL: &str = "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)";
 /// How long the bridge may take to start (interpreter plus `import duckdb`) or to reset.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long after a statement's limit the bridge may take to report the interrupt.
 const KILL_GRACE: Duration = Duration::from_secs(2);
 
+/// An in-process engine reached through its Python module behind the bridge.
+pub struct Flavor {
+    /// Registry name, and the bridge's driver name.
+    pub name: &'static str,
+    pub product: &'static str,
+    /// The module to import, and the code that prints its version.
+    pub module: &'static str,
+    pub version_code: &'static str,
+    pub dialect: &'static str,
+    pub install: &'static str,
+    pub describe: &'static str,
+    /// A binary of this name is the engine's shell, not a Python.
+    pub shell: Option<&'static str>,
+}
+
+pub static DUCKDB: Flavor = Flavor {
+    name: "duckdb",
+    product: "DuckDB",
+    module: "duckdb",
+    version_code: "import duckdb; print(duckdb.__version__)",
+    dialect: "duckdb",
+    install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)",
+    describe: "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one",
+    shell: Some("duckdb"),
+};
+
 pub struct DuckDbFactory;
 
 impl EngineFactory for DuckDbFactory {
     fn name(&self) -> &'static str {
-        "duckdb"
+        DUCKDB.name
     }
 
     fn describe(&self) -> &'static str {
-        "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one"
+        DUCKDB.describe
     }
 
     fn availability(&self) -> Availability {
-        let r = python_for(None).and_then(|py| {
-            let out = Command::new(&py)
-                .args(["-I", "-c", "import duckdb; print(duckdb.__version__)"])
-                .output()
-                .map_err(|e| SetupError::new(format!("cannot run {}: {e}", py.display())))?;
-            if out.status.success() {
-                Ok(format!("DuckDB {}", String::from_utf8_lossy(&out.stdout).trim()))
-            } else {
-                Err(SetupError::new(format!("{} cannot import duckdb", py.display())))
-            }
-        });
-        match r {
-            Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
-            Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
-        }
+        availability(&DUCKDB)
     }
 
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        Ok(Box::new(DuckDbEngine::open(spec)?))
+        Ok(Box::new(DuckDbEngine::open_flavor(&DUCKDB, spec)?))
+    }
+}
+
+/// Whether the flavor's module imports in the default Python, and its version.
+pub fn availability(f: &Flavor) -> Availability {
+    let r = python_for(f, None).and_then(|py| {
+        let out = Command::new(&py)
+            .args(["-I", "-c", f.version_code])
+            .output()
+            .map_err(|e| SetupError::new(format!("cannot run {}: {e}", py.display())))?;
+        if out.status.success() {
+            Ok(format!("{} {}", f.product, String::from_utf8_lossy(&out.stdout).trim()))
+        } else {
+            Err(SetupError::new(format!("{} cannot import {}", py.display(), f.module)))
+        }
+    });
+    match r {
+        Ok(v) => Availability { available: true, detail: v, install: f.install.into() },
+        Err(e) => Availability { available: false, detail: e.message, install: f.install.into() },
     }
 }
 
 /// The Python interpreter to run the bridge with.
-fn python_for(location: Option<&str>) -> Result<PathBuf, SetupError> {
-    let fix = "give a virtualenv with the duckdb module (duckdb=/path/to/venv) or its python (duckdb=/path/to/venv/bin/python)";
+fn python_for(f: &Flavor, location: Option<&str>) -> Result<PathBuf, SetupError> {
+    let name = f.name;
+    let fix = format!(
+        "give a virtualenv with the {m} module ({name}=/path/to/venv) or its python ({name}=/path/to/venv/bin/python)",
+        m = f.module
+    );
     match location {
         Some(loc) => {
             let p = Path::new(loc);
@@ -76,24 +110,31 @@ fn python_for(location: Option<&str>) -> Result<PathBuf, SetupError> {
                         return Ok(p.join(c));
                     }
                 }
-                Err(SetupError::new(format!("duckdb={loc}: no bin/python in this directory; {fix}")))
-            } else if p.is_file() && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("duckdb")) {
+                Err(SetupError::new(format!("{name}={loc}: no bin/python in this directory; {fix}")))
+            } else if p.is_file()
+                && f.shell.is_some_and(|sh| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(sh)))
+            {
                 Err(SetupError::new(format!(
-                    "duckdb={loc}: that is the DuckDB command-line shell; crosscheck drives DuckDB through its Python module (typed values, interrupts): {fix}"
+                    "{name}={loc}: that is the {} command-line shell; crosscheck drives {} through its Python module (typed values, interrupts): {fix}",
+                    f.product, f.product
                 )))
             } else if p.is_file() {
                 Ok(p.to_path_buf())
             } else {
-                Err(SetupError::new(format!("duckdb={loc}: no such file or directory; {fix}")))
+                Err(SetupError::new(format!("{name}={loc}: no such file or directory; {fix}")))
             }
         }
         None => find_tool("python3")
             .or_else(|| find_tool("python"))
-            .ok_or_else(|| SetupError::new(format!("duckdb: no python3 found; install with {INSTALL}"))),
+            .ok_or_else(|| SetupError::new(format!("{name}: no python3 found; install with {}", f.install))),
     }
 }
 
-pub struct DuckDbEngine {
+/// DuckDB's engine; the same type drives every [`Flavor`].
+pub type DuckDbEngine = BridgeEngine;
+
+pub struct BridgeEngine {
+    flavor: &'static Flavor,
     info: EngineInfo,
     python: PathBuf,
     bridge: Option<LineProcess>,
@@ -101,14 +142,19 @@ pub struct DuckDbEngine {
     lost: Option<&'static str>,
 }
 
-impl DuckDbEngine {
-    pub fn open(spec: &EngineSpec) -> Result<DuckDbEngine, SetupError> {
-        let python = python_for(spec.location.as_deref())?;
-        let (bridge, version) = Self::spawn(&python, spec.location.as_deref())?;
-        let caps = crate::dialect::by_name("duckdb").map(|d| d.capabilities()).unwrap_or_default();
+impl BridgeEngine {
+    /// Opens DuckDB (kept for callers that name the engine type).
+    pub fn open(spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
+        Self::open_flavor(&DUCKDB, spec)
+    }
+
+    pub fn open_flavor(flavor: &'static Flavor, spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
+        let python = python_for(flavor, spec.location.as_deref())?;
+        let (bridge, version) = Self::spawn(flavor, &python, spec.location.as_deref())?;
+        let caps = crate::dialect::by_name(flavor.dialect).map(|d| d.capabilities()).unwrap_or_default();
         let caps: Vec<&str> = caps.iter().map(String::as_str).collect();
-        let info = info_for(spec, format!("DuckDB {version}"), "duckdb", &caps);
-        Ok(DuckDbEngine { info, python, bridge: Some(bridge), lost: None })
+        let info = info_for(spec, format!("{} {version}", flavor.product), flavor.dialect, &caps);
+        Ok(BridgeEngine { flavor, info, python, bridge: Some(bridge), lost: None })
     }
 
     /// The bridge's process id, while it runs (tests kill it to check crash handling).
@@ -116,10 +162,10 @@ impl DuckDbEngine {
         self.bridge.as_mut().map(|b| b.guard_mut().id())
     }
 
-    fn spawn(python: &Path, location: Option<&str>) -> Result<(LineProcess, String), SetupError> {
-        let what = location.map(|l| format!("duckdb={l}")).unwrap_or_else(|| "duckdb".into());
+    fn spawn(f: &Flavor, python: &Path, location: Option<&str>) -> Result<(LineProcess, String), SetupError> {
+        let what = location.map(|l| format!("{}={l}", f.name)).unwrap_or_else(|| f.name.into());
         let mut cmd = Command::new(python);
-        cmd.args(["-I", "-c", BRIDGE]);
+        cmd.args(["-I", "-c", BRIDGE, f.name]);
         // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
         // to this thread by a parent-death signal.
         let parent = std::process::id() as libc::pid_t;
@@ -142,13 +188,15 @@ impl DuckDbEngine {
                 match v.get("hello").and_then(Json::as_str) {
                     Some(version) => Ok((p, version.to_string())),
                     None => Err(SetupError::new(format!(
-                        "{what}: {} is not a DuckDB bridge (said: {line})",
-                        python.display()
+                        "{what}: {} is not a {} bridge (said: {line})",
+                        python.display(),
+                        f.product
                     ))),
                 }
             }
             Err(ReadError::Timeout) => Err(SetupError::new(format!(
-                "{what}: the DuckDB bridge did not start within {}s",
+                "{what}: the {} bridge did not start within {}s",
+                f.product,
                 START_TIMEOUT.as_secs()
             ))),
             Err(ReadError::Closed) => {
@@ -162,16 +210,20 @@ impl DuckDbEngine {
                     .find(|l| !l.trim().is_empty())
                     .map(|l| l.trim().to_string())
                     .unwrap_or_else(|| "it printed nothing".into());
-                if last.contains("No module named 'duckdb'") {
+                if last.contains(&format!("No module named '{}'", f.module)) {
                     Err(SetupError::new(format!(
-                        "{what}: {} cannot import the duckdb module; install it with {INSTALL}",
-                        python.display()
+                        "{what}: {} cannot import the {} module; install it with {}",
+                        python.display(),
+                        f.module,
+                        f.install
                     )))
                 } else {
                     Err(SetupError::new(format!(
-                        "{what}: the DuckDB bridge exited at start under {} ({last}); {}",
+                        "{what}: the {} bridge exited at start under {} ({last}); give a virtualenv with the {} module ({}=/path/to/venv)",
+                        f.product,
                         python.display(),
-                        "give a virtualenv with the duckdb module (duckdb=/path/to/venv)"
+                        f.module,
+                        f.name
                     )))
                 }
             }
@@ -273,7 +325,7 @@ fn rows_of(reply: &Json) -> Outcome {
     Outcome::Rows(Rows::new(columns, rows))
 }
 
-impl Engine for DuckDbEngine {
+impl Engine for BridgeEngine {
     fn info(&self) -> &EngineInfo {
         &self.info
     }
@@ -289,7 +341,7 @@ impl Engine for DuckDbEngine {
             }
             self.bridge = None;
         }
-        let (bridge, _) = Self::spawn(&self.python, self.info.location.as_deref())?;
+        let (bridge, _) = Self::spawn(self.flavor, &self.python, self.info.location.as_deref())?;
         self.bridge = Some(bridge);
         self.lost = None;
         Ok(())
@@ -298,7 +350,10 @@ impl Engine for DuckDbEngine {
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         if let Some(why) = self.lost {
             return Outcome::Error {
-                message: format!("duckdb: the bridge {why} earlier; its database is gone until the next reset"),
+                message: format!(
+                    "{}: the bridge {why} earlier; its database is gone until the next reset",
+                    self.flavor.name
+                ),
                 class: ErrorClass::Expected,
             };
         }
@@ -316,7 +371,7 @@ impl Engine for DuckDbEngine {
                 } else if let Some(m) = reply.get("error").and_then(Json::as_str) {
                     Outcome::error(m.to_string())
                 } else {
-                    Outcome::error(format!("duckdb bridge: unexpected reply {reply}"))
+                    Outcome::error(format!("{} bridge: unexpected reply {reply}", self.flavor.name))
                 }
             }
             Err(ReadError::Timeout) => {

@@ -7,8 +7,15 @@ pub mod mariadb;
 pub mod postgres;
 pub mod server;
 pub mod sqlite;
+pub mod turso;
 
 /// Every SQL engine crosscheck knows.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&sqlite::SqliteFactory, &duckdb::DuckDbFactory, &postgres::PostgresFactory, &mariadb::MariaDbFactory]
+    vec![
+        &sqlite::SqliteFactory,
+        &duckdb::DuckDbFactory,
+        &postgres::PostgresFactory,
+        &mariadb::MariaDbFactory,
+        &turso::TursoFactory,
+    ]
 }

@@ -1,9 +1,10 @@
-"""crosscheck's bridge to DuckDB's Python module: JSON lines on stdin and stdout.
+"""crosscheck's bridge to an in-process SQL engine's Python module (DuckDB, or Turso through
+`pyturso`), chosen by the first argument (`duckdb` by default): JSON lines on stdin and stdout.
 
 Requests:  {"op": "run", "sql": "...", "timeout_ms": 5000}   {"op": "reset"}
 Replies:   {"done": true} | {"columns": [...], "types": [...], "rows": [[...]]}
            | {"error": "...", "kind": "CatalogException"} | {"timeout": true}
-At start the bridge writes {"hello": "<duckdb version>"}.
+At start the bridge writes {"hello": "<engine version>"}.
 
 Values keep their type: JSON null, booleans, integers (64-bit; larger ones as {"b": "digits"}),
 floats (finite; {"f": "inf" | "-inf" | "nan"} otherwise), {"d": "1.50"} for DECIMAL,
@@ -17,8 +18,6 @@ import os
 import sys
 import threading
 import time
-
-import duckdb
 
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 
@@ -52,10 +51,10 @@ def statusish(desc):
     return tuple((d[0], str(d[1])) for d in desc) in STATUS
 
 
-def returns_rows(con, sql):
+def returns_rows(con, sql, error):
     try:
         stmts = con.extract_statements(sql)
-    except duckdb.Error:
+    except error:
         return True
     if not stmts:
         return True
@@ -105,13 +104,102 @@ class Watchdog:
                 con.interrupt()
 
 
+class DuckDb:
+    """DuckDB's own module: typed results, interrupts, resets by ATTACH."""
+
+    def __init__(self):
+        import duckdb
+
+        self.m = duckdb
+        self.version = duckdb.__version__
+        self.Error = duckdb.Error
+        self.Interrupted = duckdb.InterruptException
+        self.con = duckdb.connect(":memory:")
+        self.resets = 0
+        self.current = "memory"
+
+    def reset(self):
+        # A fresh in-memory database attached beside the old one, which is then detached:
+        # 1 ms instead of 27 ms for a new connection. Every 500 resets, a new connection all
+        # the same, so that nothing a session set accumulates for long.
+        self.resets += 1
+        name = "db%d" % self.resets
+        try:
+            if self.resets % 500 == 0:
+                raise self.Error("renew the connection")
+            self.con.execute("ATTACH ':memory:' AS %s; USE %s" % (name, name))
+            try:
+                self.con.execute("DETACH %s" % self.current)
+            except self.Error:
+                pass
+            self.current = name
+        except self.Error:
+            try:
+                self.con.close()
+            except Exception:
+                pass
+            self.con = self.m.connect(":memory:")
+            self.current = "memory"
+
+    def run(self, sql):
+        """(description, rows) or (None, None) for a statement without a result."""
+        cur = self.con.execute(sql)
+        desc = cur.description
+        if desc is None:
+            return None, None
+        # Fetch everything, a status row included: DuckDB 2 refuses new work on a connection
+        # with an unfinished result.
+        rows = cur.fetchall()
+        if statusish(desc) and not returns_rows(self.con, sql, self.Error):
+            return None, None
+        return [(d[0], str(d[1])) for d in desc], rows
+
+
+class Turso:
+    """Turso (a SQLite rewrite in Rust) through `pyturso`, a sqlite3-like module."""
+
+    def __init__(self):
+        import importlib.metadata
+
+        import turso
+
+        self.m = turso
+        self.version = importlib.metadata.version("pyturso")
+        self.Error = turso.Error
+        self.Interrupted = ()
+        self.con = turso.connect(":memory:")
+
+    def reset(self):
+        try:
+            self.con.close()
+        except Exception:
+            pass
+        self.con = self.m.connect(":memory:")
+
+    def run(self, sql):
+        cur = self.con.cursor()
+        try:
+            cur.execute(sql)
+        except self.Error as e:
+            if "one statement at a time" not in str(e):
+                raise
+            # A script: its statements' results are not returned.
+            self.con.executescript(sql)
+            return None, None
+        desc = cur.description
+        if desc is None:
+            return None, None
+        return [(d[0], "") for d in desc], cur.fetchall()
+
+
+DRIVERS = {"duckdb": DuckDb, "turso": Turso}
+
+
 def main():
     out = sys.stdout
-    con = duckdb.connect(":memory:")
+    db = DRIVERS[sys.argv[1] if len(sys.argv) > 1 else "duckdb"]()
     watchdog = Watchdog()
-    resets = 0
-    current = "memory"
-    out.write(json.dumps({"hello": duckdb.__version__}) + "\n")
+    out.write(json.dumps({"hello": db.version}) + "\n")
     out.flush()
     for line in sys.stdin:
         if not line.strip():
@@ -119,46 +207,24 @@ def main():
         req = json.loads(line)
         op = req.get("op")
         if op == "reset":
-            # A fresh in-memory database attached beside the old one, which is then detached:
-            # 1 ms instead of 27 ms for a new connection. Every 500 resets, a new connection all
-            # the same, so that nothing a session set accumulates for long.
-            resets += 1
-            name = "db%d" % resets
-            try:
-                if resets % 500 == 0:
-                    raise duckdb.Error("renew the connection")
-                con.execute("ATTACH ':memory:' AS %s; USE %s" % (name, name))
-                try:
-                    con.execute("DETACH %s" % current)
-                except duckdb.Error:
-                    pass
-                current = name
-            except duckdb.Error:
-                try:
-                    con.close()
-                except Exception:
-                    pass
-                con = duckdb.connect(":memory:")
-                current = "memory"
+            db.reset()
             reply = {"done": True}
         elif op == "run":
             timeout_ms = req.get("timeout_ms") or 0
-            ticket = watchdog.arm(con, timeout_ms / 1000.0) if timeout_ms > 0 else None
+            ticket = watchdog.arm(db.con, timeout_ms / 1000.0) if timeout_ms > 0 else None
             try:
-                cur = con.execute(req["sql"])
-                desc = cur.description
-                if desc is None or (statusish(desc) and not returns_rows(con, req["sql"])):
+                desc, rows = db.run(req["sql"])
+                if desc is None:
                     reply = {"done": True}
                 else:
-                    rows = cur.fetchall()
                     reply = {
                         "columns": [d[0] for d in desc],
-                        "types": [str(d[1]) for d in desc],
+                        "types": [d[1] for d in desc],
                         "rows": [[enc(v) for v in r] for r in rows],
                     }
-            except duckdb.InterruptException:
+            except db.Interrupted:
                 reply = {"timeout": True}
-            except duckdb.Error as e:
+            except db.Error as e:
                 reply = {"error": str(e), "kind": type(e).__name__}
             except Exception as e:  # a value the bridge cannot convert, say
                 reply = {"error": "bridge: %s: %s" % (type(e).__name__, e), "kind": "Bridge"}
