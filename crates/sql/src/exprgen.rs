@@ -17,6 +17,10 @@ pub struct ColInfo {
     /// `None`: untyped (SQLite), or a view column of unknown type.
     pub ty: Option<SqlType>,
     pub values: Vec<Lit>,
+    /// Values equal for GROUP BY are identical here: a typed base-table column (its affinity
+    /// makes 0 and 0.0 one value) with BINARY collation. Grouping on other columns lets a
+    /// group hold distinguishable members ('a' and 'A', 0 and 0.0).
+    pub exact: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -6,7 +6,8 @@
 //! `rng(seed ^ QUERY_SALT, index)`. The current database is cached.
 
 use crate::ast::{
-    Agg, Collation, ColumnDef, Expr, Func, IndexKey, Item, Join, JoinKind, Lit, Order, Select, SqlType, Stmt, TableRef,
+    Agg, BinOp, Collation, ColumnDef, Expr, Func, IndexKey, Item, Join, JoinKind, Lit, Order, Select, SqlType, Stmt,
+    TableRef,
 };
 use crate::case::{Query, SqlCase};
 use crate::dialect::{cap, Caps};
@@ -176,8 +177,16 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
             }
             inserts.push(Stmt::Insert { table: name.clone(), columns: names, values });
         }
-        let columns: Vec<ColInfo> =
-            cols.iter().zip(col_values).map(|(c, values)| ColInfo { name: c.name.clone(), ty: c.ty, values }).collect();
+        let columns: Vec<ColInfo> = cols
+            .iter()
+            .zip(col_values)
+            .map(|(c, values)| ColInfo {
+                name: c.name.clone(),
+                ty: c.ty,
+                values,
+                exact: c.ty.is_some_and(|t| t != SqlType::Blob) && c.collate.is_none_or(|k| k == Collation::Binary),
+            })
+            .collect();
         creates.push(Stmt::CreateTable { name: name.clone(), columns: cols });
         env.tables.push(TableInfo { name, columns, view: false });
     }
@@ -276,7 +285,7 @@ fn gen_view(rng: &mut ChaCha8Rng, env: &mut Env, v: u32) -> Option<Stmt> {
                 (g.expr(t, 1), Some(t).filter(|_| !env.loose), Vec::new())
             };
             items.push(Item { expr, alias: None });
-            cols.push(ColInfo { name: format!("c{ci}"), ty, values });
+            cols.push(ColInfo { name: format!("c{ci}"), ty, values, exact: false });
         }
         where_ = if g.rng.gen_bool(0.4) { Some(g.predicate(1)) } else { None };
     }
@@ -368,7 +377,7 @@ fn join_condition(rng: &mut ChaCha8Rng, env: &Env, scope: &[ScopeCol], new_cols:
         if let Some(b) = earlier.choose(rng) {
             let ac = Expr::col(&a.visible, &env.tables[a.table].columns[a.column].name);
             let bc = Expr::col(&b.visible, &env.tables[b.table].columns[b.column].name);
-            return Expr::bin(crate::ast::BinOp::Eq, bc, ac);
+            return Expr::bin(BinOp::Eq, bc, ac);
         }
     }
     let mut g = ExprGen::new(rng, env, scope.to_vec());
@@ -426,8 +435,27 @@ pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: &str) -> Query {
             }
         }
         "tlp-having" => {
-            let n = g.rng.gen_range(1..=2);
-            let keys = plain_items(&mut g, n);
+            // SQLite may evaluate a HAVING term on group keys row by row (it moves such terms
+            // into WHERE), so keys must have no distinguishable equal members: exact columns.
+            let exact: Vec<Expr> = g
+                .scope
+                .iter()
+                .filter(|sc| g.env.tables[sc.table].columns[sc.column].exact)
+                .map(|sc| Expr::col(&sc.visible, &g.env.tables[sc.table].columns[sc.column].name))
+                .collect();
+            let keys: Vec<Item> = if exact.is_empty() {
+                // No such column: group by its text, which has no collation and no two spellings.
+                let c = column_or(&mut g, Expr::Lit(Lit::Int(0)));
+                let key = Expr::bin(
+                    BinOp::Concat,
+                    Expr::Cast(Box::new(c), SqlType::Text),
+                    Expr::Lit(Lit::Text(String::new())),
+                );
+                vec![Item { expr: key, alias: None }]
+            } else {
+                let n = g.rng.gen_range(1..=2.min(exact.len()));
+                exact.choose_multiple(g.rng, n).cloned().map(|expr| Item { expr, alias: None }).collect()
+            };
             select.group_by = keys.iter().map(|i| i.expr.clone()).collect();
             if g.rng.gen_bool(0.3) {
                 select.where_ = Some(g.predicate(1));

@@ -5,7 +5,7 @@
 //! same failure and not an artefact of the reduction. Candidates that break the setup or the
 //! query simply fail the re-check and are dropped by the reducer.
 
-use crate::ast::{Expr, Lit, Select, Stmt};
+use crate::ast::{Agg, Expr, Item, Lit, Select, Stmt};
 use crate::case::{Query, SqlCase};
 use crosscheck_core::reduce::cuts;
 use std::collections::BTreeSet;
@@ -92,6 +92,36 @@ fn with_query(case: &SqlCase, q: Query) -> SqlCase {
     SqlCase { query: q, ..case.clone() }
 }
 
+/// Outside aggregates, only whole group keys may be used.
+fn grouped_ok(e: &Expr, keys: &[Expr]) -> bool {
+    keys.contains(e)
+        || match e {
+            Expr::Agg { .. } | Expr::Lit(_) => true,
+            Expr::Col(_) => false,
+            _ => e.subquery().is_none() && e.children().into_iter().all(|c| grouped_ok(c, keys)),
+        }
+}
+
+/// Whether a reduced query still has the shape its oracle's argument needs: a candidate that
+/// breaks it could fail for a reason that is no bug (a bare column in a grouped query takes its
+/// value from an arbitrary row).
+fn keeps_shape(oracle: &str, q: &Query) -> bool {
+    let s = &q.select;
+    match oracle {
+        "tlp-group-by" => s.items.iter().map(|i| &i.expr).eq(s.group_by.iter()),
+        "tlp-having" => {
+            !s.group_by.is_empty()
+                && s.items.iter().all(|i| grouped_ok(&i.expr, &s.group_by))
+                && q.pred.as_ref().is_none_or(|p| grouped_ok(p, &s.group_by))
+        }
+        "tlp-aggregate" => matches!(
+            s.items.as_slice(),
+            [Item { expr: Expr::Agg { func: Agg::Min | Agg::Max | Agg::Sum | Agg::Count, distinct: false, .. }, .. }]
+        ),
+        _ => true,
+    }
+}
+
 /// Clause-level candidates for the query.
 fn clause_candidates(case: &SqlCase) -> Vec<Query> {
     let q = &case.query;
@@ -172,7 +202,8 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
             .collect();
         out.push(SqlCase { setup, ..case.clone() });
     }
-    out.extend(clause_candidates(case).into_iter().map(|q| with_query(case, q)));
+    let oracle = case.oracle.as_str();
+    out.extend(clause_candidates(case).into_iter().filter(|q| keeps_shape(oracle, q)).map(|q| with_query(case, q)));
     out.extend(column_candidates(case));
     // Expressions: each node replaced by something smaller.
     for (k, node) in nodes(&case.query).iter().enumerate() {
@@ -185,7 +216,9 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
                 }
                 i += 1;
             });
-            out.push(with_query(case, q));
+            if keeps_shape(oracle, &q) {
+                out.push(with_query(case, q));
+            }
         }
     }
     // Constants in the rows and setup expressions.
