@@ -3,7 +3,9 @@
 //! a bug (a decided `sat`/`unsat`, as opposed to `unknown`, timeouts and errors).
 //!
 //! cargo run --release -p crosscheck-smt --example bench -- [--engines z3] [--oracle storm]
-//!     [--cases 2000] [--seeds DIR] [--seed 1] [--logics QF_LIA,QF_BV] [--timeout-ms 10000]
+//!     [--cases 2000] [--seeds DIR | --random] [--seed 1] [--logics QF_LIA,QF_BV] [--timeout-ms 10000]
+//!     [--planted]    (a planted soundness bug: unsat on a Boolean shape)
+//!     [--reduce N]   (reduce the first N findings and print the size reduction, as STORM's RQ4)
 
 use crosscheck_core::engine::{EngineInfo, EngineSpec, SetupError};
 use crosscheck_core::{Check, CheckOptions, Engine, GenOptions, Kind, KindInfo, Outcome, Verdict};
@@ -42,6 +44,29 @@ impl Engine for Timed {
     }
 }
 
+/// A planted soundness bug for measuring the minimizer: `unsat` whenever the script holds at
+/// least four negated conjunctions and a disjunction (a shape, not a single operator, so the
+/// minimizer has to keep part of the Boolean structure).
+struct Planted(Box<dyn Engine>);
+
+impl Engine for Planted {
+    fn info(&self) -> &EngineInfo {
+        self.0.info()
+    }
+    fn reset(&mut self) -> Result<(), SetupError> {
+        self.0.reset()
+    }
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let out = self.0.run(text, limit);
+        match out {
+            Outcome::Verdicts { answers, model } if text.matches("(not (and").count() >= 4 && text.contains("(or ") => {
+                Outcome::Verdicts { answers: answers.iter().map(|_| Verdict::Unsat).collect(), model }
+            }
+            o => o,
+        }
+    }
+}
+
 fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
 }
@@ -74,15 +99,21 @@ fn main() {
     let (ns, calls, decided) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     let mut engs: Vec<Box<dyn Engine>> = Vec::new();
     for s in EngineSpec::parse_list(&engines).expect("engine list") {
-        let e = crosscheck_core::open_engine(&factories, &s).unwrap_or_else(|e| panic!("cannot open {s}: {e}"));
+        let mut e = crosscheck_core::open_engine(&factories, &s).unwrap_or_else(|e| panic!("cannot open {s}: {e}"));
+        if args.iter().any(|a| a == "--planted") {
+            e = Box::new(Planted(e));
+        }
         engs.push(Box::new(Timed { inner: e, ns: ns.clone(), calls: calls.clone(), decided: decided.clone() }));
     }
     let infos: Vec<EngineInfo> = engs.iter().map(|e| e.info().clone()).collect();
-    let opts = GenOptions { seed, seeds_dir: Some(seeds_dir), oracles: vec![oracle.clone()] };
+    let random = args.iter().any(|a| a == "--random");
+    let reduce_n: usize = arg(&args, "--reduce").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let opts = GenOptions { seed, seeds_dir: (!random).then_some(seeds_dir), oracles: vec![oracle.clone()] };
     let mut gen = kind.generator(&opts, &infos).expect("generator");
     let copts = CheckOptions { timeout };
     let (mut gen_ns, mut check_total_ns) = (0u64, 0u64);
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
+    let mut found = Vec::new();
     let start = Instant::now();
     for i in 0..cases {
         let t0 = Instant::now();
@@ -105,7 +136,13 @@ fn main() {
             Check::Pass { nonempty: true } => "pass(sat)".to_string(),
             Check::Pass { nonempty: false } => "pass(no sat)".to_string(),
             Check::Skip(s) => format!("skip: {}", s.chars().take(60).collect::<String>()),
-            Check::Finding(e) => format!("FINDING {} {} {}", e.class, e.engine, e.key),
+            Check::Finding(e) => {
+                let k = format!("FINDING {} {} {}", e.class, e.engine, e.key);
+                if found.len() < reduce_n {
+                    found.push((case.clone(), *e));
+                }
+                k
+            }
         };
         *results.entry(key).or_default() += 1;
     }
@@ -126,5 +163,32 @@ fn main() {
     );
     for (k, v) in &results {
         println!("  {v:6}  {k}");
+    }
+    // STORM's RQ4 measure: size (bytes of the instance, assertions) before and after.
+    let mut reductions = Vec::new();
+    for (case, ev) in found {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let t = Instant::now();
+        let (small, stats) = crosscheck_core::reduce::reduce(
+            case.clone(),
+            |c| kind.shrink(c),
+            |c| kind.size(c),
+            |c| matches!(kind.check(&oracle, c, &mut engs, &copts), Check::Finding(e) if e.same_failure(&ev)),
+            deadline,
+        );
+        let (b0, b1) = (case.script_for(&infos[0]).len(), small.script_for(&infos[0]).len());
+        let r = 100.0 * (1.0 - b1 as f64 / b0.max(1) as f64);
+        println!(
+            "reduced: {b0} -> {b1} bytes ({r:.1}%), {} -> {} assertions, {} tries, {:.1}s",
+            case.asserts().count(),
+            small.asserts().count(),
+            stats.tries,
+            t.elapsed().as_secs_f64()
+        );
+        reductions.push(r);
+    }
+    if !reductions.is_empty() {
+        reductions.sort_by(|a, b| a.total_cmp(b));
+        println!("median size reduction: {:.1}% over {} findings", reductions[reductions.len() / 2], reductions.len());
     }
 }

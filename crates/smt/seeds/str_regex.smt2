@@ -1,6 +1,6 @@
-; crosscheck seed: str_regex (QF_S), written for this project.
+; crosscheck seed: str_regex (QF_SLIA), written for this project.
 (set-info :status sat)
-(set-logic QF_S)
+(set-logic QF_SLIA)
 (declare-fun s () String)
 (assert (str.in_re s (re.++ (str.to_re "id") (re.+ (re.range "0" "9")))))
 (assert (<= (str.len s) 5))

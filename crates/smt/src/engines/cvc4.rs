@@ -1,4 +1,5 @@
-//! CVC4 1.8 (Debian): the ancestor of cvc5, still the solver many tools pin.
+//! CVC4 1.8 (Debian): the ancestor of cvc5, still the solver many tools pin. Debian builds it
+//! without SymFPU, so floating point stops it with a "Fatal failure": no `theory:fp`.
 
 use super::BinaryFactory;
 
@@ -16,7 +17,6 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
         "theory:bv",
         "theory:array",
         "theory:string",
-        "theory:fp",
         "theory:uf",
         "quantifiers",
         "incremental",
