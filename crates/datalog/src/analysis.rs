@@ -9,7 +9,83 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 /// An order of a rule's body literals in which each literal can be evaluated when reached:
 /// atoms bind, assignments bind, negations and comparisons only test bound variables.
 pub fn plan(rule: &Rule) -> Result<Vec<usize>, String> {
-    plan_body(&rule.body, &BTreeSet::new(), &rule.head.args, &others_of(rule))
+    if rule.has_agg() {
+        return plan_body(&rule.body, &BTreeSet::new(), &rule.head.args, &others_of(rule));
+    }
+    plan_simple(rule)
+}
+
+/// [`plan`] for rules without aggregates, on borrowed names: the transformations call it for
+/// every micro-step, so it avoids allocating.
+fn plan_simple(rule: &Rule) -> Result<Vec<usize>, String> {
+    fn bound_term(t: &Term, bound: &[&str]) -> bool {
+        match t {
+            Term::Var(v) => bound.contains(&v.as_str()),
+            Term::Bin(_, a, b) => bound_term(a, bound) && bound_term(b, bound),
+            Term::Const(_) | Term::Wild => true,
+        }
+    }
+    fn bind<'a>(t: &'a Term, bound: &mut Vec<&'a str>) {
+        match t {
+            Term::Var(v) if !bound.contains(&v.as_str()) => bound.push(v),
+            Term::Bin(_, a, b) => {
+                bind(a, bound);
+                bind(b, bound);
+            }
+            _ => {}
+        }
+    }
+    let body = &rule.body;
+    let mut bound: Vec<&str> = Vec::with_capacity(8);
+    let mut done = vec![false; body.len()];
+    let mut order = Vec::with_capacity(body.len());
+    while order.len() < body.len() {
+        let mut pick = None;
+        for (i, l) in body.iter().enumerate() {
+            if done[i] {
+                continue;
+            }
+            let ok = match l {
+                Literal::Pos(_) | Literal::Agg { .. } => false,
+                Literal::Neg(a) => a.args.iter().all(|t| bound_term(t, &bound)),
+                Literal::Cmp(op, x, y) => {
+                    let unbound_var = |t: &Term| matches!(t, Term::Var(v) if !bound.contains(&v.as_str()));
+                    (*op == crate::ast::CmpOp::Eq
+                        && ((unbound_var(x) && bound_term(y, &bound)) || (unbound_var(y) && bound_term(x, &bound))))
+                        || (bound_term(x, &bound) && bound_term(y, &bound))
+                }
+            };
+            if ok {
+                pick = Some(i);
+                break;
+            }
+        }
+        if pick.is_none() {
+            pick = body.iter().enumerate().position(|(i, l)| {
+                !done[i]
+                    && matches!(l, Literal::Pos(a) if a.args.iter().all(|t| !matches!(t, Term::Bin(..)) || bound_term(t, &bound)))
+            });
+        }
+        let Some(i) = pick else {
+            // The slow planner names the variables.
+            return plan_body(&rule.body, &BTreeSet::new(), &rule.head.args, &[]);
+        };
+        done[i] = true;
+        order.push(i);
+        match &body[i] {
+            Literal::Pos(a) => a.args.iter().for_each(|t| bind(t, &mut bound)),
+            Literal::Cmp(_, x, y) => {
+                bind(x, &mut bound);
+                bind(y, &mut bound);
+            }
+            _ => {}
+        }
+    }
+    if rule.head.args.iter().all(|t| !matches!(t, Term::Wild) && bound_term(t, &bound)) {
+        Ok(order)
+    } else {
+        Err("ungrounded variable in the head".into())
+    }
 }
 
 /// Variables of each aggregate literal that also occur outside it (its correlated variables).
@@ -142,7 +218,7 @@ pub fn validate(p: &Program) -> Result<(), String> {
     Ok(())
 }
 
-fn check_rule(p: &Program, r: &Rule) -> Result<(), String> {
+pub fn check_rule(p: &Program, r: &Rule) -> Result<(), String> {
     let mut types: BTreeMap<&str, Type> = BTreeMap::new();
     let mut atoms = vec![&r.head];
     fn collect<'a>(lits: &'a [Literal], atoms: &mut Vec<&'a crate::ast::Atom>) {
@@ -162,10 +238,8 @@ fn check_rule(p: &Program, r: &Rule) -> Result<(), String> {
         }
         for (t, ty) in a.args.iter().zip(&cols.cols) {
             match t {
-                Term::Var(v) => {
-                    if *types.entry(v).or_insert(*ty) != *ty {
-                        return Err(format!("variable {v} has two types"));
-                    }
+                Term::Var(v) if *types.entry(v).or_insert(*ty) != *ty => {
+                    return Err(format!("variable {v} has two types"));
                 }
                 Term::Const(c) if c.ty() != *ty => return Err(format!("constant {c} in a {ty:?} column of {}", a.rel)),
                 Term::Bin(..) if *ty != Type::Number => return Err("arithmetic in a symbol column".into()),
@@ -325,6 +399,22 @@ pub fn monotone_downstream(p: &Program, rel: &str) -> bool {
     let Some(&start) = g.index.get(rel) else { return true };
     let down = g.downstream(start);
     g.out_of.iter().enumerate().all(|(src, outs)| !down[src] || outs.iter().all(|(_, m)| *m))
+}
+
+/// Relations whose results can reach a negation or an aggregate: the complement of the
+/// relations [`monotone_downstream`] accepts, computed in one pass.
+pub fn nonmonotone_upstream(p: &Program) -> HashSet<String> {
+    let g = DepGraph::new(p);
+    let mut seen = vec![false; g.nodes.len()];
+    let mut stack: Vec<usize> =
+        g.out_of.iter().enumerate().filter(|(_, outs)| outs.iter().any(|(_, m)| !m)).map(|(i, _)| i).collect();
+    while let Some(v) = stack.pop() {
+        if std::mem::replace(&mut seen[v], true) {
+            continue;
+        }
+        stack.extend(g.into[v].iter().map(|(w, _)| *w));
+    }
+    g.nodes.iter().enumerate().filter(|(i, _)| seen[*i]).map(|(_, n)| n.clone()).collect()
 }
 
 /// What a program needs from an engine; compared against engine capabilities.

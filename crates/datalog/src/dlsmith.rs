@@ -38,7 +38,9 @@ pub fn ancestry(p: &Program) -> HashMap<String, Ancestry> {
             let (rels, s): (Vec<&str>, i8) = match l {
                 Literal::Pos(a) => (vec![&a.rel], 1),
                 Literal::Neg(a) => (vec![&a.rel], -1),
-                Literal::Agg { body, .. } => (body.iter().filter_map(Literal::atom).map(|a| a.rel.as_str()).collect(), 0),
+                Literal::Agg { body, .. } => {
+                    (body.iter().filter_map(Literal::atom).map(|a| a.rel.as_str()).collect(), 0)
+                }
                 Literal::Cmp(..) => (vec![], 1),
             };
             for rel in rels {
@@ -157,7 +159,8 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
     for n in &all {
         let cols = g.prog.cols(n).to_vec();
         for _ in 0..g.rng.gen_range(1..=5) {
-            let vals: Vec<Val> = cols.iter().filter_map(|t| pool.get(t).and_then(|p| p.choose(g.rng)).cloned()).collect();
+            let vals: Vec<Val> =
+                cols.iter().filter_map(|t| pool.get(t).and_then(|p| p.choose(g.rng)).cloned()).collect();
             let f = Fact { rel: n.clone(), vals };
             if !g.prog.facts.contains(&f) {
                 g.prog.facts.push(f);
@@ -269,7 +272,11 @@ pub fn transform_with<R: Rng>(
         if validate(&next).is_err() || !crate::analysis::features(&next).iter().all(|f| cfg.caps.contains(*f)) {
             continue;
         }
-        debug_assert!(invariants(&next, seed_rules).is_ok(), "{name} broke an invariant: {:?}", invariants(&next, seed_rules));
+        debug_assert!(
+            invariants(&next, seed_rules).is_ok(),
+            "{name} broke an invariant: {:?}",
+            invariants(&next, seed_rules)
+        );
         if name == "EQU-FACTINLINE" {
             inline.push(what.clone());
         }
@@ -283,7 +290,11 @@ pub fn transform_with<R: Rng>(
 }
 
 fn nodes_with(anc: &HashMap<String, Ancestry>, p: &Program, a: Ancestry, frozen: &BTreeSet<String>) -> Vec<String> {
-    p.decls.iter().filter(|d| anc.get(&d.name) == Some(&a) && !frozen.contains(&d.name)).map(|d| d.name.clone()).collect()
+    p.decls
+        .iter()
+        .filter(|d| anc.get(&d.name) == Some(&a) && !frozen.contains(&d.name))
+        .map(|d| d.name.clone())
+        .collect()
 }
 
 fn new_fact<R: Rng>(rng: &mut R, p: &Program, rel: &str, cfg: &GenConfig) -> Option<Fact> {
@@ -324,10 +335,13 @@ fn atom_args<R: Rng>(rng: &mut R, p: &Program, rule: &Rule, u: &str) -> Vec<Term
     for l in &rule.body {
         if let Literal::Pos(a) = l {
             for t in &a.args {
-                if let (Term::Var(v), Some(ty)) = (t, types.get(match t {
-                    Term::Var(v) => v.as_str(),
-                    _ => "",
-                })) {
+                if let (Term::Var(v), Some(ty)) = (
+                    t,
+                    types.get(match t {
+                        Term::Var(v) => v.as_str(),
+                        _ => "",
+                    }),
+                ) {
                     by_type.entry(*ty).or_default().push(v.clone());
                 }
             }
@@ -363,11 +377,22 @@ fn rule_from<R: Rng>(rng: &mut R, p: &Program, v: &str, u: &str) -> Option<(Rule
 }
 
 /// Applies one named step; `None` when its precondition finds nothing.
-fn step<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, name: &str, frozen: &BTreeSet<String>) -> Option<(Program, String)> {
+fn step<R: Rng>(
+    rng: &mut R,
+    p: &Program,
+    cfg: &GenConfig,
+    name: &str,
+    frozen: &BTreeSet<String>,
+) -> Option<(Program, String)> {
     let anc = ancestry(p);
     let free: Vec<String> = p.decls.iter().map(|d| d.name.clone()).filter(|n| !frozen.contains(n)).collect();
     let rules_of = |pred: &dyn Fn(&str) -> bool| -> Vec<usize> {
-        p.rules.iter().enumerate().filter(|(_, r)| pred(&r.head.rel) && !frozen.contains(&r.head.rel)).map(|(i, _)| i).collect()
+        p.rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| pred(&r.head.rel) && !frozen.contains(&r.head.rel))
+            .map(|(i, _)| i)
+            .collect()
     };
     let a_of = |n: &str| anc.get(n).copied().unwrap_or(Ancestry::None);
     let mut q = p.clone();
@@ -375,7 +400,9 @@ fn step<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, name: &str, frozen: &
         "EQU-ADDRELNODE" => {
             let mut names: BTreeSet<String> = p.decls.iter().map(|d| d.name.clone()).collect();
             let n = (0..).map(|i| format!("node{i}")).find(|n| names.insert(n.clone()))?;
-            let cols = (0..rng.gen_range(1..=3)).map(|_| if cfg.has("symbols") && rng.gen_bool(0.3) { Type::Symbol } else { Type::Number }).collect();
+            let cols = (0..rng.gen_range(1..=3))
+                .map(|_| if cfg.has("symbols") && rng.gen_bool(0.3) { Type::Symbol } else { Type::Number })
+                .collect();
             q.decls.push(RelDecl { name: n.clone(), cols });
             Some((q, n))
         }
@@ -410,7 +437,10 @@ fn step<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, name: &str, frozen: &
                 r.body.retain(|l| l.atom().is_none_or(|a| a.rel != v));
             }
             // Must not unground a child's rule (its children are outside the ancestry too).
-            q.rules.iter().all(|r| plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then_some((q, v))
+            q.rules
+                .iter()
+                .all(|r| plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_))))
+                .then_some((q, v))
         }
         "EQU-DELRELEDGE" | "EXP-DELRELEDGE" => {
             let want = if name == "EQU-DELRELEDGE" { Ancestry::None } else { Ancestry::Pos };
@@ -421,7 +451,8 @@ fn step<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, name: &str, frozen: &
             }
             q.rules[ri].body.remove(k);
             let r = &q.rules[ri];
-            (plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then(|| (q.clone(), r.head.rel.clone()))
+            (plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_))))
+                .then(|| (q.clone(), r.head.rel.clone()))
         }
         "CON-DELRELEDGES" => {
             let v = nodes_with(&anc, p, Ancestry::Pos, frozen).choose(rng)?.clone();
@@ -457,7 +488,8 @@ fn step<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, name: &str, frozen: &
             // u must not be a descendant of v: the negative edge would close a cycle.
             let g = DepGraph::new(p);
             let down = g.downstream(*g.index.get(&v)?);
-            let cands: Vec<&String> = p.decls.iter().map(|d| &d.name).filter(|u| g.index.get(*u).is_some_and(|&i| !down[i])).collect();
+            let cands: Vec<&String> =
+                p.decls.iter().map(|d| &d.name).filter(|u| g.index.get(*u).is_some_and(|&i| !down[i])).collect();
             let u = (*cands.choose(rng)?).clone();
             let (mut r, a) = rule_from(rng, p, &v, &u)?;
             r.body.push(Literal::Neg(a));
@@ -472,7 +504,8 @@ fn step<R: Rng>(rng: &mut R, p: &Program, cfg: &GenConfig, name: &str, frozen: &
             Some((q, v))
         }
         "EQU-FACTINLINE" => {
-            let with_rules: Vec<String> = free.iter().filter(|v| p.rules.iter().any(|r| r.head.rel == **v)).cloned().collect();
+            let with_rules: Vec<String> =
+                free.iter().filter(|v| p.rules.iter().any(|r| r.head.rel == **v)).cloned().collect();
             let v = with_rules.choose(rng)?.clone();
             q.rules.retain(|r| r.head.rel != v);
             Some((q, v))

@@ -178,25 +178,34 @@ impl<'a, R: Rng> Gen<'a, R> {
 
     /// Variables of a body by type.
     pub fn typed_vars(&self, body: &[Literal]) -> BTreeMap<Type, Vec<String>> {
-        let r = Rule { head: Atom { rel: String::new(), args: vec![] }, body: body.to_vec() };
-        let mut out: BTreeMap<Type, Vec<String>> = BTreeMap::new();
-        let mut positive = BTreeSet::new();
+        // Variables bound positively: by an atom (typed by its column) or by an assignment
+        // (arithmetic gives numbers; `X = c` the constant's type).
+        let mut types: BTreeMap<&str, Type> = BTreeMap::new();
         for l in body {
-            if let Literal::Pos(a) = l {
-                a.args.iter().for_each(|t| {
-                    if let Term::Var(v) = t {
-                        positive.insert(v.clone());
+            match l {
+                Literal::Pos(a) => {
+                    for (t, ty) in a.args.iter().zip(self.prog.cols(&a.rel)) {
+                        if let Term::Var(v) = t {
+                            types.entry(v).or_insert(*ty);
+                        }
                     }
-                });
-            }
-            if let Literal::Cmp(CmpOp::Eq, Term::Var(v), _) = l {
-                positive.insert(v.clone());
+                }
+                Literal::Cmp(CmpOp::Eq, Term::Var(v), rhs) => {
+                    let ty = match rhs {
+                        Term::Const(c) => Some(c.ty()),
+                        Term::Bin(..) => Some(Type::Number),
+                        _ => None,
+                    };
+                    if let Some(ty) = ty {
+                        types.entry(v).or_insert(ty);
+                    }
+                }
+                _ => {}
             }
         }
-        for (v, t) in self.prog.var_types(&r) {
-            if positive.contains(&v) {
-                out.entry(t).or_default().push(v);
-            }
+        let mut out: BTreeMap<Type, Vec<String>> = BTreeMap::new();
+        for (v, t) in types {
+            out.entry(t).or_default().push(v.to_string());
         }
         out
     }

@@ -322,7 +322,7 @@ pub fn reproducers(
     let out = ev.detail.get("output").and_then(|o| o.as_str()).unwrap_or(case.program.output()).to_string();
     let option = ev.detail.get("option").and_then(|o| o.as_str());
     let mut files = Vec::new();
-    let mut emit = |dialect: &str, suffix: &str, p: &Program, opt: Option<&str>, files: &mut Vec<(String, String)>| {
+    let emit = |dialect: &str, suffix: &str, p: &Program, opt: Option<&str>, files: &mut Vec<(String, String)>| {
         let (ext, cmd) = engines::native(dialect);
         let prefix = engines::comment_prefix(dialect);
         if let Ok(text) = print(dialect, p, &out, opt) {

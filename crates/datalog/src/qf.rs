@@ -310,11 +310,12 @@ pub fn neg_eq<R: Rng>(rng: &mut R, p: &Program, ri: usize, name: &str) -> Option
 /// Rules a transformation for `e` may touch: a positive subgoal, no aggregate, and for Exp
 /// and Con nothing downstream that is non-monotone.
 pub fn eligible(p: &Program, e: Expect) -> Vec<usize> {
+    let bad = if e == Expect::Equal { Default::default() } else { crate::analysis::nonmonotone_upstream(p) };
     p.rules
         .iter()
         .enumerate()
         .filter(|(_, r)| !r.has_agg() && !positive(r).is_empty())
-        .filter(|(_, r)| e == Expect::Equal || monotone_downstream(p, &r.head.rel))
+        .filter(|(_, r)| !bad.contains(&r.head.rel))
         .map(|(i, _)| i)
         .collect()
 }
@@ -369,6 +370,24 @@ pub fn transform_with<R: Rng>(
     if steps.is_empty() {
         return None;
     }
+    // When the rule reads the same relations as before, the dependency graph is unchanged:
+    // strata, features and monotonicity stay as they were and only the rule needs checking.
+    let same_deps = {
+        let (mut a, mut b) = (p.rules[ri].deps(), r.deps());
+        a.sort();
+        b.sort();
+        let multiset = a == b;
+        a.dedup();
+        b.dedup();
+        // A second atom of a recursive relation makes the recursion non-linear: a feature.
+        multiset || (a == b && !recursive(p, &p.rules[ri]))
+    };
+    if same_deps {
+        crate::analysis::check_rule(p, &r).ok()?;
+        let mut q = p.clone();
+        q.rules[ri] = r;
+        return Some(Transformed { program: q, expect, rule: ri, steps });
+    }
     let mut q = p.clone();
     q.rules[ri] = r;
     if validate(&q).is_err() || !fits(&q) {
@@ -378,6 +397,14 @@ pub fn transform_with<R: Rng>(
         return None;
     }
     Some(Transformed { program: q, expect, rule: ri, steps })
+}
+
+/// Whether a rule reads a relation that depends on its own head.
+fn recursive(p: &Program, r: &Rule) -> bool {
+    let g = crate::analysis::DepGraph::new(p);
+    let Some(&h) = g.index.get(&r.head.rel) else { return false };
+    let down = g.downstream(h);
+    r.deps().iter().any(|(d, _)| g.index.get(*d).is_some_and(|&i| down[i]))
 }
 
 /// The precondition of a (possibly reduced) pair: both programs valid, and for Exp and Con the

@@ -25,7 +25,14 @@ pub fn campaign(names: &[&str], oracle: &str, n: u64, seed: u64) -> Option<(u64,
                 skip += 1;
                 *skips.entry(why.chars().take(60).collect::<String>()).or_insert(0) += 1;
             }
-            Check::Finding(ev) => found.push(format!("case {i}: {} | {} | {} | {}\n{}", ev.summary, ev.expected, ev.actual, ev.key, crosscheck_datalog::engines::souffle::print(&case.program, &case.program.outputs))),
+            Check::Finding(ev) => found.push(format!(
+                "case {i}: {} | {} | {} | {}\n{}",
+                ev.summary,
+                ev.expected,
+                ev.actual,
+                ev.key,
+                crosscheck_datalog::engines::souffle::print(&case.program, &case.program.outputs)
+            )),
         }
     }
     eprintln!("{names:?} {oracle}: {pass} pass, {skip} skip, {} findings; skips {skips:?}", found.len());

@@ -43,7 +43,11 @@ fn figures_7_to_10_relations_hold() {
 
 #[test]
 fn exists_containment_figures_11_and_12() {
-    let r = |src: &str| parse(&format!(".decl t(x:number)\n.decl r(x:number, y:number)\n.decl p(x:number)\n.output p\n{src}\n")).rules[0].clone();
+    let r = |src: &str| {
+        parse(&format!(".decl t(x:number)\n.decl r(x:number, y:number)\n.decl p(x:number)\n.output p\n{src}\n")).rules
+            [0]
+        .clone()
+    };
     // Fig. 11: removing r(X,Y) from p(Z) :- t(Z), r(X,Y), r(Y,X) leaves no mapping: RemExp.
     let q = r("p(Z) :- t(Z), r(X,Y), r(Y,X).");
     let mut q2 = q.clone();
@@ -68,7 +72,9 @@ fn fig1_edge_reachable_eq_and_con() {
     let orig = out(&p, "reachable");
     let eq = parse(&base.replace("reachable(X,Y) :- edge(X,Y).", "reachable(X,Y) :- edge(X,Y), edge(W,Y)."));
     assert_eq!(out(&eq, "reachable"), orig);
-    let con = parse(&base.replace("reachable(X,Z) :- edge(X,Y), reachable(Y,Z).", "reachable(X,Z) :- edge(X,X), reachable(X,Z)."));
+    let con = parse(
+        &base.replace("reachable(X,Z) :- edge(X,Y), reachable(Y,Z).", "reachable(X,Z) :- edge(X,X), reachable(X,Z)."),
+    );
     let c = out(&con, "reachable");
     assert!(c.iter().all(|t| orig.contains(t)));
     // Only the edges themselves remain: there is no self-loop.
@@ -91,7 +97,8 @@ fn fig4_muz_program_add_eq() {
 
 #[test]
 fn fig5_souffle_program_rem_eq() {
-    let src = ".decl mzv(x:number, y:number)\n.decl hqv(x:number)\n.decl gqk(x:number)\n.decl qoq(x:number, y:number)\n\
+    let src =
+        ".decl mzv(x:number, y:number)\n.decl hqv(x:number)\n.decl gqk(x:number)\n.decl qoq(x:number, y:number)\n\
         .decl rwl(x:number)\n.decl out(x:number, y:number)\n.output out\n\
         mzv(1,1). mzv(1,2). mzv(2,2). mzv(2,3). mzv(3,1). mzv(3,3).\n\
         gqk(JW) :- mzv(JW,JW).\nqoq(AS,GF) :- mzv(GF,GF), gqk(M), hqv(AS), mzv(AS,M).\n\

@@ -54,9 +54,9 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     }
     for r in &p.rules {
         if let Some(a) = agg_form(r) {
-            let inner: Vec<String> =
-                a.cols.iter().map(|c| format!("V_{}", c.as_deref().unwrap_or(&a.value))).collect();
-            let guard: Vec<String> = a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
+            let inner: Vec<String> = a.cols.iter().map(|c| format!("V_{}", c.as_deref().unwrap_or(&a.value))).collect();
+            let guard: Vec<String> =
+                a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
             lines.push(format!(
                 "{} :- {}({}), V_{} = #{}{{ V_{} : {}({}) }}.",
                 atom(&r.head),

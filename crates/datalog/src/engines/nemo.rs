@@ -104,7 +104,7 @@ pub struct Factory;
 fn python(loc: Option<&str>) -> Option<PathBuf> {
     match loc {
         Some(l) => Some(PathBuf::from(l).join("bin/python")),
-        None => find_tool("python3").filter(|p| has_nemo(p)),
+        None => find_tool("python3").filter(has_nemo),
     }
 }
 
@@ -220,7 +220,9 @@ impl Engine for Nemo {
                                 cells
                                     .iter()
                                     .map(|c| match c {
-                                        serde_json::Value::Number(n) => n.as_i64().map(Value::Int).unwrap_or(Value::Null),
+                                        serde_json::Value::Number(n) => {
+                                            n.as_i64().map(Value::Int).unwrap_or(Value::Null)
+                                        }
                                         serde_json::Value::String(s) => super::parse_cell(s),
                                         _ => Value::Null,
                                     })

@@ -41,7 +41,8 @@ fn expr(t: &Term, env: &BTreeMap<String, String>) -> Result<String, String> {
 
 fn select(r: &Rule, n_alias: &mut usize) -> Result<String, String> {
     if let Some(a) = agg_form(r) {
-        let group: Vec<String> = a.cols.iter().enumerate().filter(|(_, c)| c.is_some()).map(|(i, _)| format!("c{i}")).collect();
+        let group: Vec<String> =
+            a.cols.iter().enumerate().filter(|(_, c)| c.is_some()).map(|(i, _)| format!("c{i}")).collect();
         let k = a.cols.iter().position(Option::is_none).unwrap_or(0);
         let mut env = BTreeMap::new();
         for (i, c) in a.cols.iter().enumerate() {
@@ -154,7 +155,9 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
         if parts.is_empty() {
             parts.push(format!("SELECT {} WHERE 0", vec!["NULL"; cols.len()].join(", ")));
         }
-        let mat = if option == Some("materialized") && !p.rules.iter().any(|r| r.head.rel == *name && r.deps().iter().any(|(d, _)| d == name)) {
+        let mat = if option == Some("materialized")
+            && !p.rules.iter().any(|r| r.head.rel == *name && r.deps().iter().any(|(d, _)| d == name))
+        {
             "MATERIALIZED "
         } else {
             ""

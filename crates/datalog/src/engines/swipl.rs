@@ -64,7 +64,8 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
         defined.insert(&r.head.rel);
         if let Some(a) = agg_form(r) {
             let inner: Vec<String> = a.cols.iter().map(|c| format!("V_{}", c.as_deref().unwrap_or(&a.value))).collect();
-            let guard: Vec<String> = a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
+            let guard: Vec<String> =
+                a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
             let spec = match a.func {
                 crate::ast::AggFn::Count => "count".to_string(),
                 f => format!("{}(V_{})", f.name(), a.value),
@@ -229,11 +230,8 @@ impl Engine for Swipl {
         if !status.success() || stderr.contains("Warning:") || stderr.contains("ERROR") {
             return Outcome::error(format!("swipl: {}", stderr.lines().take(4).collect::<Vec<_>>().join(" ")));
         }
-        let rows: Vec<Vec<crosscheck_core::Value>> = stdout
-            .lines()
-            .filter(|l| !l.is_empty())
-            .map(|l| l.split('\t').map(super::parse_cell).collect())
-            .collect();
+        let rows: Vec<Vec<crosscheck_core::Value>> =
+            stdout.lines().filter(|l| !l.is_empty()).map(|l| l.split('\t').map(super::parse_cell).collect()).collect();
         let arity = rows.first().map(Vec::len).unwrap_or(0);
         Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
     }

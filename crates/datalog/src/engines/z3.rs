@@ -46,7 +46,10 @@ fn term(t: &Term) -> Result<String, String> {
 fn inline_equalities(r: &Rule) -> Rule {
     let mut r = r.clone();
     loop {
-        let pos = r.body.iter().position(|l| matches!(l, Literal::Cmp(CmpOp::Eq, Term::Var(_), Term::Var(_) | Term::Const(_))));
+        let pos = r
+            .body
+            .iter()
+            .position(|l| matches!(l, Literal::Cmp(CmpOp::Eq, Term::Var(_), Term::Var(_) | Term::Const(_))));
         let Some(i) = pos else { return r };
         let Literal::Cmp(_, Term::Var(x), t) = r.body.remove(i) else { return r };
         let sub = |term: &mut Term| {
@@ -195,7 +198,9 @@ fn bv(x: &Sx) -> Result<i64, String> {
         Sx::Atom(a) if a.starts_with("#x") => i64::from_str_radix(&a[2..], 16).map_err(|e| e.to_string()),
         Sx::Atom(a) if a.starts_with("#b") => i64::from_str_radix(&a[2..], 2).map_err(|e| e.to_string()),
         Sx::List(l) => match l.as_slice() {
-            [Sx::Atom(u), Sx::Atom(b), _] if u == "_" && b.starts_with("bv") => b[2..].parse().map_err(|_| "bad bv".into()),
+            [Sx::Atom(u), Sx::Atom(b), _] if u == "_" && b.starts_with("bv") => {
+                b[2..].parse().map_err(|_| "bad bv".into())
+            }
             _ => Err(format!("unexpected value {x:?}")),
         },
         other => Err(format!("unexpected value {other:?}")),
@@ -236,7 +241,9 @@ pub fn parse_answer(text: &str, arity: usize) -> Result<Vec<Vec<Value>>, String>
     if t.starts_with("unsat") {
         return Ok(vec![]);
     }
-    let Some(rest) = t.strip_prefix("sat") else { return Err(format!("unexpected answer: {}", t.lines().next().unwrap_or(""))) };
+    let Some(rest) = t.strip_prefix("sat") else {
+        return Err(format!("unexpected answer: {}", t.lines().next().unwrap_or("")));
+    };
     let tokens = tokenize(rest);
     if tokens.is_empty() || (tokens.len() == 1 && tokens[0] == "true") {
         return Err("μZ answer without tuples".into());
@@ -244,7 +251,9 @@ pub fn parse_answer(text: &str, arity: usize) -> Result<Vec<Vec<Value>>, String>
     let mut i = 0;
     let root = sexp(&tokens, &mut i)?;
     match &root {
-        Sx::List(l) if matches!(l.first(), Some(Sx::Atom(a)) if a == "or") => l[1..].iter().map(|x| tuple(x, arity)).collect(),
+        Sx::List(l) if matches!(l.first(), Some(Sx::Atom(a)) if a == "or") => {
+            l[1..].iter().map(|x| tuple(x, arity)).collect()
+        }
         other => Ok(vec![tuple(other, arity)?]),
     }
 }
@@ -269,7 +278,8 @@ impl EngineFactory for Factory {
         "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3)"
     }
     fn availability(&self) -> Availability {
-        let install = "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)".to_string();
+        let install =
+            "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)".to_string();
         match binary(None).and_then(|b| version(&b)) {
             Some(v) => Availability { available: true, detail: v, install },
             None => Availability { available: false, detail: "z3 not found".into(), install },
