@@ -38,6 +38,8 @@ pub struct Flavor {
     pub module: &'static str,
     pub version_code: &'static str,
     pub dialect: &'static str,
+    /// Capabilities of the dialect the engine lacks (the generator then avoids them).
+    pub lacks: &'static [&'static str],
     pub install: &'static str,
     pub describe: &'static str,
     /// A binary of this name is the engine's shell, not a Python.
@@ -50,6 +52,7 @@ pub static DUCKDB: Flavor = Flavor {
     module: "duckdb",
     version_code: "import duckdb; print(duckdb.__version__)",
     dialect: "duckdb",
+    lacks: &[],
     install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)",
     describe: "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one",
     shell: Some("duckdb"),
@@ -152,7 +155,7 @@ impl BridgeEngine {
         let python = python_for(flavor, spec.location.as_deref())?;
         let (bridge, version) = Self::spawn(flavor, &python, spec.location.as_deref())?;
         let caps = crate::dialect::by_name(flavor.dialect).map(|d| d.capabilities()).unwrap_or_default();
-        let caps: Vec<&str> = caps.iter().map(String::as_str).collect();
+        let caps: Vec<&str> = caps.iter().map(String::as_str).filter(|c| !flavor.lacks.contains(c)).collect();
         let info = info_for(spec, format!("{} {version}", flavor.product), flavor.dialect, &caps);
         Ok(BridgeEngine { flavor, info, python, bridge: Some(bridge), lost: None })
     }
