@@ -26,4 +26,8 @@ for line in sys.stdin:
         out = {"rows": rows}
     except Exception as e:
         out = {"error": "%s: %s" % (type(e).__name__, e)}
+    except BaseException as e:  # a Rust panic inside Nemo (pyo3's PanicException)
+        if type(e).__name__ != "PanicException":
+            raise
+        out = {"crash": "panic: %s" % e}
     print(json.dumps(out), flush=True)

@@ -56,9 +56,13 @@ fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Option<&str>, op
     match e.run(&text, opts.timeout) {
         Outcome::Rows(r) => Ran::Rows(as_set(&r)),
         Outcome::Crash { signal, code, stderr_tail } => {
-            let key = match signal {
-                Some(s) => format!("signal {s}"),
-                None => format!("crash {}", code.map(|c| c.to_string()).unwrap_or_default()),
+            // The panic location (or signal) identifies the crash across programs.
+            let key = match (signal, stderr_tail.strip_prefix("panic: ")) {
+                (Some(s), _) => format!("signal {s}"),
+                (None, Some(msg)) => {
+                    format!("panic: {}", msg.lines().next().unwrap_or("").chars().take(80).collect::<String>())
+                }
+                (None, None) => format!("crash {}", code.map(|c| c.to_string()).unwrap_or_default()),
             };
             Ran::Stop(Check::finding(Evidence {
                 class: FindingClass::Crash,
@@ -183,6 +187,9 @@ fn metamorphic(
                         "extra": d.extra.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
                         "dialect": dialect,
                         "transformed_program": print(&dialect, &trans, out, None).unwrap_or_default(),
+                        // With EQU-FACTINLINE the transformed program holds the engine's own
+                        // tuples: keep it as it ran, in Soufflé syntax too.
+                        "transformed_souffle": crate::engines::souffle::print(&trans, std::slice::from_ref(out)),
                         "steps": steps,
                     }),
                 });
@@ -336,7 +343,12 @@ pub fn reproducers(
         _ => None,
     };
     emit("souffle", "", &case.program, None, &mut files);
-    if let Some(t) = transformed {
+    let ran_souffle = ev.detail.get("transformed_souffle").and_then(|t| t.as_str());
+    let ran_native = ev.detail.get("transformed_program").and_then(|t| t.as_str());
+    if let Some(t) = ran_souffle {
+        let s = commented("//", &format!("{header}run: souffle {stem}-transformed.dl"));
+        files.push((format!("{stem}-transformed.dl"), s + t));
+    } else if let Some(t) = transformed {
         emit("souffle", "-transformed", t, None, &mut files);
     }
     for info in engines {
@@ -345,7 +357,11 @@ pub fn reproducers(
         }
         let suffix = format!("-{}", info.name.replace(':', "_"));
         emit(&info.dialect, &suffix, &case.program, None, &mut files);
-        if let Some(t) = transformed {
+        if let Some(t) = ran_native {
+            let (ext, cmd) = engines::native(&info.dialect);
+            let s = commented(engines::comment_prefix(&info.dialect), &format!("{header}run: {cmd}"));
+            files.push((format!("{stem}{suffix}-transformed.{ext}"), s + t));
+        } else if let Some(t) = transformed {
             emit(&info.dialect, &format!("{suffix}-transformed"), t, None, &mut files);
         }
         if let Some(o) = option {

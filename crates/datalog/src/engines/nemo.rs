@@ -206,6 +206,10 @@ impl Engine for Nemo {
             Ok(v) => v,
             Err(e) => return Outcome::error(format!("nemo bridge: bad answer {e}")),
         };
+        if let Some(c) = v.get("crash").and_then(|e| e.as_str()) {
+            // Nemo panicked; the bridge caught it and lives on.
+            return Outcome::Crash { signal: None, code: None, stderr_tail: c.to_string() };
+        }
         if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
             return Outcome::error(format!("nemo: {e}"));
         }
