@@ -23,7 +23,7 @@ fn main() {
         }
     };
     let info = e.info().clone();
-    let mut g = DatalogGen::new(seed.parse().unwrap_or(0), common_caps(&[info.clone()]), vec![]);
+    let mut g = DatalogGen::new(seed.parse().unwrap_or(0), common_caps(std::slice::from_ref(&info)), vec![]);
     let case = g.case(index.parse().unwrap_or(0), oracle);
     let out = case.program.output().to_string();
     println!("// ---- original (Soufflé) ----\n{}", engines::souffle::print(&case.program, &case.program.outputs));
