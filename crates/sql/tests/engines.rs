@@ -365,6 +365,12 @@ fn mariadb_values_keep_their_types() {
     let r = rows(e.as_mut(), "CREATE TABLE s (a int); INSERT INTO s VALUES (5); SELECT a FROM s");
     assert_eq!(r.rows, vec![vec![Value::Int(5)]]);
     assert_eq!(e.run("INSERT INTO s VALUES (6)", LIMIT), Outcome::Done);
+    // Text compares as in SQLite and PostgreSQL (C): no padding, case matters; also after a reset.
+    e.reset().expect("reset");
+    ok(e.as_mut(), "CREATE TABLE u (s VARCHAR(10))");
+    ok(e.as_mut(), "INSERT INTO u VALUES ('a'), ('A'), ('a ')");
+    let r = rows(e.as_mut(), "SELECT '' = ' ', 'a' = 'A', (SELECT COUNT(*) FROM u WHERE s = 'a')");
+    assert_eq!(r.rows, vec![vec![Value::Int(0), Value::Int(0), Value::Int(1)]]);
 }
 
 // ---- servers die with crosscheck -------------------------------------------------------------

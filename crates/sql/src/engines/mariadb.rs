@@ -26,6 +26,10 @@ use std::time::{Duration, Instant};
 pub struct MariaDbFactory;
 
 const INSTALL: &str = "scripts/install-sql-engines.sh (or: apt-get install -y mariadb-server)";
+/// Text compares byte by byte without padding, as in SQLite and PostgreSQL with the C locale:
+/// with MariaDB's default PAD SPACE collations `'' = ' '` is true. Set for the server, the
+/// working database and the connection (literals take the connection's collation).
+const COLLATION: &str = "utf8mb4_nopad_bin";
 /// A small redo log: the default 96 MiB would be copied for every private server.
 const INNODB_LOG: &str = "--innodb-log-file-size=8M";
 /// `max_statement_time` exceeded.
@@ -232,7 +236,7 @@ impl MariaDbEngine {
                     "--performance-schema=OFF",
                 ])
                 .arg(INNODB_LOG)
-                .args(["--character-set-server=utf8mb4", "--collation-server=utf8mb4_bin"])
+                .args(["--character-set-server=utf8mb4", "--collation-server", COLLATION])
                 .stdin(std::process::Stdio::null())
                 .stdout(logf)
                 .stderr(errf);
@@ -498,7 +502,10 @@ impl Engine for MariaDbEngine {
             }
         }
         let db = self.db.clone();
-        let script = format!("DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db}; USE {db}");
+        let script = format!(
+            "DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
+             SET NAMES utf8mb4 COLLATE {COLLATION}"
+        );
         let attempt = |this: &mut Self| -> Result<(), String> {
             let conn = this.conn().map_err(|e| e.message)?;
             conn.reset().map_err(|e| err_text(&e))?;
