@@ -134,7 +134,9 @@ fn main() {
         check_total_ns += t1.elapsed().as_nanos() as u64;
         let key = match r {
             Check::Pass { nonempty: true } => "pass(sat)".to_string(),
-            Check::Pass { nonempty: false } => "pass(no sat)".to_string(),
+            Check::Pass { nonempty: false } => {
+                format!("pass(no sat) tactic {}", case.tactic.as_deref().unwrap_or("none"))
+            }
             Check::Skip(s) => format!("skip: {}", s.chars().take(60).collect::<String>()),
             Check::Finding(e) => {
                 let k = format!("FINDING {} {} {}", e.class, e.engine, e.key);

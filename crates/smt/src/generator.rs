@@ -7,7 +7,7 @@ use crate::case::{normalize_model, SmtCase};
 use crate::engines::{self, base_name, safe_options};
 use crate::eval::{self, Env};
 use crate::script::Script;
-use crate::storm::{self, Entry, Params, Step, TACTICS};
+use crate::storm::{self, Entry, Params, Step};
 use crate::term::{Arena, TermId};
 use crosscheck_core::engine::{EngineFactory, EngineSpec};
 use crosscheck_core::{Engine, EngineInfo, GenOptions, Generator, Outcome, Verdict};
@@ -96,10 +96,13 @@ pub fn required_caps(logic: &str) -> Vec<&'static str> {
     caps
 }
 
-/// Whether every engine can take a seed of `logic` (seeds without a logic are tried).
-pub fn supported_by_all(logic: Option<&str>, engines: &[EngineInfo]) -> bool {
-    let Some(l) = logic else { return true };
-    let caps = required_caps(l);
+/// Whether every engine can take a seed: its logic's theories (seeds without a logic are
+/// tried), and uninterpreted sorts when it declares one (Bitwuzla does not support them).
+pub fn supported_by_all(script: &Script, engines: &[EngineInfo]) -> bool {
+    let mut caps = script.logic().map(required_caps).unwrap_or_default();
+    if script.decls().iter().any(|d| d.starts_with("(declare-sort")) {
+        caps.push("theory:sorts");
+    }
     engines.iter().all(|e| caps.iter().all(|c| e.has(c)))
 }
 
@@ -222,8 +225,7 @@ impl SmtGenerator {
                 }
                 // Seeds in logics some engine under test lacks only produce rejected inputs.
                 let total = seeds.len();
-                let seeds: Vec<Seed> =
-                    seeds.into_iter().filter(|s| supported_by_all(s.script.logic(), engines)).collect();
+                let seeds: Vec<Seed> = seeds.into_iter().filter(|s| supported_by_all(&s.script, engines)).collect();
                 if seeds.is_empty() && total > 0 {
                     return Err(format!(
                         "--seeds {}: none of the {total} seeds is in a logic that every engine supports",
@@ -281,7 +283,7 @@ impl SmtGenerator {
 
     fn prepare_seed(&mut self, round: u64, seed: Seed) -> Option<Prepared> {
         let Seed { name, script } = seed;
-        if !supported_by_all(script.logic(), &self.engines) {
+        if !supported_by_all(&script, &self.engines) {
             return None;
         }
         let mut arena = script.arena.clone();
@@ -487,7 +489,7 @@ impl Generator<SmtCase> for SmtGenerator {
         } else {
             texts.into_iter().map(Step::Assert).chain([Step::CheckSat]).collect()
         };
-        let tactic = (p.tactic && !get_model).then(|| TACTICS[rng.gen_range(0..TACTICS.len())].to_string());
+        let tactic = (p.tactic && !get_model).then(|| storm::pick_tactic(&mut rng).to_string());
         SmtCase {
             seed: p.seed.clone(),
             logic: p.logic.clone(),

@@ -18,6 +18,7 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
         "theory:array",
         "theory:string",
         "theory:uf",
+        "theory:sorts",
         "quantifiers",
         "incremental",
     ],

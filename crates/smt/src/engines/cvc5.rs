@@ -12,6 +12,7 @@ const CAPS: &[&str] = &[
     "theory:string",
     "theory:fp",
     "theory:uf",
+    "theory:sorts",
     "quantifiers",
     "incremental",
 ];

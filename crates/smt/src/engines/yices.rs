@@ -19,6 +19,7 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
         "theory:bv",
         "theory:array",
         "theory:uf",
+        "theory:sorts",
         "needs-logic",
         "incremental",
     ],

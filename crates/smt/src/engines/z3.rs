@@ -21,6 +21,7 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
         "theory:string",
         "theory:fp",
         "theory:uf",
+        "theory:sorts",
         "quantifiers",
         "incremental",
     ],
