@@ -97,6 +97,7 @@ pub fn invariants(p: &Program, seed_rules: usize) -> Result<(), String> {
 /// of 10 per type instead of 100), printed as a program; seed relations feed the first layer.
 pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> Program {
     let base_prog = base.cloned().unwrap_or_default();
+    let seed_outputs = base_prog.outputs.clone();
     let seeds: Vec<String> = base_prog.decls.iter().map(|d| d.name.clone()).collect();
     let mut g = Gen::new(rng, cfg, base_prog);
     g.prog.outputs.clear();
@@ -196,6 +197,12 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
     }
     let last = layer_nodes.last().and_then(|l| l.choose(g.rng)).cloned().unwrap_or_default();
     g.prog.outputs.push(last);
+    // The seed's own outputs stay outputs: the engine runs the user's program too.
+    for o in seed_outputs.into_iter().take(2) {
+        if !g.prog.outputs.contains(&o) {
+            g.prog.outputs.push(o);
+        }
+    }
     let mut p = g.prog;
     // A generated graph that does not stratify (it cannot, by construction) or leaves a rule
     // unsafe is repaired by dropping the offending rules.

@@ -47,6 +47,31 @@ enum Ran {
     Stop(Check),
 }
 
+thread_local! {
+    /// Answers to original programs, per engine label and program text: queryFuzz runs ten
+    /// transformations of each program, and the original's answer does not change in between.
+    static ORIGINALS: std::cell::RefCell<std::collections::HashMap<(String, String), Rows>> = Default::default();
+}
+
+fn run_cached(e: &mut Box<dyn Engine>, p: &Program, out: &str, opts: &CheckOptions) -> Ran {
+    let Ok(text) = print(&e.info().dialect, p, out, None) else { return run(e, p, out, None, opts) };
+    let key = (e.info().label.clone(), text);
+    if let Some(r) = ORIGINALS.with(|c| c.borrow().get(&key).cloned()) {
+        return Ran::Rows(r);
+    }
+    let r = run(e, p, out, None, opts);
+    if let Ran::Rows(rows) = &r {
+        ORIGINALS.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() > 64 {
+                c.clear();
+            }
+            c.insert(key, rows.clone());
+        });
+    }
+    r
+}
+
 fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Option<&str>, opts: &CheckOptions) -> Ran {
     let dialect = e.info().dialect.clone();
     let text = match print(&dialect, p, out, option) {
@@ -134,7 +159,7 @@ fn metamorphic(
         }
         let mut trans = trans.clone();
         for rel in inline {
-            let rows = match run(e, orig, rel, None, opts) {
+            let rows = match run_cached(e, orig, rel, opts) {
                 Ran::Rows(r) => r,
                 Ran::Stop(c) => return c,
             };
@@ -144,7 +169,7 @@ fn metamorphic(
             }
         }
         for out in &orig.outputs {
-            let a = match run(e, orig, out, None, opts) {
+            let a = match run_cached(e, orig, out, opts) {
                 Ran::Rows(r) => r,
                 Ran::Stop(c) => return c,
             };

@@ -53,7 +53,7 @@ fn seed_directories_read_fact_files_and_report_bad_files() {
     // No readable seed at all: an error naming the file and line.
     std::fs::remove_file(dir.path().join("good.dl")).expect("rm");
     let err = load_seeds(dir.path()).expect_err("no readable seed");
-    assert!(err.contains("bad.dl:3"), "{err}");
+    assert!(err.contains("bad.dl:2"), "{err}");
     let empty = tempfile::tempdir().expect("tempdir");
     assert!(load_seeds(empty.path()).expect_err("empty").contains("no .dl seed files"));
 }
