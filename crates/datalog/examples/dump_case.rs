@@ -15,7 +15,7 @@ fn main() {
         std::process::exit(2);
     };
     let spec = EngineSpec { name: engine.clone(), location: None, label: None };
-    let e = match crosscheck_core::open_engine(&engines::factories(), &spec) {
+    let e: Box<dyn crosscheck_core::Engine> = match crosscheck_core::open_engine(&engines::factories(), &spec) {
         Ok(e) => e,
         Err(err) => {
             eprintln!("{err}");
@@ -24,7 +24,41 @@ fn main() {
     };
     let info = e.info().clone();
     let mut g = DatalogGen::new(seed.parse().unwrap_or(0), common_caps(std::slice::from_ref(&info)), vec![]);
-    let case = g.case(index.parse().unwrap_or(0), oracle);
+    // `find` instead of an index: the first case with a finding (up to 5000).
+    let index: u64 = if index == "find" {
+        let mut es = vec![e];
+        let opts = crosscheck_core::CheckOptions { timeout: std::time::Duration::from_secs(10) };
+        let found = (0..5000u64).find(|&i| {
+            let c = g.case(i, oracle);
+            use crosscheck_core::Kind;
+            matches!(crosscheck_datalog::DatalogKind.check(oracle, &c, &mut es, &opts), crosscheck_core::Check::Finding(ev) if { eprintln!("case {i}: {} | {} | {}", ev.summary, ev.expected, ev.actual); true })
+        });
+        found.unwrap_or(0)
+    } else {
+        index.parse().unwrap_or(0)
+    };
+    println!("// case {index}");
+    let mut case = g.case(index, oracle);
+    if std::env::var("REDUCE").is_ok() {
+        use crosscheck_core::Kind;
+        let spec = EngineSpec { name: engine.clone(), location: None, label: None };
+        if let Ok(e) = crosscheck_core::open_engine(&engines::factories(), &spec) {
+            let mut es = vec![e];
+            let opts = crosscheck_core::CheckOptions { timeout: std::time::Duration::from_secs(10) };
+            let k = crosscheck_datalog::DatalogKind;
+            if let Some(ev) = crosscheck_core::worker::recheck(&k, oracle, &case, &mut es, &opts) {
+                let (small, stats) = crosscheck_core::reduce::reduce(
+                    case.clone(),
+                    |c| k.shrink(c),
+                    |c| k.size(c),
+                    |c| crosscheck_core::worker::recheck(&k, oracle, c, &mut es, &opts).is_some_and(|e| e.same_failure(&ev)),
+                    std::time::Instant::now() + std::time::Duration::from_secs(120),
+                );
+                eprintln!("reduced {stats:?}");
+                case = small;
+            }
+        }
+    }
     let out = case.program.output().to_string();
     println!("// ---- original (Soufflé) ----\n{}", engines::souffle::print(&case.program, &case.program.outputs));
     println!(
