@@ -4,6 +4,7 @@
 //!
 //! cargo run --release -p crosscheck-smt --example bench -- [--engines z3] [--oracle storm]
 //!     [--cases 2000] [--seeds DIR | --random] [--seed 1] [--logics QF_LIA,QF_BV] [--timeout-ms 10000]
+//!     [--one-shot]   (STORM's way: a fresh z3 process per instance, for comparison)
 //!     [--planted]    (a planted soundness bug: unsat on a Boolean shape)
 //!     [--reduce N]   (reduce the first N findings and print the size reduction, as STORM's RQ4)
 
@@ -67,6 +68,32 @@ impl Engine for Planted {
     }
 }
 
+/// STORM's way of running a solver, for comparison: one fresh `z3 -in` process per instance.
+struct OneShot {
+    info: EngineInfo,
+    program: std::path::PathBuf,
+}
+
+impl Engine for OneShot {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+    fn reset(&mut self) -> Result<(), SetupError> {
+        Ok(())
+    }
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let mut cmd = std::process::Command::new(&self.program);
+        cmd.arg("-in");
+        match crosscheck_core::process::run_once(&mut cmd, text, limit) {
+            Ok(crosscheck_core::process::RunOnce::Exited { stdout, .. }) => {
+                crosscheck_smt::engines::process::parse_answers(&stdout)
+            }
+            Ok(_) => Outcome::Timeout { after_ms: limit.as_millis() as u64 },
+            Err(e) => Outcome::error(e.to_string()),
+        }
+    }
+}
+
 fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
 }
@@ -100,6 +127,10 @@ fn main() {
     let mut engs: Vec<Box<dyn Engine>> = Vec::new();
     for s in EngineSpec::parse_list(&engines).expect("engine list") {
         let mut e = crosscheck_core::open_engine(&factories, &s).unwrap_or_else(|e| panic!("cannot open {s}: {e}"));
+        if args.iter().any(|a| a == "--one-shot") {
+            let program = crosscheck_core::process::find_tool("z3").expect("z3 for --one-shot");
+            e = Box::new(OneShot { info: e.info().clone(), program });
+        }
         if args.iter().any(|a| a == "--planted") {
             e = Box::new(Planted(e));
         }
