@@ -51,7 +51,10 @@ fn main() {
                     case.clone(),
                     |c| k.shrink(c),
                     |c| k.size(c),
-                    |c| crosscheck_core::worker::recheck(&k, oracle, c, &mut es, &opts).is_some_and(|e| e.same_failure(&ev)),
+                    |c| {
+                        crosscheck_core::worker::recheck(&k, oracle, c, &mut es, &opts)
+                            .is_some_and(|e| e.same_failure(&ev))
+                    },
                     std::time::Instant::now() + std::time::Duration::from_secs(120),
                 );
                 eprintln!("reduced {stats:?}");

@@ -75,3 +75,26 @@ fn drop_row_caught_by_queryfuzz_on_an_unordered_engine() {
     let found = first_finding(&["mutant:clingo:drop-row"], "queryfuzz", 400);
     assert!(found.is_some(), "queryfuzz catches drop-row on clingo");
 }
+
+#[test]
+fn metamorphic_reduction_keeps_the_reference_relation() {
+    // A queryfuzz finding of the mutant on clingo reduces, and every reduced pair still
+    // satisfies the transformation's relation on the reference evaluator.
+    let Some(_) = open("clingo") else { return };
+    let Some((case, ev, mut engines)) = first_finding(&["mutant:clingo:drop-row"], "queryfuzz", 400) else { return };
+    let opts = CheckOptions { timeout: Duration::from_secs(10) };
+    let before = DatalogKind.size(&case);
+    let (small, _) = reduce(
+        case,
+        |c| DatalogKind.shrink(c),
+        |c| DatalogKind.size(c),
+        |c| {
+            crosscheck_core::worker::recheck(&DatalogKind, "queryfuzz", c, &mut engines, &opts)
+                .is_some_and(|e| e.same_failure(&ev))
+        },
+        Instant::now() + Duration::from_secs(60),
+    );
+    assert!(DatalogKind.size(&small) < before);
+    let mut r = open("reference").expect("reference");
+    assert!(matches!(DatalogKind.check("queryfuzz", &small, std::slice::from_mut(&mut r), &opts), Check::Pass { .. }));
+}
