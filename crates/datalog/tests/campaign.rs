@@ -111,3 +111,9 @@ fn external_engines_queryfuzz_and_config_no_findings() {
         }
     }
 }
+
+#[test]
+#[ignore = "diagnostic: prints why swipl skips cases"]
+fn swipl_skip_reasons() {
+    campaign(&["swipl"], "queryfuzz", 80, 17);
+}

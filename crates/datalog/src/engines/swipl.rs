@@ -35,6 +35,8 @@ fn rel(n: &str) -> String {
 fn term(t: &Term) -> String {
     match t {
         Term::Var(v) => format!("V_{v}"),
+        // `X*-5` is a syntax error in Prolog (`*-` reads as one operator): parenthesise.
+        Term::Const(Val::Num(n)) if *n < 0 => format!("({n})"),
         Term::Const(Val::Num(n)) => n.to_string(),
         Term::Const(Val::Sym(s)) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'")),
         Term::Wild => "_".into(),
