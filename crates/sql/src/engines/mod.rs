@@ -4,6 +4,7 @@ use crosscheck_core::EngineFactory;
 
 pub mod duckdb;
 pub mod mariadb;
+pub mod pgwire;
 pub mod postgres;
 pub mod server;
 pub mod sqlite;
