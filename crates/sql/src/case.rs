@@ -33,6 +33,9 @@ pub struct SqlCase {
     pub index: u64,
     /// The concrete oracle (`tlp` picks one of the TLP variants per case).
     pub oracle: String,
+    /// Generated for a strict dialect: reduction keeps predicates boolean.
+    #[serde(default)]
+    pub strict: bool,
     pub setup: Vec<Stmt>,
     pub query: Query,
 }

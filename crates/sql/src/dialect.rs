@@ -33,6 +33,16 @@ pub mod cap {
     pub const OVERFLOW_TO_REAL: &str = "overflow-to-real";
     /// `NULLS FIRST` / `NULLS LAST` in ORDER BY.
     pub const NULLS_ORDER: &str = "nulls-order";
+    /// Real division by zero is NULL (SQLite, MariaDB) or an error the dialect expects
+    /// (PostgreSQL), never an infinity or NaN (DuckDB).
+    pub const REAL_DIV: &str = "real-division";
+    /// LIKE ignores ASCII case (SQLite) / respects it (the others). A run with both kinds of
+    /// engine only gets patterns without letters.
+    pub const LIKE_NOCASE: &str = "like-nocase";
+    pub const LIKE_CASE: &str = "like-case";
+    /// A non-INTEGER PRIMARY KEY column accepts NULL (a SQLite quirk,
+    /// <https://sqlite.org/lang_createtable.html#the_primary_key>).
+    pub const PK_NULL: &str = "primary-key-null";
     /// `TOTAL()` aggregate.
     pub const TOTAL: &str = "agg:total";
 }
@@ -211,6 +221,9 @@ const SQLITE_CAPS: &[&str] = &[
     cap::OVERFLOW_TO_REAL,
     cap::NULLS_ORDER,
     cap::TOTAL,
+    cap::REAL_DIV,
+    cap::LIKE_NOCASE,
+    cap::PK_NULL,
 ];
 
 impl Dialect for Sqlite {

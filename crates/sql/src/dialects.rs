@@ -62,7 +62,9 @@ impl Dialect for Postgres {
     }
 
     fn funcs(&self) -> &'static [Func] {
-        // round(double, int) does not exist and length/hex/typeof differ: left out.
+        // replace(x, '', y) is x in SQLite only.
+        // round(double, int) does not exist and length/hex/typeof differ; greatest/least skip
+        // NULLs where SQLite's max/min return NULL: left out.
         &[
             Func::Abs,
             Func::Lower,
@@ -71,15 +73,12 @@ impl Dialect for Postgres {
             Func::Ltrim,
             Func::Rtrim,
             Func::Substr,
-            Func::Replace,
             Func::Instr,
             Func::Sign,
             Func::Coalesce,
             Func::Nullif,
             Func::Ifnull,
             Func::Iif,
-            Func::Max,
-            Func::Min,
         ]
     }
 
@@ -191,13 +190,15 @@ impl Dialect for DuckDb {
             cap::BLOB,
             cap::IS_TRUE,
             cap::BOOL_TYPE,
-            cap::BIT_OPS,
+            // Bit shifts by negative or large amounts differ from SQLite: no BIT_OPS.
             cap::ANALYZE,
             cap::NULLS_ORDER,
+            cap::LIKE_CASE,
         ]
     }
 
     fn funcs(&self) -> &'static [Func] {
+        // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
         &[
             Func::Abs,
             Func::Length,
@@ -207,7 +208,6 @@ impl Dialect for DuckDb {
             Func::Ltrim,
             Func::Rtrim,
             Func::Substr,
-            Func::Replace,
             Func::Instr,
             Func::Round,
             Func::Sign,
@@ -215,8 +215,6 @@ impl Dialect for DuckDb {
             Func::Nullif,
             Func::Ifnull,
             Func::Iif,
-            Func::Max,
-            Func::Min,
         ]
     }
 
@@ -224,7 +222,10 @@ impl Dialect for DuckDb {
         // https://duckdb.org/docs/dev/internal_errors: constraint, overflow and conversion
         // errors are user errors; "INTERNAL Error" never is.
         !m.contains("INTERNAL")
-            && contains_any(m, &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in"])
+            && contains_any(
+                m,
+                &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in", "Division by zero"],
+            )
     }
 
     fn config_variants(&self) -> &'static [ConfigVariant] {
@@ -291,7 +292,16 @@ impl Dialect for MariaDb {
     }
 
     fn caps(&self) -> &'static [&'static str] {
-        &[cap::LOOSE, cap::NATURAL_JOIN, cap::RIGHT_JOIN, cap::BLOB, cap::IS_TRUE, cap::BOOL_TYPE]
+        &[
+            cap::LOOSE,
+            cap::NATURAL_JOIN,
+            cap::RIGHT_JOIN,
+            cap::BLOB,
+            cap::IS_TRUE,
+            cap::BOOL_TYPE,
+            cap::REAL_DIV,
+            cap::LIKE_CASE,
+        ]
     }
 
     fn funcs(&self) -> &'static [Func] {

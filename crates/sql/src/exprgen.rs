@@ -67,7 +67,9 @@ pub fn lit_type(l: &Lit) -> Option<SqlType> {
 
 /// Edge values of each type: zero and negative zero, extremes, empty strings, case and
 /// trailing-space variants that collations treat differently, numeric-looking text.
-pub fn edge_value(rng: &mut ChaCha8Rng, t: SqlType) -> Lit {
+/// `huge`: the run may use reals near the overflow limit (only where overflow to infinity and
+/// NaN read the same on every engine: SQLite alone, which shows NaN as NULL).
+pub fn edge_value(rng: &mut ChaCha8Rng, t: SqlType, huge: bool) -> Lit {
     match t {
         SqlType::Bool => Lit::Bool(rng.gen()),
         SqlType::Int => {
@@ -80,7 +82,8 @@ pub fn edge_value(rng: &mut ChaCha8Rng, t: SqlType) -> Lit {
         }
         SqlType::Real => {
             const R: &[f64] = &[0.0, -0.0, 0.5, 1.5, -2.25, 1e-7, 3.25, 1e308, -1e308, 9.223_372_036_854_776e18, 100.0];
-            Lit::Real(*R.choose(rng).unwrap_or(&0.0))
+            let f = *R.choose(rng).unwrap_or(&0.0);
+            Lit::Real(if !huge && f.abs() > 1e300 { f.signum() * 1e15 } else { f })
         }
         SqlType::Text => {
             const T: &[&str] =
@@ -153,7 +156,7 @@ impl<'a> ExprGen<'a> {
         if !pool.is_empty() && self.rng.gen_bool(0.75) {
             return Expr::Lit(pool[self.rng.gen_range(0..pool.len())].clone());
         }
-        Expr::Lit(edge_value(self.rng, t))
+        Expr::Lit(edge_value(self.rng, t, self.env.caps.has(cap::OVERFLOW_TO_REAL)))
     }
 
     /// A column of type `t` (any column when loose), or a literal if there is none.
@@ -309,6 +312,10 @@ impl<'a> ExprGen<'a> {
         };
         let glob = self.env.caps.has(cap::GLOB) && self.rng.gen_bool(0.3);
         let mut p: String = base.chars().take(3).collect();
+        // Engines disagree on the case of LIKE: without one rule for the run, no letters.
+        if !glob && !self.env.caps.has(cap::LIKE_NOCASE) && !self.env.caps.has(cap::LIKE_CASE) {
+            p.retain(|c| !c.is_ascii_alphabetic());
+        }
         match self.rng.gen_range(0..4) {
             0 => p.push(if glob { '*' } else { '%' }),
             1 => p.insert(0, if glob { '*' } else { '%' }),
@@ -462,7 +469,14 @@ impl<'a> ExprGen<'a> {
             9 if self.has(Func::Sign) => Expr::Func(Func::Sign, vec![self.expr(t, d)]),
             10 => {
                 // Casts from reals only in strict runs: text-to-integer casts fail there.
-                let from = if self.env.loose { self.any_type() } else { SqlType::Real };
+                // Real-to-integer casts truncate in SQLite and round elsewhere.
+                let from = if self.env.loose {
+                    self.any_type()
+                } else if self.env.caps.has(cap::OVERFLOW_TO_REAL) {
+                    SqlType::Real
+                } else {
+                    SqlType::Int
+                };
                 Expr::Cast(Box::new(self.expr(from, d)), t)
             }
             11 => self.case(t, d),
@@ -477,7 +491,10 @@ impl<'a> ExprGen<'a> {
         match self.rng.gen_range(0..10) {
             0..=2 => {
                 const OPS: &[BinOp] = &[BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div];
-                let op = *OPS.choose(self.rng).unwrap_or(&BinOp::Add);
+                let mut op = *OPS.choose(self.rng).unwrap_or(&BinOp::Add);
+                if op == BinOp::Div && !self.env.caps.has(cap::REAL_DIV) {
+                    op = BinOp::Mul;
+                }
                 let (a, b) = (self.expr(t, d), self.expr(t, d));
                 Expr::bin(op, a, b)
             }

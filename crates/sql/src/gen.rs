@@ -56,7 +56,8 @@ impl Generator<SqlCase> for SqlGenerator {
             oracle.to_string()
         };
         let query = gen_query(&mut rng, env, &concrete);
-        SqlCase { seed, db, index, oracle: concrete, setup: setup.clone(), query }
+        let strict = !env.caps.has(cap::LOOSE);
+        SqlCase { seed, db, index, oracle: concrete, strict, setup: setup.clone(), query }
     }
 }
 
@@ -88,12 +89,12 @@ fn row_value(rng: &mut ChaCha8Rng, domain: &[Lit], loose: bool, caps: &Caps) -> 
         if caps.has(cap::BLOB) && rng.gen_bool(0.2) {
             t = SqlType::Blob;
         }
-        return edge_value(rng, t);
+        return edge_value(rng, t, caps.has(cap::OVERFLOW_TO_REAL));
     }
     domain.choose(rng).cloned().unwrap_or(Lit::Null)
 }
 
-fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; 5]) -> Vec<Lit> {
+fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; 5], caps: &Caps) -> Vec<Lit> {
     let n = rng.gen_range(2..=5);
     (0..n)
         .map(|_| {
@@ -104,7 +105,7 @@ fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; 5]) -> Vec<L
             } else if t == SqlType::Text && rng.gen() {
                 Lit::Text(random_text(rng))
             } else {
-                edge_value(rng, t)
+                edge_value(rng, t, caps.has(cap::OVERFLOW_TO_REAL))
             }
         })
         .collect()
@@ -122,7 +123,7 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
     }
     let mut shared: [Vec<Lit>; 5] = Default::default();
     for t in &types {
-        shared[ty_index(*t)] = (0..4).map(|_| edge_value(rng, *t)).collect();
+        shared[ty_index(*t)] = (0..4).map(|_| edge_value(rng, *t, caps.has(cap::OVERFLOW_TO_REAL))).collect();
     }
     let mut creates = Vec::new();
     let mut inserts = Vec::new();
@@ -140,7 +141,7 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
             let ty = if untyped { None } else { Some(vt) };
             let primary_key = !has_pk && rng.gen_bool(0.15);
             has_pk |= primary_key;
-            let domain = domain_for(rng, vt, &shared);
+            let domain = domain_for(rng, vt, &shared, caps);
             let textual = matches!(ty, None | Some(SqlType::Text));
             let collate = if textual && env.collations.len() > 1 && rng.gen_bool(0.3) {
                 env.collations.choose(rng).copied()
@@ -152,7 +153,8 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
                 ty,
                 primary_key,
                 unique: !primary_key && rng.gen_bool(0.1),
-                not_null: rng.gen_bool(0.1),
+                // Only SQLite lets a non-INTEGER primary key hold NULL.
+                not_null: rng.gen_bool(0.1) || (primary_key && !caps.has(cap::PK_NULL)),
                 default: if rng.gen_bool(0.1) { domain.first().cloned() } else { None },
                 collate,
             });
@@ -170,7 +172,11 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
                 if !all && rng.gen() {
                     continue;
                 }
-                let v = row_value(rng, &infos[ci].0, env.loose, caps);
+                let mut v = row_value(rng, &infos[ci].0, env.loose, caps);
+                // SQLite fills a NULL INTEGER PRIMARY KEY with a rowid; others reject it.
+                if v == Lit::Null && c.primary_key && !caps.has(cap::PK_NULL) {
+                    v = infos[ci].0.first().cloned().unwrap_or(Lit::Int(0));
+                }
                 col_values[ci].push(v.clone());
                 names.push(c.name.clone());
                 values.push(Expr::Lit(v));
@@ -313,6 +319,7 @@ fn gen_from(rng: &mut ChaCha8Rng, env: &Env) -> (Vec<TableRef>, Vec<Join>, Vec<S
     let mut joins = Vec::new();
     let mut scope: Vec<ScopeCol> = Vec::new();
     let mut used: Vec<String> = Vec::new();
+    let comma = rng.gen_bool(0.15);
     for k in 0..n {
         let ti = rng.gen_range(0..env.tables.len());
         let name = env.tables[ti].name.clone();
@@ -338,8 +345,9 @@ fn gen_from(rng: &mut ChaCha8Rng, env: &Env) -> (Vec<TableRef>, Vec<Join>, Vec<S
             kinds.push(JoinKind::Natural);
         }
         let kind = *kinds.choose(rng).unwrap_or(&JoinKind::Inner);
-        if rng.gen_bool(0.1) {
-            // The comma form: a cross product filtered later.
+        if comma {
+            // The comma form: a cross product filtered later. Never mixed with explicit joins:
+            // SQLite reads `a, b JOIN c` as `(a, b) JOIN c`, the standard as `a, (b JOIN c)`.
             from.push(tref);
             scope.extend(new_cols);
             continue;

@@ -68,10 +68,29 @@ fn simpler_lits(l: &Lit) -> Vec<Lit> {
     }
 }
 
+/// Whether an expression is a predicate by its form (strict dialects take nothing else where a
+/// condition is expected).
+fn boolish(e: &Expr) -> bool {
+    use crate::ast::{BinOp::*, UnOp};
+    match e {
+        Expr::Binary(op, ..) => {
+            matches!(op, Eq | Ne | Lt | Le | Gt | Ge | Is | IsNot | And | Or | Like | NotLike | Glob | NotGlob)
+        }
+        Expr::Unary(UnOp::Not, _)
+        | Expr::Postfix(..)
+        | Expr::Between { .. }
+        | Expr::InList { .. }
+        | Expr::InSelect { .. }
+        | Expr::Exists { .. }
+        | Expr::Lit(Lit::Bool(_) | Lit::Null) => true,
+        _ => false,
+    }
+}
+
 /// Smaller expressions that may stand for `e`: its children, NULL, simpler constants, and its
-/// subquery without WHERE.
-fn replacements(e: &Expr) -> Vec<Expr> {
-    let mut v: Vec<Expr> = e.children().into_iter().cloned().collect();
+/// subquery without WHERE. In a strict case, a predicate is replaced only by a predicate.
+fn replacements(e: &Expr, strict: bool) -> Vec<Expr> {
+    let mut v: Vec<Expr> = e.children().into_iter().filter(|c| !strict || boolish(c) == boolish(e)).cloned().collect();
     match e {
         Expr::Lit(l) => v.extend(simpler_lits(l).into_iter().map(Expr::Lit)),
         _ => v.push(Expr::Lit(Lit::Null)),
@@ -207,7 +226,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     out.extend(column_candidates(case));
     // Expressions: each node replaced by something smaller.
     for (k, node) in nodes(&case.query).iter().enumerate() {
-        for r in replacements(node) {
+        for r in replacements(node, case.strict) {
             let mut q = case.query.clone();
             let mut i = 0;
             walk_query_mut(&mut q, &mut |e| {
@@ -225,7 +244,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     for (si, s) in case.setup.iter().enumerate() {
         if let Stmt::Insert { values, .. } = s {
             for (vi, v) in values.iter().enumerate() {
-                for r in replacements(v) {
+                for r in replacements(v, case.strict) {
                     let mut c = case.clone();
                     if let Stmt::Insert { values, .. } = &mut c.setup[si] {
                         values[vi] = r;

@@ -3,7 +3,9 @@
 //! fixed-seed run that must find nothing, reduction and reproducers.
 
 use crosscheck_core::reduce::reduce;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, FindingClass, GenOptions, Kind};
+use crosscheck_core::{
+    Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, FindingClass, GenOptions, Kind, KindInfo,
+};
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::{by_name, Sqlite};
 use crosscheck_sql::oracle::plan;
@@ -164,7 +166,7 @@ fn known_case(oracle: &str) -> SqlCase {
     for v in [Lit::Int(1), Lit::Int(2), Lit::Int(3), Lit::Null] {
         setup.push(Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] });
     }
-    SqlCase { seed: 0, db: 0, index: 0, oracle: oracle.into(), setup, query: where_query() }
+    SqlCase { seed: 0, db: 0, index: 0, oracle: oracle.into(), strict: false, setup, query: where_query() }
 }
 
 fn check(engine_name: &str, oracle: &str, case: &SqlCase) -> Check {
@@ -356,4 +358,54 @@ fn signatures_ignore_constants_and_names() {
     assert_eq!(kind.signature("tlp", &a, &ev("rows-differ")), kind.signature("tlp", &b, &ev("rows-differ")));
     b.query.pred = Some(Expr::bin(BinOp::Like, col("t0", "c0"), Expr::Lit(Lit::Text("a%".into()))));
     assert_ne!(kind.signature("tlp", &a, &ev("rows-differ")), kind.signature("tlp", &b, &ev("rows-differ")));
+}
+
+#[test]
+fn sqlite_against_itself_and_under_planner_settings_agrees() {
+    // The quality bar: an engine checked against itself, and a configuration that must not
+    // change answers, report nothing.
+    let kind = SqlKind;
+    for (oracle, engines) in [("differential", vec!["sqlite", "sqlite"]), ("config", vec!["sqlite"])] {
+        let mut es: Vec<Box<dyn Engine>> = engines.iter().map(|n| engine(n)).collect();
+        let infos: Vec<EngineInfo> = es.iter().map(|e| e.info().clone()).collect();
+        kind.validate(&[oracle.to_string()], &infos).expect("valid run");
+        let opts = GenOptions { seed: 5, seeds_dir: None, oracles: vec![oracle.into()] };
+        let mut gen = kind.generator(&opts, &infos).expect("generator");
+        let mut db = None;
+        for i in 0..1500 {
+            let case = gen.case(i, oracle);
+            if db != Some(case.db) {
+                db = Some(case.db);
+                assert!(!matches!(kind.prepare(&case, &mut es, &OPTS), Check::Finding(_)));
+            }
+            if let Check::Finding(e) = kind.check(oracle, &case, &mut es, &OPTS) {
+                panic!("{oracle}: {} in {:?}", e.summary, case.query);
+            }
+        }
+    }
+    // One engine is not a differential run.
+    let one = vec![engine("sqlite").info().clone()];
+    assert!(kind.validate(&["differential".to_string()], &one).is_err());
+}
+
+#[test]
+fn a_run_generates_only_what_every_engine_supports() {
+    use crosscheck_sql::dialect::cap;
+    let info = |d: &str| EngineInfo { dialect: d.into(), ..EngineInfo::default() };
+    let caps = crosscheck_sql::run_caps(&[info("sqlite"), info("postgres")]);
+    assert!(!caps.has(cap::LOOSE) && !caps.has(cap::GLOB) && !caps.has(cap::SQLITE_COLLATIONS));
+    assert!(caps.has(cap::IS_TRUE) && caps.has_fn(Func::Coalesce) && !caps.has_fn(Func::Typeof));
+    // A strict run: every generated query prints without SQLite-only constructs.
+    let kind = SqlKind;
+    let opts = GenOptions { seed: 1, seeds_dir: None, oracles: vec!["differential".into()] };
+    let mut gen = kind.generator(&opts, &[info("sqlite"), info("postgres")]).expect("generator");
+    let pg = by_name("postgres").expect("postgres");
+    for i in 0..300 {
+        let case = gen.case(i, "differential");
+        let sql = case.query.select.to_sql(pg);
+        for bad in ["GLOB", "NOCASE", "typeof(", "quote(", "TOTAL("] {
+            assert!(!sql.contains(bad), "{bad} in a SQLite+PostgreSQL run: {sql}");
+        }
+        assert!(case.strict);
+    }
 }
