@@ -358,9 +358,11 @@ pub fn reproducers(
         let (ext, cmd) = engines::native(dialect);
         let prefix = engines::comment_prefix(dialect);
         if let Ok(text) = print(dialect, p, &out, opt) {
+            let name = format!("{stem}{suffix}.{ext}");
+            let cmd = cmd.replace(&format!("repro.{ext}"), &name);
             let mut s = commented(prefix, &format!("{header}run: {cmd}"));
             s.push_str(&text);
-            files.push((format!("{stem}{suffix}.{ext}"), s));
+            files.push((name, s));
         }
     };
     let transformed = match &case.test {
@@ -384,8 +386,10 @@ pub fn reproducers(
         emit(&info.dialect, &suffix, &case.program, None, &mut files);
         if let Some(t) = ran_native {
             let (ext, cmd) = engines::native(&info.dialect);
+            let name = format!("{stem}{suffix}-transformed.{ext}");
+            let cmd = cmd.replace(&format!("repro.{ext}"), &name);
             let s = commented(engines::comment_prefix(&info.dialect), &format!("{header}run: {cmd}"));
-            files.push((format!("{stem}{suffix}-transformed.{ext}"), s + t));
+            files.push((name, s + t));
         } else if let Some(t) = transformed {
             emit(&info.dialect, &format!("{suffix}-transformed"), t, None, &mut files);
         }
