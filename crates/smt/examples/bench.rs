@@ -4,6 +4,7 @@
 //!
 //! cargo run --release -p crosscheck-smt --example bench -- [--engines z3] [--oracle storm]
 //!     [--cases 2000] [--seeds DIR | --random] [--seed 1] [--logics QF_LIA,QF_BV] [--timeout-ms 10000]
+//!     [--per-seed N] (instances per seed; STORM's NM = 1000)
 //!     [--one-shot]   (STORM's way: a fresh z3 process per instance, for comparison)
 //!     [--planted]    (a planted soundness bug: unsat on a Boolean shape)
 //!     [--reduce N]   (reduce the first N findings and print the size reduction, as STORM's RQ4)
@@ -140,7 +141,11 @@ fn main() {
     let random = args.iter().any(|a| a == "--random");
     let reduce_n: usize = arg(&args, "--reduce").and_then(|c| c.parse().ok()).unwrap_or(0);
     let opts = GenOptions { seed, seeds_dir: (!random).then_some(seeds_dir), oracles: vec![oracle.clone()] };
-    let mut gen = kind.generator(&opts, &infos).expect("generator");
+    let mut smt_gen = crosscheck_smt::generator::SmtGenerator::new(&opts, &infos).expect("generator");
+    if let Some(n) = arg(&args, "--per-seed").and_then(|c| c.parse().ok()) {
+        smt_gen.params.mutants_per_seed = n;
+    }
+    let mut gen: Box<dyn crosscheck_core::Generator<crosscheck_smt::SmtCase>> = Box::new(smt_gen);
     let copts = CheckOptions { timeout };
     let (mut gen_ns, mut check_total_ns) = (0u64, 0u64);
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
