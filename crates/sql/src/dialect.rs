@@ -16,6 +16,9 @@ pub mod cap {
     /// Any expression may stand where a boolean or number is expected, with implicit
     /// conversions (SQLite, MariaDB). Without it, the generator builds well-typed trees.
     pub const LOOSE: &str = "loose-types";
+    /// MariaDB's own loose typing: its implicit conversions and cross-type comparisons differ
+    /// from SQLite's (text against blob, say), so a SQLite + MariaDB run is strictly typed.
+    pub const LOOSE_MARIADB: &str = "loose-types:mariadb";
     pub const GLOB: &str = "glob";
     pub const NATURAL_JOIN: &str = "natural-join";
     pub const RIGHT_JOIN: &str = "right-join";

@@ -293,7 +293,7 @@ impl Dialect for MariaDb {
 
     fn caps(&self) -> &'static [&'static str] {
         &[
-            cap::LOOSE,
+            cap::LOOSE_MARIADB,
             cap::NATURAL_JOIN,
             cap::RIGHT_JOIN,
             cap::BLOB,

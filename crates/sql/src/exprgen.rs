@@ -150,7 +150,8 @@ impl<'a> ExprGen<'a> {
     /// A literal of type `t`, usually one stored in the database.
     pub fn literal(&mut self, t: SqlType) -> Expr {
         if self.rng.gen_bool(0.05) {
-            return Expr::Lit(Lit::Null);
+            // A bare NULL has no type in strict dialects (PostgreSQL: "operator is not unique").
+            return if self.env.loose { Expr::Lit(Lit::Null) } else { Expr::Cast(Box::new(Expr::Lit(Lit::Null)), t) };
         }
         let pool = &self.env.pool[ty_index(t)];
         if !pool.is_empty() && self.rng.gen_bool(0.75) {

@@ -56,13 +56,13 @@ impl Generator<SqlCase> for SqlGenerator {
             oracle.to_string()
         };
         let query = gen_query(&mut rng, env, &concrete);
-        let strict = !env.caps.has(cap::LOOSE);
+        let strict = !env.loose;
         SqlCase { seed, db, index, oracle: concrete, strict, setup: setup.clone(), query }
     }
 }
 
 fn empty_env(caps: &Caps) -> Env {
-    let loose = caps.has(cap::LOOSE);
+    let loose = caps.has(cap::LOOSE) || caps.has(cap::LOOSE_MARIADB);
     let funcs = Func::ALL.iter().copied().filter(|f| caps.has_fn(*f)).collect();
     let collations = if caps.has(cap::SQLITE_COLLATIONS) {
         vec![Collation::Binary, Collation::NoCase, Collation::RTrim]

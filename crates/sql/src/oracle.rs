@@ -96,7 +96,7 @@ pub fn plan(oracle: &str, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
             }
             opt.where_ = Some(p.clone());
             // The unoptimized form evaluates p on every row, where no optimizer can use it.
-            let truth = if d.has_cap(cap::LOOSE) {
+            let truth = if d.has_cap(cap::LOOSE) || d.has_cap(cap::LOOSE_MARIADB) {
                 Expr::post(PostOp::IsTrue, p)
             } else {
                 Expr::Case {
