@@ -16,6 +16,7 @@ pub mod engines;
 pub mod exprgen;
 pub mod gen;
 pub mod oracle;
+pub mod print;
 pub mod reduce;
 pub mod repro;
 
