@@ -61,6 +61,11 @@ fn summary(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("summary JSON: {e}: {}", stderr(o)))
 }
 
+fn finding_json(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("finding.json")).expect("read finding.json");
+    serde_json::from_str(&text).expect("finding.json parses")
+}
+
 fn finding_dirs(out: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("findings"))
         .map(|it| {
@@ -138,9 +143,7 @@ fn the_same_seed_gives_the_same_stream() {
         let dirs = finding_dirs(&tmp.path().join(out));
         dirs.iter()
             .map(|d| {
-                let rec: serde_json::Value =
-                    serde_json::from_str(&std::fs::read_to_string(d.join("finding.json")).expect("read"))
-                        .expect("json");
+                let rec = finding_json(d);
                 (rec["index"].clone(), rec["case"].clone())
             })
             .collect::<Vec<_>>()
@@ -234,8 +237,7 @@ fn a_crashing_engine_costs_a_worker_not_the_campaign() {
     assert!(s["tests"].as_u64().unwrap_or(0) > 100, "{s}");
     assert!(s["findings"].as_u64().unwrap_or(0) < 100, "one finding per crash, not one per case: {s}");
     let dirs = finding_dirs(&tmp.path().join("out"));
-    let rec: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dirs[0].join("finding.json")).expect("read")).expect("json");
+    let rec: serde_json::Value = finding_json(&dirs[0]);
     assert_eq!(rec["evidence"]["class"], "crash");
     assert_eq!(rec["evidence"]["key"], "signal 11");
     // The rebuilt case crashes again when replayed in a probe process.
@@ -272,8 +274,7 @@ fn a_hanging_engine_becomes_a_hang_finding() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let dirs = finding_dirs(&tmp.path().join("out"));
-    let rec: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dirs[0].join("finding.json")).expect("read")).expect("json");
+    let rec: serde_json::Value = finding_json(&dirs[0]);
     assert_eq!(rec["evidence"]["class"], "hang");
 }
 

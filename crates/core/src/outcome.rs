@@ -79,18 +79,6 @@ impl Outcome {
     pub fn is_error(&self) -> bool {
         matches!(self, Outcome::Error { .. })
     }
-
-    /// Short name of the variant, used in signatures and summaries.
-    pub fn class_name(&self) -> &'static str {
-        match self {
-            Outcome::Done => "done",
-            Outcome::Rows(_) => "rows",
-            Outcome::Verdicts { .. } => "verdicts",
-            Outcome::Error { .. } => "error",
-            Outcome::Timeout { .. } => "timeout",
-            Outcome::Crash { .. } => "crash",
-        }
-    }
 }
 
 impl fmt::Display for Outcome {

@@ -210,13 +210,8 @@ pub fn run_campaign<K: Kind>(
                     }
                     Msg::Fatal(m) => break Err(RunError::Setup(m)),
                     Msg::Finding(f) => {
-                        let rec = finding_record(kind, cfg, slot, *f);
-                        let mut rec = rec;
-                        let files = reproducer_files(kind, &rec);
-                        let (_, new_bug) = store.record(Some(campaign), &mut rec, &files)?;
-                        tally.findings += 1;
-                        tally.signatures.insert(rec.signature.clone());
-                        sink.finding(&rec, new_bug);
+                        let mut rec = finding_record(kind, cfg, slot, *f);
+                        record(kind, store, campaign, sink, &mut tally, &mut rec)?;
                     }
                 }
             }
@@ -496,6 +491,24 @@ struct Ctx<'a, K> {
     campaign: i64,
 }
 
+/// Writes a finding with its reproducers, counts it and reports it; its id and whether its
+/// signature is a new bug.
+fn record<K: Kind>(
+    kind: &K,
+    store: &mut Store,
+    campaign: i64,
+    sink: &mut dyn Sink,
+    tally: &mut Tally,
+    rec: &mut FindingRecord,
+) -> Result<(String, bool), RunError> {
+    let files = reproducer_files(kind, rec);
+    let (id, new_bug) = store.record(Some(campaign), rec, &files)?;
+    tally.findings += 1;
+    tally.signatures.insert(rec.signature.clone());
+    sink.finding(rec, new_bug);
+    Ok((id, new_bug))
+}
+
 /// Records the crash or hang of a worker at `index`. A new bug is reduced in the background by
 /// `crosscheck reduce`, whose candidates run in probe processes: the case kills its engine.
 fn record_death<K: Kind>(
@@ -508,11 +521,7 @@ fn record_death<K: Kind>(
     ev: Evidence,
 ) -> Result<(), RunError> {
     let Some(mut rec) = death_record(ctx.kind, ctx.cfg, slot, index, ev) else { return Ok(()) };
-    let files = reproducer_files(ctx.kind, &rec);
-    let (id, new_bug) = store.record(Some(ctx.campaign), &mut rec, &files)?;
-    tally.findings += 1;
-    tally.signatures.insert(rec.signature.clone());
-    sink.finding(&rec, new_bug);
+    let (id, new_bug) = record(ctx.kind, store, ctx.campaign, sink, tally, &mut rec)?;
     if new_bug && !ctx.cfg.reduce_time.is_zero() {
         let dir = store.dir().join("findings").join(&id);
         let mut cmd = Command::new(ctx.exe);

@@ -6,7 +6,7 @@
 //! and renamed into place before the database row is committed with `synchronous = FULL`.
 
 use crate::engine::EngineInfo;
-use crate::kind::{Evidence, FindingClass};
+use crate::kind::Evidence;
 use crate::reduce::ReduceStats;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -388,14 +388,10 @@ pub fn now_unix() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
-/// Class names as stored, for readers of `findings.db`.
-pub fn class_name(c: FindingClass) -> String {
-    c.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kind::FindingClass;
 
     fn record(sig: &str) -> FindingRecord {
         FindingRecord {

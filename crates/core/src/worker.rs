@@ -136,6 +136,12 @@ pub fn open_engines<K: Kind>(kind: &K, specs: &[EngineSpec]) -> Result<Vec<Box<d
     specs.iter().map(|s| crate::open_engine(&factories, s)).collect()
 }
 
+/// Tells the supervisor which case runs now (`!`: its setup is being prepared), flushed at once.
+fn cursor(out: &mut impl Write, index: u64, suffix: &str) {
+    let _ = writeln!(out, "@{index}{suffix}");
+    let _ = out.flush();
+}
+
 fn send(out: &mut impl Write, msg: &Msg) {
     if let Ok(line) = serde_json::to_string(msg) {
         // The supervisor is gone if this fails; the death signal will end this process.
@@ -189,8 +195,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         if let Some(flag) = pending.take() {
             let _ = writeln!(out, "={flag}");
         }
-        let _ = writeln!(out, "@{index}");
-        let _ = out.flush();
+        cursor(&mut out, index, "");
         let t0 = Instant::now();
         let case = gen.case(index, oracle);
         let t1 = Instant::now();
@@ -204,16 +209,14 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         let mut result = None;
         if setup.map(|(s, _)| s) != Some(id) {
             // `!` marks a preparation: a death now is the setup's fault, not this case's.
-            let _ = writeln!(out, "@{index}!");
-            let _ = out.flush();
+            cursor(&mut out, index, "!");
             let prep = kind.prepare(&case, &mut engines, &opts);
             let ok = matches!(prep, Check::Pass { .. });
             setup = Some((id, ok));
             if let Check::Finding(_) = prep {
                 result = Some(prep);
             }
-            let _ = writeln!(out, "@{index}");
-            let _ = out.flush();
+            cursor(&mut out, index, "");
         }
         let from_setup = result.is_some();
         let result = match result {
@@ -297,8 +300,7 @@ fn reduce_case<K: Kind>(
         |c| kind.size(c),
         |c| {
             // A heartbeat: reduction may take a while without new cases.
-            let _ = writeln!(out, "@{index}");
-            let _ = out.flush();
+            cursor(out, index, "");
             match recheck(kind, oracle, c, engines, opts) {
                 Some(e) if e.same_failure(ev) => {
                     last = Some(e);
