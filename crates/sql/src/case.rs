@@ -3,6 +3,7 @@
 
 use crate::ast::{Expr, Select, Stmt};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// What an oracle checks: the base query `Q` and, for metamorphic oracles, the predicate it
 /// partitions or counts with.
@@ -36,7 +37,9 @@ pub struct SqlCase {
     /// Generated for a strict dialect: reduction keeps predicates boolean.
     #[serde(default)]
     pub strict: bool,
-    pub setup: Vec<Stmt>,
+    /// Shared by every case of one database: cloning a setup per check cost more than
+    /// generating the check's query.
+    pub setup: Arc<Vec<Stmt>>,
     pub query: Query,
 }
 

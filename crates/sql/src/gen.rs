@@ -17,6 +17,7 @@ use crosscheck_core::Generator;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 /// Checks run against one generated database before the next one is built.
 pub const CHECKS_PER_DB: u64 = 200;
@@ -25,7 +26,7 @@ const QUERY_SALT: u64 = 0x5153_4c51_5545_5259;
 pub struct SqlGenerator {
     seed: u64,
     caps: Caps,
-    current: Option<(u64, Vec<Stmt>, Env)>,
+    current: Option<(u64, Arc<Vec<Stmt>>, Env)>,
 }
 
 impl SqlGenerator {
@@ -33,14 +34,14 @@ impl SqlGenerator {
         SqlGenerator { seed, caps, current: None }
     }
 
-    fn database(&mut self, db: u64) -> &(u64, Vec<Stmt>, Env) {
+    fn database(&mut self, db: u64) -> &(u64, Arc<Vec<Stmt>>, Env) {
         if self.current.as_ref().map(|c| c.0) != Some(db) {
             let mut rng = crosscheck_core::rng(self.seed, db);
             let (setup, env) = gen_database(&mut rng, &self.caps);
-            self.current = Some((db, setup, env));
+            self.current = Some((db, Arc::new(setup), env));
         }
         // Filled just above.
-        self.current.get_or_insert_with(|| (db, Vec::new(), empty_env(&self.caps)))
+        self.current.get_or_insert_with(|| (db, Arc::default(), empty_env(&self.caps)))
     }
 }
 

@@ -109,7 +109,7 @@ impl Kind for SqlKind {
                 return Check::Skip(format!("cannot reset {}: {err}", e.info().label));
             }
             let d = dialect_of(e.as_ref());
-            for s in &case.setup {
+            for s in case.setup.iter() {
                 let sql = ast::ToSql::to_sql(s, d);
                 match exec(e.as_mut(), &sql, opts) {
                     // A statement the dialect expects to fail (a duplicate key) just fails.

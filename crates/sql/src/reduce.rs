@@ -9,6 +9,7 @@ use crate::ast::{Agg, Expr, Item, Lit, Select, Stmt};
 use crate::case::{Query, SqlCase};
 use crosscheck_core::reduce::cuts;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 fn walk_select_mut(s: &mut Select, f: &mut dyn FnMut(&mut Expr)) {
     for e in s.slots_mut() {
@@ -201,10 +202,10 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
 pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     let mut out = Vec::new();
     // Whole tables with everything that mentions them.
-    for s in &case.setup {
+    for s in case.setup.iter() {
         if let Stmt::CreateTable { name, .. } = s {
             let setup: Vec<Stmt> = case.setup.iter().filter(|st| !mentions(st, name)).cloned().collect();
-            out.push(SqlCase { setup, ..case.clone() });
+            out.push(SqlCase { setup: Arc::new(setup), ..case.clone() });
         }
     }
     // Statements and rows, in delta-debugging order; tables are dropped only whole.
@@ -219,7 +220,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
             .filter(|(i, s)| matches!(s, Stmt::CreateTable { .. }) || keep.contains(i))
             .map(|(_, s)| s.clone())
             .collect();
-        out.push(SqlCase { setup, ..case.clone() });
+        out.push(SqlCase { setup: Arc::new(setup), ..case.clone() });
     }
     let oracle = case.oracle.as_str();
     out.extend(clause_candidates(case).into_iter().filter(|q| keeps_shape(oracle, q)).map(|q| with_query(case, q)));
@@ -246,7 +247,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
             for (vi, v) in values.iter().enumerate() {
                 for r in replacements(v, case.strict) {
                     let mut c = case.clone();
-                    if let Stmt::Insert { values, .. } = &mut c.setup[si] {
+                    if let Stmt::Insert { values, .. } = &mut Arc::make_mut(&mut c.setup)[si] {
                         values[vi] = r;
                     }
                     out.push(c);
@@ -266,10 +267,10 @@ fn column_candidates(case: &SqlCase) -> Vec<SqlCase> {
                 for ci in 0..columns.len() {
                     let mut c = case.clone();
                     let col = columns[ci].name.clone();
-                    if let Stmt::CreateTable { columns, .. } = &mut c.setup[si] {
+                    if let Stmt::CreateTable { columns, .. } = &mut Arc::make_mut(&mut c.setup)[si] {
                         columns.remove(ci);
                     }
-                    for st in &mut c.setup {
+                    for st in Arc::make_mut(&mut c.setup).iter_mut() {
                         if let Stmt::Insert { table, columns, values } = st {
                             if table == name {
                                 if let Some(k) = columns.iter().position(|x| *x == col) {
@@ -285,7 +286,7 @@ fn column_candidates(case: &SqlCase) -> Vec<SqlCase> {
             Stmt::CreateView { columns, .. } if columns.len() > 1 => {
                 for ci in 0..columns.len() {
                     let mut c = case.clone();
-                    if let Stmt::CreateView { columns, select, .. } = &mut c.setup[si] {
+                    if let Stmt::CreateView { columns, select, .. } = &mut Arc::make_mut(&mut c.setup)[si] {
                         columns.remove(ci);
                         if ci < select.items.len() {
                             select.items.remove(ci);
@@ -351,7 +352,7 @@ pub fn signature(case: &SqlCase, key: &str) -> String {
             f.insert(name.into());
         }
     }
-    for st in &case.setup {
+    for st in case.setup.iter() {
         match st {
             Stmt::CreateTable { columns, .. } => {
                 for c in columns {

@@ -140,13 +140,11 @@ fn tlp_aggregate_combines_partitions_with_the_outer_aggregate() {
 fn norec_counts_rows_against_an_unoptimizable_sum() {
     let p = plan("norec", &where_query(), &Sqlite);
     assert_eq!(p[0].1, "SELECT COUNT(*) FROM t0 WHERE (t0.c0 > 1)");
-    assert_eq!(p[1].1, "SELECT SUM(norec) FROM (SELECT ((t0.c0 > 1) IS TRUE) AS norec FROM t0) AS unopt");
+    assert_eq!(p.len(), 2);
+    assert_eq!(p[1].1, "SELECT SUM(((t0.c0 > 1) IS TRUE)) AS norec FROM t0");
     // Strict dialects get a CASE instead of summing booleans.
     let pg = plan("norec", &where_query(), by_name("postgres").expect("postgres"));
-    assert_eq!(
-        pg[1].1,
-        "SELECT SUM(norec) FROM (SELECT (CASE WHEN (t0.c0 > 1) THEN 1 ELSE 0 END) AS norec FROM t0) AS unopt"
-    );
+    assert_eq!(pg[1].1, "SELECT SUM((CASE WHEN (t0.c0 > 1) THEN 1 ELSE 0 END)) AS norec FROM t0");
 }
 
 /// t0(c0 INTEGER) holding 1, 2, 3 and NULL.
@@ -166,7 +164,15 @@ fn known_case(oracle: &str) -> SqlCase {
     for v in [Lit::Int(1), Lit::Int(2), Lit::Int(3), Lit::Null] {
         setup.push(Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] });
     }
-    SqlCase { seed: 0, db: 0, index: 0, oracle: oracle.into(), strict: false, setup, query: where_query() }
+    SqlCase {
+        seed: 0,
+        db: 0,
+        index: 0,
+        oracle: oracle.into(),
+        strict: false,
+        setup: setup.into(),
+        query: where_query(),
+    }
 }
 
 fn check(engine_name: &str, oracle: &str, case: &SqlCase) -> Check {
