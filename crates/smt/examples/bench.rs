@@ -8,6 +8,7 @@
 //!     [--one-shot]   (STORM's way: a fresh z3 process per instance, for comparison)
 //!     [--planted]    (a planted soundness bug: unsat on a Boolean shape)
 //!     [--reduce N]   (reduce the first N findings and print the size reduction, as STORM's RQ4)
+//!     [--reduce-secs 60] (time bound of each reduction)
 
 use crosscheck_core::engine::{EngineInfo, EngineSpec, SetupError};
 use crosscheck_core::{Check, CheckOptions, Engine, GenOptions, Kind, KindInfo, Outcome, Verdict};
@@ -140,6 +141,7 @@ fn main() {
     let infos: Vec<EngineInfo> = engs.iter().map(|e| e.info().clone()).collect();
     let random = args.iter().any(|a| a == "--random");
     let reduce_n: usize = arg(&args, "--reduce").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let reduce_secs: u64 = arg(&args, "--reduce-secs").and_then(|c| c.parse().ok()).unwrap_or(60);
     let opts = GenOptions { seed, seeds_dir: (!random).then_some(seeds_dir), oracles: vec![oracle.clone()] };
     let mut smt_gen = crosscheck_smt::generator::SmtGenerator::new(&opts, &infos).expect("generator");
     if let Some(n) = arg(&args, "--per-seed").and_then(|c| c.parse().ok()) {
@@ -205,7 +207,7 @@ fn main() {
     // STORM's RQ4 measure: size (bytes of the instance, assertions) before and after.
     let mut reductions = Vec::new();
     for (case, ev) in found {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_secs(reduce_secs);
         let t = Instant::now();
         let (small, stats) = crosscheck_core::reduce::reduce(
             case.clone(),
@@ -217,11 +219,13 @@ fn main() {
         let (b0, b1) = (case.script_for(&infos[0]).len(), small.script_for(&infos[0]).len());
         let r = 100.0 * (1.0 - b1 as f64 / b0.max(1) as f64);
         println!(
-            "reduced: {b0} -> {b1} bytes ({r:.1}%), {} -> {} assertions, {} tries, {:.1}s",
+            "reduced: {b0} -> {b1} bytes ({r:.1}%), {} -> {} assertions, {} tries, {:.1}s{}, ends at {:?}",
             case.asserts().count(),
             small.asserts().count(),
             stats.tries,
-            t.elapsed().as_secs_f64()
+            t.elapsed().as_secs_f64(),
+            if stats.timed_out { " (time bound)" } else { "" },
+            small.min,
         );
         reductions.push(r);
     }

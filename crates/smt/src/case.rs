@@ -34,6 +34,9 @@ pub struct SmtCase {
     pub incremental: bool,
     /// The case index in its stream (names the instance in reports).
     pub index: u64,
+    /// Where STORM's minimization of this case stands (`None`: not started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<crate::minimize::MinState>,
 }
 
 impl SmtCase {
@@ -111,13 +114,83 @@ impl SmtCase {
             out.push_str(d);
             out.push('\n');
         }
-        out.push_str(&self.model);
+        out.push_str(&arrays_as_stores(&self.model, &self.decls));
         out.push('\n');
         for a in self.asserts() {
             out.push_str(&format!("(assert {a})\n"));
         }
         out.push_str("(check-sat)\n");
         out
+    }
+}
+
+/// Yices gives the value of an array constant as a function (`(define-fun a ((x!0 Int)) Int
+/// (ite (= x!0 1) 5 0))`), which no solver reads back where `a` is an array: such definitions
+/// become `store` chains over a constant array (`(store ((as const (Array Int Int)) 0) 1 5)`).
+/// Other definitions, and bodies that are not such `ite` chains, are kept as they are.
+pub fn arrays_as_stores(model: &str, decls: &[String]) -> String {
+    use crate::sexp::Sexp;
+    let Ok(items) = crate::sexp::parse_all(model) else { return model.to_string() };
+    let array_sort = |name: &str| -> Option<String> {
+        decls.iter().find_map(|d| {
+            let s = crate::sexp::parse_one(d).ok()?;
+            match (s.head()?, s.list()?) {
+                ("declare-fun", [_, n, Sexp::List(args, _), sort]) if args.is_empty() && n.atom() == Some(name) => {
+                    Some(sort.to_string())
+                }
+                ("declare-const", [_, n, sort]) if n.atom() == Some(name) => Some(sort.to_string()),
+                _ => None,
+            }
+            .filter(|sort| sort.starts_with("(Array "))
+        })
+    };
+    fn stores(body: &Sexp, var: &str, sort: &str) -> Option<String> {
+        let mentions =
+            |s: &Sexp| s.to_string().split(|c: char| c == '(' || c == ')' || c.is_whitespace()).any(|w| w == var);
+        if !mentions(body) {
+            return Some(format!("((as const {sort}) {body})"));
+        }
+        let [_, cond, then, rest] = body.list()? else { return None };
+        if body.head() != Some("ite") || mentions(then) {
+            return None;
+        }
+        let key = match cond.list()? {
+            [eq, a, k] | [eq, k, a] if eq.atom() == Some("=") && a.atom() == Some(var) && !mentions(k) => k,
+            _ => return None,
+        };
+        Some(format!("(store {} {key} {then})", stores(rest, var, sort)?))
+    }
+    let mut out = Vec::new();
+    let mut changed = false;
+    let mut stack: Vec<&Sexp> = items.iter().rev().collect();
+    while let Some(s) = stack.pop() {
+        if s.head() != Some("define-fun") {
+            match s.list() {
+                Some(l) if s.head() != Some("declare-fun") && s.head() != Some("assert") => {
+                    stack.extend(l.iter().rev())
+                }
+                Some(_) => out.push(s.to_string()),
+                // The `model` keyword of `(model ...)` answers.
+                None => {}
+            }
+            continue;
+        }
+        let converted = match s.list() {
+            Some([_, name, Sexp::List(args, _), _, body]) if args.len() == 1 => {
+                let var = args[0].list().and_then(|a| a.first()).and_then(|v| v.atom());
+                name.atom().and_then(array_sort).zip(var).and_then(|(sort, var)| {
+                    Some(format!("(define-fun {name} () {sort} {})", stores(body, var, &sort)?))
+                })
+            }
+            _ => None,
+        };
+        changed |= converted.is_some();
+        out.push(converted.unwrap_or_else(|| s.to_string()));
+    }
+    if changed {
+        out.join("\n")
+    } else {
+        model.to_string()
     }
 }
 
@@ -208,6 +281,21 @@ pub fn normalize_model(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn yices_array_functions_become_store_chains() {
+        let decls = vec!["(declare-fun a () (Array Int Int))".to_string(), "(declare-fun f (Int) Int)".to_string()];
+        let m = "(model (define-fun a ((x!0 Int)) Int (ite (= x!0 9) 5 (ite (= 10 x!0) (- 8) 4))) \
+                 (define-fun f ((x!0 Int)) Int (ite (= x!0 1) 2 3)) (define-fun x () Int 9))";
+        assert_eq!(
+            arrays_as_stores(m, &decls),
+            "(define-fun a () (Array Int Int) (store (store ((as const (Array Int Int)) 4) 10 (- 8)) 9 5))\n\
+             (define-fun f ((x!0 Int)) Int (ite (= x!0 1) 2 3))\n(define-fun x () Int 9)"
+        );
+        // Already an array value, or nothing to convert: unchanged.
+        let z3 = "((define-fun a () (Array Int Int) ((as const (Array Int Int)) 0)))";
+        assert_eq!(arrays_as_stores(z3, &decls), z3);
+    }
     use crate::eval::{truth, Env};
     use crate::term::Arena;
 

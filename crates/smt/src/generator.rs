@@ -393,6 +393,7 @@ impl SmtGenerator {
             params: self.params,
             incremental: false,
             index,
+            min: None,
         }
     }
 }
@@ -504,6 +505,7 @@ impl Generator<SmtCase> for SmtGenerator {
             params,
             incremental,
             index,
+            min: None,
         }
     }
 }

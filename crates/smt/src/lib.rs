@@ -6,6 +6,7 @@ pub mod case;
 pub mod engines;
 pub mod eval;
 pub mod generator;
+pub mod minimize;
 pub mod oracle;
 pub mod repro;
 pub mod script;

@@ -289,7 +289,7 @@ pub fn model(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
 /// Asks another engine of the run whether the model satisfies the assertions: the model's
 /// definitions replace the declarations, so the check is an evaluation. `Some(Some(a))`: the
 /// assertions are false under the model.
-fn second_opinion(
+pub fn second_opinion(
     case: &SmtCase,
     m: &str,
     engines: &mut [Box<dyn Engine>],

@@ -1,23 +1,22 @@
 //! Minimization that keeps every assertion true under M, so a reduced instance is still
 //! satisfiable by construction and an `unsat` still proves a bug (no trusted second solver
-//! needed). First STORM's own method (Algorithm 2): re-fuzz the buggy instance as a seed with
-//! halved bounds (Amax, then Dmax); then syntax-level steps: drop assertions, replace an
-//! assertion by a sub-formula known true under M, drop push/pop, tactic and options.
+//! needed). First STORM's own search over the fuzzing bounds (`minimize.rs`); after it,
+//! syntax-level steps: drop assertions, replace an assertion by a sub-formula known true
+//! under M, drop push/pop, tactic and options (the leaf-level shrinking STORM's authors
+//! suggest combining with their search).
 
 use crate::case::SmtCase;
 use crate::eval::{self, Env};
-use crate::storm::{self, Entry, Params, Step};
+use crate::minimize::{self, MinState};
+use crate::storm::{self, Entry, Step};
 use crate::term::{Arena, TermId};
 use std::collections::HashMap;
 
-/// Re-fuzzing candidates per bound; the reducer keeps the first that still fails.
-const REFUZZ_TRIES: u64 = 6;
-
 /// The case's assertions as terms, with the model as an evaluation environment.
-struct Parsed {
-    arena: Arena,
-    env: Env,
-    asserts: Vec<TermId>,
+pub struct Parsed {
+    pub arena: Arena,
+    pub env: Env,
+    pub asserts: Vec<TermId>,
 }
 
 fn parse(case: &SmtCase) -> Option<Parsed> {
@@ -59,7 +58,8 @@ fn valuations(p: &Parsed) -> Vec<Entry> {
     order
 }
 
-fn with_asserts(case: &SmtCase, asserts: Vec<String>, rng_seed: u64) -> SmtCase {
+/// `case` with new assertions (in push/pop blocks again when it is incremental).
+pub fn with_asserts(case: &SmtCase, asserts: Vec<String>, rng_seed: u64) -> SmtCase {
     let mut c = case.clone();
     c.steps = if case.incremental {
         let mut rng = crosscheck_core::rng(rng_seed, 0x1ec);
@@ -68,39 +68,6 @@ fn with_asserts(case: &SmtCase, asserts: Vec<String>, rng_seed: u64) -> SmtCase 
         asserts.into_iter().map(Step::Assert).chain([Step::CheckSat]).collect()
     };
     c
-}
-
-/// STORM's bound shrinking: fuzz the instance itself with smaller Amax / Dmax.
-fn refuzz(case: &SmtCase, p: &Parsed, entries: &[Entry]) -> Vec<SmtCase> {
-    let n = p.asserts.len() as u32;
-    let depth = p.asserts.iter().map(|&a| p.arena.depth(a)).max().unwrap_or(0);
-    let mut bounds = Vec::new();
-    if n > 1 {
-        bounds.push((n.div_ceil(2), depth.max(1)));
-    }
-    if depth > 1 {
-        bounds.push((n.max(1), depth / 2));
-    }
-    let mut out = Vec::new();
-    for (amax, dmax) in bounds {
-        let params = Params { max_assert: amax, max_depth: dmax, enrichment_steps: 200, ..case.params };
-        let init: Vec<Entry> = entries.iter().copied().filter(|(t, _)| p.arena.depth(*t) <= dmax).collect();
-        if init.is_empty() {
-            continue;
-        }
-        for k in 0..REFUZZ_TRIES {
-            let mut arena = p.arena.clone();
-            let mut rng =
-                crosscheck_core::rng(case.index ^ 0x5707_0000, u64::from(amax) << 32 | u64::from(dmax) << 8 | k);
-            let constr = storm::enrich(&mut arena, &mut rng, &params, &init);
-            let a = storm::instance(&mut arena, &mut rng, &params, &init, &constr);
-            let texts = a.iter().map(|&t| arena.to_text(t)).collect();
-            let mut c = with_asserts(case, texts, case.index ^ k);
-            c.params = params;
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Replacements of one assertion by a smaller formula that is also true under M.
@@ -124,39 +91,46 @@ fn smaller_true(p: &Parsed, known: &HashMap<TermId, bool>, t: TermId) -> Vec<Str
     out
 }
 
-/// Smaller variants of `case`, most aggressive first; all keep every assertion true under M.
+/// Smaller variants of `case`, in the order STORM's minimization and then the syntax-level
+/// steps try them; all keep every assertion true under M.
 pub fn shrink(case: &SmtCase) -> Vec<SmtCase> {
-    let Some(mut p) = parse(case) else { return assertion_cuts(case) };
+    let Some(mut p) = parse(case) else { return syntax_only(assertion_cuts(case)) };
     let entries = valuations(&p);
     let known: HashMap<TermId, bool> = entries.iter().copied().collect();
-    let mut out = Vec::new();
-    if case.sat_by_construction {
-        out.extend(refuzz(case, &p, &entries));
-    }
-    out.extend(assertion_cuts(case));
+    let mut out = minimize::storm_candidates(case, &p, &known);
+    let mut syntax = assertion_cuts(case);
     let texts: Vec<String> = case.asserts().cloned().collect();
     for (i, &t) in p.asserts.iter().enumerate() {
         for r in smaller_true(&p, &known, t) {
             let mut a = texts.clone();
             a[i] = r;
-            out.push(with_asserts(case, a, case.index));
+            syntax.push(with_asserts(case, a, case.index));
         }
     }
     if case.steps.iter().any(|s| matches!(s, Step::Push(_) | Step::Pop(_))) {
-        let mut c = with_asserts(case, texts.clone(), case.index);
+        let mut c = case.clone();
         c.steps = texts.into_iter().map(Step::Assert).chain([Step::CheckSat]).collect();
         c.incremental = false;
-        out.push(c);
+        syntax.push(c);
     }
     if case.tactic.is_some() {
-        out.push(SmtCase { tactic: None, ..case.clone() });
+        syntax.push(SmtCase { tactic: None, ..case.clone() });
     }
     if !case.options.is_empty() {
-        out.push(SmtCase { options: Default::default(), ..case.clone() });
+        syntax.push(SmtCase { options: Default::default(), ..case.clone() });
     }
+    out.extend(syntax_only(syntax));
     // The precondition of every candidate: what the evaluator can decide must be true.
     out.retain(|c| c.asserts().all(|a| still_true(&mut p, a)));
     out
+}
+
+/// Syntax-level candidates come after STORM's search: they carry its end state.
+fn syntax_only(mut cands: Vec<SmtCase>) -> Vec<SmtCase> {
+    for c in &mut cands {
+        c.min = Some(MinState::Syntax);
+    }
+    cands
 }
 
 fn still_true(p: &mut Parsed, text: &str) -> bool {

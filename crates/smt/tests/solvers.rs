@@ -185,14 +185,27 @@ fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
         |c| matches!(SmtKind.check("storm", c, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
         deadline,
     );
-    assert!(stats.size_after <= stats.size_before);
+    // STORM's minimization: still satisfiable by construction, still answered `unsat` by the
+    // faulty engine, no larger than before, and run through STORM's bound search.
+    assert!(stats.size_after < stats.size_before, "{stats:?}");
+    assert!(small.script_for(engines[0].info()).len() < case.script_for(engines[0].info()).len());
     assert_true_under_m(&small);
+    assert!(small.min.is_some(), "the bound search ran");
+    assert!(
+        matches!(SmtKind.check("storm", &small, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
+        "the faulty engine still says unsat"
+    );
     let files = SmtKind.reproducers("repro", "storm", &small, &ev, &[engines[0].info().clone()]);
     assert_eq!(files[0].0, "repro.smt2");
     assert!(files[0].1.contains("version"), "{}", files[0].1);
     assert!(files[0].1.contains("define-fun"), "M is in the comments");
-    // The witness script must be sat on the real z3.
+    // The witness script and the reduced instance itself must be sat on the real z3.
     if let Some(mut z3) = open("z3") {
+        let real = z3.run(&small.script_for(z3.info()), Duration::from_secs(20));
+        assert!(
+            matches!(&real, Outcome::Verdicts { answers, .. } if answers.iter().all(|a| *a == Verdict::Sat)),
+            "{real:?}"
+        );
         let w = &files.iter().find(|(n, _)| n == "repro-witness.smt2").expect("witness").1;
         assert!(
             matches!(z3.run(w, Duration::from_secs(20)), Outcome::Verdicts { answers, .. } if answers == vec![Verdict::Sat])
