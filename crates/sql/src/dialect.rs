@@ -48,6 +48,14 @@ pub mod cap {
     pub const PK_NULL: &str = "primary-key-null";
     /// `TOTAL()` aggregate.
     pub const TOTAL: &str = "agg:total";
+    /// LIMIT / OFFSET inside an `IN (SELECT ...)` subquery (MariaDB refuses it:
+    /// <https://mariadb.com/kb/en/subquery-limitations/#limit>).
+    pub const LIMIT_IN_SUBQUERY: &str = "limit-in-subquery";
+    /// `substr(x, start, n)` with `start <= 0` counts as SQLite does: a negative start from the
+    /// end, start 0 as a position before the first character
+    /// (<https://sqlite.org/lang_corefunc.html#substr>). PostgreSQL reads a negative start as a
+    /// position before the string, MariaDB start 0 as an empty result.
+    pub const SUBSTR_NONPOSITIVE: &str = "substr-nonpositive-start";
 }
 
 /// Per-engine settings that must not change any result (for the `config` oracle).
@@ -60,8 +68,19 @@ pub struct ConfigVariant {
     pub disable: &'static [&'static str],
 }
 
+/// `self` as a trait object, for the printer's recursion; implemented once for every dialect.
+pub trait AsDialect {
+    fn as_dyn(&self) -> &dyn Dialect;
+}
+
+impl<D: Dialect> AsDialect for D {
+    fn as_dyn(&self) -> &dyn Dialect {
+        self
+    }
+}
+
 /// Capabilities and spelling of one SQL dialect.
-pub trait Dialect: Sync {
+pub trait Dialect: Sync + AsDialect {
     fn name(&self) -> &'static str;
 
     /// The constructs this dialect supports (see [`cap`]), besides functions.
@@ -148,29 +167,20 @@ pub trait Dialect: Sync {
     }
 
     fn write_binary(&self, out: &mut String, op: BinOp, a: &Expr, b: &Expr) {
-        out.push('(');
-        a.write_sql(self.as_dyn(), out);
-        out.push(' ');
-        out.push_str(self.binary_op(op));
-        out.push(' ');
-        b.write_sql(self.as_dyn(), out);
-        out.push(')');
+        std_write_binary(self.as_dyn(), out, op, a, b);
     }
 
     fn func_name(&self, f: Func) -> &'static str {
         f.name()
     }
 
+    /// No `iif()`: print it as a searched CASE.
+    fn iif_as_case(&self) -> bool {
+        false
+    }
+
     fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
-        out.push_str(self.func_name(f));
-        out.push('(');
-        for (i, a) in args.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            a.write_sql(self.as_dyn(), out);
-        }
-        out.push(')');
+        std_write_func(self.as_dyn(), out, f, args);
     }
 
     /// `ASC`/`DESC`, with NULLs placed as SQLite places them (first when ascending) where the
@@ -193,14 +203,65 @@ pub trait Dialect: Sync {
         ""
     }
 
+    /// What follows `INSERT INTO t` for a row of defaults only.
+    fn default_values(&self) -> &'static str {
+        " DEFAULT VALUES"
+    }
+
+    /// Lines a reproducer starts with (statements with their `;`, or client commands), so
+    /// that the engine's own client runs the script as crosscheck ran it.
+    fn prelude(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn analyze(&self) -> &'static str {
         "ANALYZE"
     }
 
     /// The client that runs a reproducer, for its header comment.
     fn client(&self) -> &'static str;
+}
 
-    fn as_dyn(&self) -> &dyn Dialect;
+/// `(a op b)` with the dialect's spelling of `op`.
+pub fn std_write_binary(d: &dyn Dialect, out: &mut String, op: BinOp, a: &Expr, b: &Expr) {
+    out.push('(');
+    a.write_sql(d, out);
+    out.push(' ');
+    out.push_str(d.binary_op(op));
+    out.push(' ');
+    b.write_sql(d, out);
+    out.push(')');
+}
+
+/// `name(a, b, ...)`.
+pub fn write_args(d: &dyn Dialect, out: &mut String, name: &str, args: &[Expr]) {
+    out.push_str(name);
+    out.push('(');
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        a.write_sql(d, out);
+    }
+    out.push(')');
+}
+
+/// A function call as the dialect names it, `iif` as a CASE where it has none.
+pub fn std_write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) {
+    if f == Func::Iif && d.iif_as_case() {
+        out.push_str("(CASE WHEN ");
+        for (i, a) in args.iter().enumerate() {
+            out.push_str(match i {
+                0 => "",
+                1 => " THEN ",
+                _ => " ELSE ",
+            });
+            a.write_sql(d, out);
+        }
+        out.push_str(" END)");
+    } else {
+        write_args(d, out, d.func_name(f), args);
+    }
 }
 
 /// SQLite 3: <https://sqlite.org/lang.html>.
@@ -227,6 +288,8 @@ const SQLITE_CAPS: &[&str] = &[
     cap::REAL_DIV,
     cap::LIKE_NOCASE,
     cap::PK_NULL,
+    cap::LIMIT_IN_SUBQUERY,
+    cap::SUBSTR_NONPOSITIVE,
 ];
 
 impl Dialect for Sqlite {
@@ -288,10 +351,6 @@ impl Dialect for Sqlite {
 
     fn client(&self) -> &'static str {
         "sqlite3 < FILE"
-    }
-
-    fn as_dyn(&self) -> &dyn Dialect {
-        self
     }
 }
 

@@ -5,36 +5,10 @@
 //! differential run never generates a construct whose answers may legally differ.
 
 use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
-use crate::dialect::{cap, std_binary_op, ConfigVariant, Dialect};
+use crate::dialect::{cap, std_binary_op, std_write_binary, std_write_func, write_args, ConfigVariant, Dialect};
 
 fn contains_any(m: &str, patterns: &[&str]) -> bool {
     patterns.iter().any(|p| m.contains(p))
-}
-
-fn write_args(d: &dyn Dialect, out: &mut String, name: &str, args: &[Expr]) {
-    out.push_str(name);
-    out.push('(');
-    for (i, a) in args.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        a.write_sql(d, out);
-    }
-    out.push(')');
-}
-
-/// `iif(c, a, b)` as a searched CASE, for dialects without `iif`.
-fn write_iif_as_case(d: &dyn Dialect, out: &mut String, args: &[Expr]) {
-    out.push_str("(CASE WHEN ");
-    for (i, a) in args.iter().enumerate() {
-        out.push_str(match i {
-            0 => "",
-            1 => " THEN ",
-            _ => " ELSE ",
-        });
-        a.write_sql(d, out);
-    }
-    out.push_str(" END)");
 }
 
 /// PostgreSQL 15: <https://www.postgresql.org/docs/15/sql.html>. A strict dialect: the
@@ -58,6 +32,7 @@ impl Dialect for Postgres {
             cap::BOOL_TYPE,
             cap::ANALYZE,
             cap::NULLS_ORDER,
+            cap::LIMIT_IN_SUBQUERY,
         ]
     }
 
@@ -152,23 +127,32 @@ impl Dialect for Postgres {
         "\"C\""
     }
 
-    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
+    fn func_name(&self, f: Func) -> &'static str {
         match f {
-            Func::Ifnull => write_args(self, out, "coalesce", args),
-            Func::Max => write_args(self, out, "greatest", args),
-            Func::Min => write_args(self, out, "least", args),
-            Func::Instr => write_args(self, out, "strpos", args),
-            Func::Iif => write_iif_as_case(self, out, args),
-            _ => write_args(self, out, f.name(), args),
+            Func::Ifnull => "coalesce",
+            Func::Instr => "strpos",
+            _ => f.name(),
+        }
+    }
+
+    fn iif_as_case(&self) -> bool {
+        true
+    }
+
+    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
+        if f == Func::Sign {
+            // sign(bigint) resolves to sign(double precision): keep the integer type the
+            // generator gave it (https://www.postgresql.org/docs/15/functions-math.html).
+            out.push_str("CAST(");
+            std_write_func(self, out, f, args);
+            out.push_str(" AS BIGINT)");
+        } else {
+            std_write_func(self, out, f, args);
         }
     }
 
     fn client(&self) -> &'static str {
         "psql -X -f FILE"
-    }
-
-    fn as_dyn(&self) -> &dyn Dialect {
-        self
     }
 }
 
@@ -194,6 +178,9 @@ impl Dialect for DuckDb {
             cap::ANALYZE,
             cap::NULLS_ORDER,
             cap::LIKE_CASE,
+            cap::LIMIT_IN_SUBQUERY,
+            // https://duckdb.org/docs/sql/functions/char#substringstring-start-length
+            cap::SUBSTR_NONPOSITIVE,
         ]
     }
 
@@ -265,21 +252,18 @@ impl Dialect for DuckDb {
         }
     }
 
-    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
-        match f {
-            Func::Max => write_args(self, out, "greatest", args),
-            Func::Min => write_args(self, out, "least", args),
-            Func::Iif => write_iif_as_case(self, out, args),
-            _ => write_args(self, out, f.name(), args),
-        }
+    fn iif_as_case(&self) -> bool {
+        true
+    }
+
+    fn prelude(&self) -> &'static [&'static str] {
+        // The CLI's output in the form of the results quoted below (`a|b`, NULL spelled out).
+        &[".mode list", ".headers off", ".nullvalue NULL"]
     }
 
     fn client(&self) -> &'static str {
-        "duckdb < FILE"
-    }
-
-    fn as_dyn(&self) -> &dyn Dialect {
-        self
+        // The engine is DuckDB's Python module; the CLI (PyPI duckdb-cli) may be another version.
+        "duckdb < FILE (the CLI of PyPI duckdb-cli; the engine version below is the Python module's)"
     }
 }
 
@@ -334,6 +318,9 @@ impl Dialect for MariaDb {
             &[
                 "Duplicate entry",
                 "cannot be null",
+                // A NOT NULL column without a default left out of an INSERT (strict mode);
+                // SQLite reports the same row as a NOT NULL constraint failure.
+                "doesn't have a default value",
                 "Out of range value",
                 "value is out of range",
                 "Incorrect",
@@ -366,7 +353,9 @@ impl Dialect for MariaDb {
             SqlType::Int => "BIGINT",
             SqlType::Real => "DOUBLE",
             SqlType::Text => "VARCHAR(100)",
-            SqlType::Blob => "BLOB",
+            // A BLOB column cannot be a key without a prefix length
+            // (https://mariadb.com/kb/en/blob/#indexing); our blobs are a few bytes.
+            SqlType::Blob => "VARBINARY(100)",
         }
     }
 
@@ -389,6 +378,21 @@ impl Dialect for MariaDb {
         " CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin"
     }
 
+    fn default_values(&self) -> &'static str {
+        // No DEFAULT VALUES (https://mariadb.com/kb/en/insert/).
+        " () VALUES ()"
+    }
+
+    fn prelude(&self) -> &'static [&'static str] {
+        // The database and session crosscheck's MariaDB engine runs in.
+        &[
+            "DROP DATABASE IF EXISTS crosscheck;",
+            "CREATE DATABASE crosscheck CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin;",
+            "USE crosscheck;",
+            "SET NAMES utf8mb4 COLLATE utf8mb4_nopad_bin;",
+        ]
+    }
+
     fn binary_op(&self, op: BinOp) -> &'static str {
         match op {
             BinOp::IntDiv => "DIV",
@@ -408,24 +412,16 @@ impl Dialect for MariaDb {
                 b.write_sql(self, out);
                 out.push_str("))");
             }
-            _ => {
-                out.push('(');
-                a.write_sql(self, out);
-                out.push(' ');
-                out.push_str(self.binary_op(op));
-                out.push(' ');
-                b.write_sql(self, out);
-                out.push(')');
-            }
+            _ => std_write_binary(self, out, op, a, b),
         }
     }
 
-    fn write_func(&self, out: &mut String, f: Func, args: &[Expr]) {
+    fn func_name(&self, f: Func) -> &'static str {
         match f {
-            Func::Max => write_args(self, out, "GREATEST", args),
-            Func::Min => write_args(self, out, "LEAST", args),
-            Func::Iif => write_args(self, out, "IF", args),
-            _ => write_args(self, out, f.name(), args),
+            Func::Max => "GREATEST",
+            Func::Min => "LEAST",
+            Func::Iif => "IF",
+            _ => f.name(),
         }
     }
 
@@ -435,10 +431,6 @@ impl Dialect for MariaDb {
     }
 
     fn client(&self) -> &'static str {
-        "mariadb DB < FILE"
-    }
-
-    fn as_dyn(&self) -> &dyn Dialect {
-        self
+        "mariadb < FILE"
     }
 }

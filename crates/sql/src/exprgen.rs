@@ -368,7 +368,7 @@ impl<'a> ExprGen<'a> {
         let t = self.any_type();
         match self.subquery_select(t, d) {
             Some((mut sel, ty)) if self.env.loose || ty == t => {
-                if self.rng.gen_bool(0.2) {
+                if self.env.caps.has(cap::LIMIT_IN_SUBQUERY) && self.rng.gen_bool(0.2) {
                     // LIMIT is deterministic here: the order is on the selected value itself.
                     let e = sel.items[0].expr.clone();
                     let e = if self.env.caps.has(cap::SQLITE_COLLATIONS) {
@@ -531,7 +531,8 @@ impl<'a> ExprGen<'a> {
                 Expr::Func(f, vec![self.expr(t, d)])
             }
             3 if self.has(Func::Substr) => {
-                let start = Expr::Lit(Lit::Int(self.rng.gen_range(-1..3)));
+                let lowest = if self.env.caps.has(cap::SUBSTR_NONPOSITIVE) { -1 } else { 1 };
+                let start = Expr::Lit(Lit::Int(self.rng.gen_range(lowest..3)));
                 let len = Expr::Lit(Lit::Int(self.rng.gen_range(0..3)));
                 Expr::Func(Func::Substr, vec![self.expr(t, d), start, len])
             }

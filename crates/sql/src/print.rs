@@ -301,7 +301,7 @@ impl ToSql for Stmt {
                     out.push(')');
                 }
                 if values.is_empty() {
-                    out.push_str(" DEFAULT VALUES");
+                    out.push_str(d.default_values());
                 } else {
                     out.push_str(" VALUES (");
                     write_list(values, d, out);

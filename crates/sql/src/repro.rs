@@ -28,6 +28,10 @@ pub fn script(case: &SqlCase, oracle: &str, ev: &Evidence, engines: &[EngineInfo
         out.push_str(&format!("-- engine: {} = {} {} (dialect {})\n", e.label, e.name, e.version, e.dialect));
     }
     out.push_str(&format!("-- finding ({}): {}\n\n", ev.class, ev.summary.replace('\n', " ")));
+    for line in d.prelude() {
+        out.push_str(line);
+        out.push('\n');
+    }
     for s in case.setup.iter() {
         out.push_str(&s.to_sql(d));
         out.push_str(";\n");

@@ -1,0 +1,167 @@
+//! The dialect layer against the real engines: statements each dialect used to refuse, and
+//! generated four-engine runs that must print only what every engine accepts.
+//!
+//! An engine that is not installed here is skipped with a printed line, unless it is listed in
+//! `CROSSCHECK_REQUIRE_ENGINES` (as in `tests/engines.rs`).
+
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind, Outcome, Value};
+use crosscheck_sql::ast::*;
+use crosscheck_sql::dialect::{by_name, cap};
+use crosscheck_sql::SqlKind;
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(20);
+const ENGINES: [&str; 4] = ["sqlite", "duckdb", "postgres", "mariadb"];
+
+fn open(name: &str) -> Option<Box<dyn Engine>> {
+    let f = crosscheck_sql::engines::registry().into_iter().find(|f| f.name() == name).expect("engine in registry");
+    let a = f.availability();
+    if !a.available {
+        let required = std::env::var("CROSSCHECK_REQUIRE_ENGINES")
+            .map(|v| v.split(',').any(|e| e.trim() == name || e.trim() == "all"))
+            .unwrap_or(false);
+        assert!(!required, "{name} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {}", a.detail);
+        eprintln!("skipped: {name} is not available here ({}); install: {}", a.detail, a.install);
+        return None;
+    }
+    let spec = EngineSpec { name: name.into(), location: None, label: None };
+    Some(f.open(&spec).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
+}
+
+fn dialect_info(d: &str) -> EngineInfo {
+    EngineInfo { dialect: d.into(), ..EngineInfo::default() }
+}
+
+/// Runs statements printed in the engine's dialect; the last one's rows.
+fn run(e: &mut dyn Engine, stmts: &[Stmt], query: &Select) -> Vec<Vec<Value>> {
+    let d = by_name(&e.info().dialect).expect("dialect");
+    for s in stmts {
+        let sql = s.to_sql(d);
+        let o = e.run(&sql, LIMIT);
+        assert!(matches!(o, Outcome::Done | Outcome::Rows(_)), "{}: {sql} -> {o:?}", e.info().name);
+    }
+    let sql = query.to_sql(d);
+    match e.run(&sql, LIMIT) {
+        Outcome::Rows(r) => r.rows,
+        other => panic!("{}: {sql} -> {other:?}", e.info().name),
+    }
+}
+
+fn column(name: &str, ty: SqlType) -> ColumnDef {
+    ColumnDef {
+        name: name.into(),
+        ty: Some(ty),
+        primary_key: false,
+        unique: false,
+        not_null: false,
+        default: None,
+        collate: None,
+    }
+}
+
+/// A table with a unique blob and a unique text column, an index over both, a row of defaults
+/// and a negative-free `substr`: MariaDB refused the first three (no key on a BLOB, no
+/// `DEFAULT VALUES`), PostgreSQL's `sign(bigint)` was a double.
+#[test]
+fn keyed_blobs_default_rows_and_integer_sign_run_everywhere() {
+    let mut blob = column("c0", SqlType::Blob);
+    blob.unique = true;
+    let mut text = column("c1", SqlType::Text);
+    text.unique = true;
+    let mut int = column("c2", SqlType::Int);
+    int.default = Some(Lit::Int(-7));
+    let setup = vec![
+        Stmt::CreateTable { name: "t0".into(), columns: vec![blob, text, int] },
+        Stmt::CreateIndex {
+            name: "i0".into(),
+            table: "t0".into(),
+            unique: false,
+            keys: vec![
+                IndexKey { expr: Expr::col("", "c0"), desc: false },
+                IndexKey { expr: Expr::col("", "c1"), desc: true },
+            ],
+            where_: None,
+        },
+        Stmt::Insert {
+            table: "t0".into(),
+            columns: vec!["c0".into(), "c1".into()],
+            values: vec![Expr::Lit(Lit::Blob(b"ab".to_vec())), Expr::Lit(Lit::Text("Ab".into()))],
+        },
+        Stmt::Insert { table: "t0".into(), columns: vec![], values: vec![] },
+    ];
+    let sign = Expr::Func(Func::Sign, vec![Expr::col("t0", "c2")]);
+    let query = Select {
+        items: vec![
+            Item { expr: Expr::bin(BinOp::Rem, sign, Expr::Lit(Lit::Int(2))), alias: None },
+            Item {
+                expr: Expr::Func(
+                    Func::Substr,
+                    vec![Expr::col("t0", "c1"), Expr::Lit(Lit::Int(2)), Expr::Lit(Lit::Int(1))],
+                ),
+                alias: None,
+            },
+        ],
+        from: vec![TableRef { name: "t0".into(), alias: None }],
+        order_by: vec![Order { expr: Expr::col("t0", "c1"), desc: false }],
+        ..Select::default()
+    };
+    for name in ENGINES {
+        let Some(mut e) = open(name) else { continue };
+        let rows = run(e.as_mut(), &setup, &query);
+        let want = vec![vec![Value::Int(-1), Value::Null], vec![Value::Int(-1), Value::Text("b".into())]];
+        assert_eq!(rows, want, "{name}");
+    }
+}
+
+/// The capabilities of a four-engine run leave out what MariaDB or PostgreSQL spell or
+/// evaluate differently.
+#[test]
+fn a_four_engine_run_has_no_subquery_limit_and_no_nonpositive_substr() {
+    let infos: Vec<EngineInfo> = ENGINES.iter().map(|d| dialect_info(d)).collect();
+    let caps = crosscheck_sql::run_caps(&infos);
+    assert!(!caps.has(cap::LIMIT_IN_SUBQUERY) && !caps.has(cap::SUBSTR_NONPOSITIVE));
+    let opts = GenOptions { seed: 3, seeds_dir: None, oracles: vec!["differential".into()] };
+    let mut gen = SqlKind.generator(&opts, &infos).expect("generator");
+    let my = by_name("mariadb").expect("mariadb");
+    for i in 0..2000 {
+        let case = gen.case(i, "differential");
+        case.query.select.visit_exprs(&mut |e| match e {
+            Expr::InSelect { select, .. } => assert!(select.limit.is_none(), "{}", case.query.select.to_sql(my)),
+            Expr::Func(Func::Substr, args) => {
+                assert!(!matches!(args.get(1), Some(Expr::Lit(Lit::Int(s))) if *s <= 0), "{e:?}")
+            }
+            _ => {}
+        });
+    }
+}
+
+/// Generated four-engine cases (setup and query) run on every engine here without an error
+/// the dialect does not expect: the dialect layer prints only what every engine accepts.
+#[test]
+fn generated_four_engine_cases_run_without_unexpected_errors() {
+    let mut engines: Vec<Box<dyn Engine>> = ENGINES.iter().filter_map(|n| open(n)).collect();
+    if engines.len() < 2 {
+        return;
+    }
+    let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
+    let opts = GenOptions { seed: 11, seeds_dir: None, oracles: vec!["differential".into()] };
+    let mut gen = SqlKind.generator(&opts, &infos).expect("generator");
+    let check = CheckOptions { timeout: Duration::from_secs(10) };
+    let per_db = crosscheck_sql::gen::CHECKS_PER_DB;
+    for db in 0..25 {
+        let first = gen.case(db * per_db, "differential");
+        if let Check::Finding(f) = SqlKind.prepare(&first, &mut engines, &check) {
+            panic!("setup: {}\n{:?}", f.summary, f.detail);
+        }
+        for i in 0..8 {
+            let case = gen.case(db * per_db + i, "differential");
+            for e in engines.iter_mut() {
+                let d = by_name(&e.info().dialect).expect("dialect");
+                let sql = case.query.select.to_sql(d);
+                if let Err(Check::Finding(f)) = crosscheck_sql::oracle::exec(e.as_mut(), &sql, &check) {
+                    panic!("{}: {}\n{sql}", e.info().name, f.summary);
+                }
+            }
+        }
+    }
+}
