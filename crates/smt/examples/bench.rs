@@ -9,6 +9,7 @@
 //!     [--planted]    (a planted soundness bug: unsat on a Boolean shape)
 //!     [--reduce N]   (reduce the first N findings and print the size reduction, as STORM's RQ4)
 //!     [--reduce-secs 60] (time bound of each reduction)
+//!     [--storm-only] (stop after STORM's bound search: no syntax-level steps)
 
 use crosscheck_core::engine::{EngineInfo, EngineSpec, SetupError};
 use crosscheck_core::{Check, CheckOptions, Engine, GenOptions, Kind, KindInfo, Outcome, Verdict};
@@ -141,6 +142,7 @@ fn main() {
     let infos: Vec<EngineInfo> = engs.iter().map(|e| e.info().clone()).collect();
     let random = args.iter().any(|a| a == "--random");
     let reduce_n: usize = arg(&args, "--reduce").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let storm_only = args.iter().any(|a| a == "--storm-only");
     let reduce_secs: u64 = arg(&args, "--reduce-secs").and_then(|c| c.parse().ok()).unwrap_or(60);
     let opts = GenOptions { seed, seeds_dir: (!random).then_some(seeds_dir), oracles: vec![oracle.clone()] };
     let mut smt_gen = crosscheck_smt::generator::SmtGenerator::new(&opts, &infos).expect("generator");
@@ -152,6 +154,8 @@ fn main() {
     let (mut gen_ns, mut check_total_ns) = (0u64, 0u64);
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
     let mut found = Vec::new();
+    // Where the time goes: per logic, (instances, seconds, timeouts, skipped seeds' instances).
+    let mut by_logic: BTreeMap<String, (u64, f64, u64, u64)> = BTreeMap::new();
     let start = Instant::now();
     for i in 0..cases {
         let t0 = Instant::now();
@@ -170,6 +174,11 @@ fn main() {
         gen_ns += (t1 - t0).as_nanos() as u64;
         let r = kind.check(&oracle, &case, &mut engs, &copts);
         check_total_ns += t1.elapsed().as_nanos() as u64;
+        let slot = by_logic.entry(case.logic.clone().unwrap_or_else(|| "-".into())).or_default();
+        slot.0 += 1;
+        slot.1 += t1.elapsed().as_secs_f64();
+        slot.2 += u64::from(matches!(&r, Check::Skip(s) if s.contains("timeout")));
+        slot.3 += u64::from(matches!(&r, Check::Skip(s) if s.contains("skipped")));
         let key = match r {
             Check::Pass { nonempty: true } => "pass(sat)".to_string(),
             Check::Pass { nonempty: false } => {
@@ -204,26 +213,42 @@ fn main() {
     for (k, v) in &results {
         println!("  {v:6}  {k}");
     }
+    println!("time by logic (instances, seconds, timeouts, skipped):");
+    for (l, (n, secs, t, sk)) in &by_logic {
+        println!("  {l:10} {n:6} {secs:8.1}s {t:5} {sk:5}");
+    }
     // STORM's RQ4 measure: size (bytes of the instance, assertions) before and after.
     let mut reductions = Vec::new();
     for (case, ev) in found {
         let deadline = Instant::now() + Duration::from_secs(reduce_secs);
+        let shrink_time = std::cell::Cell::new(0.0f64);
         let t = Instant::now();
         let (small, stats) = crosscheck_core::reduce::reduce(
             case.clone(),
-            |c| kind.shrink(c),
+            |c| {
+                let t = Instant::now();
+                let v = kind.shrink(c);
+                shrink_time.set(shrink_time.get() + t.elapsed().as_secs_f64());
+                v
+            },
             |c| kind.size(c),
-            |c| matches!(kind.check(&oracle, c, &mut engs, &copts), Check::Finding(e) if e.same_failure(&ev)),
+            |c| {
+                if storm_only && c.min == Some(crosscheck_smt::minimize::MinState::Syntax) {
+                    return false;
+                }
+                matches!(kind.check(&oracle, c, &mut engs, &copts), Check::Finding(e) if e.same_failure(&ev))
+            },
             deadline,
         );
         let (b0, b1) = (case.script_for(&infos[0]).len(), small.script_for(&infos[0]).len());
         let r = 100.0 * (1.0 - b1 as f64 / b0.max(1) as f64);
         println!(
-            "reduced: {b0} -> {b1} bytes ({r:.1}%), {} -> {} assertions, {} tries, {:.1}s{}, ends at {:?}",
+            "reduced: {b0} -> {b1} bytes ({r:.1}%), {} -> {} assertions, {} tries, {:.1}s (shrink {:.1}s){}, ends at {:?}",
             case.asserts().count(),
             small.asserts().count(),
             stats.tries,
             t.elapsed().as_secs_f64(),
+            shrink_time.get(),
             if stats.timed_out { " (time bound)" } else { "" },
             small.min,
         );

@@ -121,7 +121,18 @@ pub fn shrink(case: &SmtCase) -> Vec<SmtCase> {
     }
     out.extend(syntax_only(syntax));
     // The precondition of every candidate: what the evaluator can decide must be true.
-    out.retain(|c| c.asserts().all(|a| still_true(&mut p, a)));
+    // Re-fuzzed mutants repeat pool formulas: each distinct assertion is checked once.
+    let mut checked: HashMap<String, bool> = HashMap::new();
+    out.retain(|c| {
+        c.asserts().all(|a| match checked.get(a) {
+            Some(&ok) => ok,
+            None => {
+                let ok = still_true(&mut p, a);
+                checked.insert(a.clone(), ok);
+                ok
+            }
+        })
+    });
     out
 }
 
