@@ -297,6 +297,21 @@ fn read_all<R: Read>(r: Option<R>) -> String {
     String::from_utf8_lossy(&s).into_owned()
 }
 
+/// Keeps freed heap memory in the process. In-process engines allocate and free their
+/// statement and page-cache memory on every query; with glibc's defaults the freed top of the
+/// heap goes back to the kernel and is faulted in again on the next query, which cost a SQLite
+/// worker about 3 page faults and 15% of its CPU time per check. Up to 64 MiB stay mapped.
+pub fn keep_freed_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes allocator parameters; it is called before the worker
+    // allocates on other threads, and a refused setting leaves the defaults in place.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+        libc::mallopt(libc::M_TOP_PAD, 16 << 20);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+    }
+}
+
 /// A free TCP port on 127.0.0.1 (for a private server).
 pub fn free_port() -> io::Result<u16> {
     Ok(TcpListener::bind(("127.0.0.1", 0))?.local_addr()?.port())

@@ -152,6 +152,7 @@ fn send(out: &mut impl Write, msg: &Msg) {
 
 /// Runs a worker to the end of its budget; returns the process exit code.
 pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
+    crate::process::keep_freed_heap();
     let mut out = io::BufWriter::new(protocol_channel());
     let exec_ns = Arc::new(AtomicU64::new(0));
     let mut engines: Vec<Box<dyn Engine>> = match open_engines(kind, &cfg.run.engines) {

@@ -136,6 +136,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
+    // As the campaign worker does.
+    crosscheck_core::process::keep_freed_heap();
     let args: Vec<String> = std::env::args().collect();
     let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20_000);
     let seeds: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);

@@ -98,12 +98,16 @@ pub fn plan(oracle: &str, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
 /// (SQLancer wraps that select in a derived table; summing in place is the same count and
 /// spares the engine a subquery flattening on every check.)
 fn norec_plan(q: &Query, s: &Select, p: Expr, d: &dyn Dialect) -> Vec<(String, String)> {
-    let mut opt = s.clone();
+    // One copy of the select serves both queries: copying and dropping the tree cost as much
+    // as printing it.
+    let mut sel = s.clone();
     if !q.count_rows {
-        opt.items = vec![Item { expr: Expr::Agg { func: Agg::Count, distinct: false, arg: None }, alias: None }];
-        opt.order_by.clear();
+        sel.items = vec![Item { expr: Expr::Agg { func: Agg::Count, distinct: false, arg: None }, alias: None }];
+        sel.order_by.clear();
     }
-    opt.where_ = Some(p.clone());
+    sel.where_ = Some(p);
+    let optimized = sel.to_sql(d);
+    let p = std::mem::replace(&mut sel.where_, s.where_.clone()).unwrap_or(Expr::Lit(Lit::Bool(true)));
     let truth = if d.has_cap(cap::LOOSE) || d.has_cap(cap::LOOSE_MARIADB) {
         Expr::post(PostOp::IsTrue, p)
     } else {
@@ -113,13 +117,12 @@ fn norec_plan(q: &Query, s: &Select, p: Expr, d: &dyn Dialect) -> Vec<(String, S
             otherwise: Some(Box::new(Expr::Lit(Lit::Int(0)))),
         }
     };
-    let mut unopt = s.clone();
-    unopt.items = vec![Item {
+    sel.items = vec![Item {
         expr: Expr::Agg { func: Agg::Sum, distinct: false, arg: Some(Box::new(truth)) },
         alias: Some("norec".into()),
     }];
-    unopt.order_by.clear();
-    vec![("optimized".into(), opt.to_sql(d)), ("unoptimized".into(), unopt.to_sql(d))]
+    sel.order_by.clear();
+    vec![("optimized".into(), optimized), ("unoptimized".into(), sel.to_sql(d))]
 }
 
 /// A one-line, stable form of an engine error for deduplication keys.
