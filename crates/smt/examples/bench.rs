@@ -154,7 +154,7 @@ fn main() {
     let (mut gen_ns, mut check_total_ns) = (0u64, 0u64);
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
     let mut found = Vec::new();
-    // Where the time goes: per logic, (instances, seconds, timeouts, skipped seeds' instances).
+    // Where the time goes: per logic and seed, (instances, seconds, timeouts, skipped instances).
     let mut by_logic: BTreeMap<String, (u64, f64, u64, u64)> = BTreeMap::new();
     let start = Instant::now();
     for i in 0..cases {
@@ -174,7 +174,8 @@ fn main() {
         gen_ns += (t1 - t0).as_nanos() as u64;
         let r = kind.check(&oracle, &case, &mut engs, &copts);
         check_total_ns += t1.elapsed().as_nanos() as u64;
-        let slot = by_logic.entry(case.logic.clone().unwrap_or_else(|| "-".into())).or_default();
+        let key = format!("{} {}", case.logic.as_deref().unwrap_or("-"), case.seed);
+        let slot = by_logic.entry(key).or_default();
         slot.0 += 1;
         slot.1 += t1.elapsed().as_secs_f64();
         slot.2 += u64::from(matches!(&r, Check::Skip(s) if s.contains("timeout")));
@@ -213,9 +214,9 @@ fn main() {
     for (k, v) in &results {
         println!("  {v:6}  {k}");
     }
-    println!("time by logic (instances, seconds, timeouts, skipped):");
+    println!("time by logic and seed (instances, seconds, timeouts, skipped):");
     for (l, (n, secs, t, sk)) in &by_logic {
-        println!("  {l:10} {n:6} {secs:8.1}s {t:5} {sk:5}");
+        println!("  {l:32} {n:6} {secs:8.1}s {t:5} {sk:5}");
     }
     // STORM's RQ4 measure: size (bytes of the instance, assertions) before and after.
     let mut reductions = Vec::new();

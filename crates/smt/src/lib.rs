@@ -2,6 +2,7 @@
 //! (satisfiable-by-construction instances), solver engines and the storm / differential /
 //! model oracles.
 
+pub mod budget;
 pub mod case;
 pub mod engines;
 pub mod eval;
@@ -78,6 +79,9 @@ impl Kind for SmtKind {
     }
 
     fn check(&self, oracle: &str, case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        if let Some(why) = budget::skip_reason(case) {
+            return Check::Skip(why);
+        }
         match oracle {
             "storm" => oracle::storm(case, engines, opts),
             "differential" => oracle::differential(case, engines, opts),

@@ -103,7 +103,9 @@ fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result<Vec<Verdic
 
 fn run(engine: &mut dyn Engine, case: &SmtCase, opts: &CheckOptions) -> Outcome {
     let text = case.script_for(engine.info());
-    engine.run(&text, opts.timeout)
+    let out = engine.run(&text, opts.timeout);
+    crate::budget::record(case, matches!(out, Outcome::Timeout { .. }));
+    out
 }
 
 /// STORM's oracle on every engine of the run.

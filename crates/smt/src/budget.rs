@@ -1,0 +1,94 @@
+//! Adaptive skipping of seeds whose instances keep timing out. STORM spends NM = 1000
+//! instances on every seed; on a QF_NIA, string or floating-point seed whose instances mostly
+//! time out, that is 1000 per-call timeouts in a row, and a timeout cannot reveal a wrong
+//! answer. Once a seed has [`MIN_TIMEOUTS`] timed-out solver calls and they are at least
+//! [`SHARE`] of its calls, the rest of its instances in this process are skipped: each skip
+//! says why (`Check::Skip`), and the first one is announced on stderr with the counts.
+//!
+//! The case stream itself is untouched (the generator stays a pure function of the index), and
+//! reduction candidates (`SmtCase::min` set) and replays (a fresh process) are never skipped.
+
+use crate::case::SmtCase;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// Timed-out calls a seed needs before it can be skipped.
+pub const MIN_TIMEOUTS: u32 = 3;
+/// The share of timed-out calls (timeouts / calls) from which a seed is skipped.
+pub const SHARE: f64 = 0.2;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub calls: u32,
+    pub timeouts: u32,
+    pub skipped: u32,
+}
+
+impl Tally {
+    pub fn over_budget(&self) -> bool {
+        self.timeouts >= MIN_TIMEOUTS && f64::from(self.timeouts) >= SHARE * f64::from(self.calls)
+    }
+}
+
+static TALLIES: Mutex<BTreeMap<String, Tally>> = Mutex::new(BTreeMap::new());
+
+/// Only campaign cases count and can be skipped; not reduction candidates.
+fn applies(case: &SmtCase) -> bool {
+    case.min.is_none() && !case.steps.is_empty()
+}
+
+/// Records one solver call on `case` and whether it timed out.
+pub fn record(case: &SmtCase, timed_out: bool) {
+    if !applies(case) {
+        return;
+    }
+    if let Ok(mut t) = TALLIES.lock() {
+        let e = t.entry(case.seed.clone()).or_default();
+        e.calls += 1;
+        e.timeouts += u32::from(timed_out);
+    }
+}
+
+/// Why `case` is skipped, when its seed is over budget.
+pub fn skip_reason(case: &SmtCase) -> Option<String> {
+    if !applies(case) {
+        return None;
+    }
+    let mut t = TALLIES.lock().ok()?;
+    let e = t.get_mut(&case.seed)?;
+    if !e.over_budget() {
+        return None;
+    }
+    e.skipped += 1;
+    let why = format!(
+        "seed {} skipped: {} of its {} solver calls timed out (adaptive skipping, at least {MIN_TIMEOUTS} and {:.0}%)",
+        case.seed,
+        e.timeouts,
+        e.calls,
+        SHARE * 100.0
+    );
+    if e.skipped == 1 {
+        eprintln!("crosscheck: {why}; its remaining instances are skipped in this worker");
+    }
+    Some(why)
+}
+
+/// The tally of one seed (for tests and the benchmark).
+pub fn tally(seed: &str) -> Option<Tally> {
+    TALLIES.lock().ok()?.get(seed).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn over_budget_needs_three_timeouts_and_a_fifth_of_the_calls() {
+        let t = |calls, timeouts| Tally { calls, timeouts, skipped: 0 }.over_budget();
+        assert!(!t(2, 2));
+        assert!(t(3, 3));
+        assert!(t(15, 3));
+        assert!(!t(16, 3));
+        assert!(!t(1000, 10));
+    }
+}

@@ -1,0 +1,66 @@
+//! Adaptive skipping of seeds whose instances keep timing out, on the real z3 (its own test
+//! binary: the tallies are per process).
+
+use crosscheck_core::engine::{EngineFactory, EngineSpec};
+use crosscheck_core::{Check, CheckOptions, Engine, Kind, KindInfo};
+use crosscheck_smt::case::SmtCase;
+use crosscheck_smt::minimize::MinState;
+use crosscheck_smt::storm::{Params, Step};
+use crosscheck_smt::SmtKind;
+use std::time::Duration;
+
+fn open_z3() -> Option<Box<dyn Engine>> {
+    let factories = SmtKind.engines();
+    let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == "z3").expect("known engine");
+    let required = std::env::var("CROSSCHECK_REQUIRE_ENGINES").is_ok_and(|v| v.split(',').any(|n| n.trim() == "z3"));
+    if !f.availability().available {
+        assert!(!required, "z3 is required but missing");
+        println!("skipped: z3 not available");
+        return None;
+    }
+    Some(crosscheck_core::open_engine(&factories, &EngineSpec::parse("z3").expect("spec")).expect("opens"))
+}
+
+/// Sum of two positive cubes equal to a cube: z3 does not answer within the test's limit.
+fn hard(index: u64) -> SmtCase {
+    SmtCase {
+        seed: "budget-test.smt2".into(),
+        logic: Some("QF_NIA".into()),
+        decls: ["x", "y", "z"].iter().map(|v| format!("(declare-fun {v} () Int)")).collect(),
+        steps: vec![
+            Step::Assert("(and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))".into()),
+            Step::CheckSat,
+        ],
+        tactic: None,
+        model: String::new(),
+        model_source: "none".into(),
+        sat_by_construction: false,
+        get_model: false,
+        options: Default::default(),
+        params: Params::default(),
+        incremental: false,
+        index,
+        min: None,
+    }
+}
+
+#[test]
+fn a_seed_that_keeps_timing_out_is_skipped_with_a_reason() {
+    let Some(z3) = open_z3() else { return };
+    let mut engines = vec![z3];
+    let opts = CheckOptions { timeout: Duration::from_millis(200) };
+    for i in 0..3 {
+        let c = SmtKind.check("storm", &hard(i), &mut engines, &opts);
+        assert_eq!(c, Check::Skip("z3: timeout".into()), "case {i} runs and times out");
+    }
+    match SmtKind.check("storm", &hard(3), &mut engines, &opts) {
+        Check::Skip(why) => assert!(why.contains("budget-test.smt2 skipped: 3 of its 3"), "{why}"),
+        other => panic!("not skipped: {other:?}"),
+    }
+    let t = crosscheck_smt::budget::tally("budget-test.smt2").expect("tally");
+    assert_eq!((t.calls, t.timeouts, t.skipped), (3, 3, 1));
+    // A reduction candidate of the same seed still runs.
+    let mut candidate = hard(4);
+    candidate.min = Some(MinState::Syntax);
+    assert_eq!(SmtKind.check("storm", &candidate, &mut engines, &opts), Check::Skip("z3: timeout".into()));
+}
