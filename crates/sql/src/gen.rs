@@ -170,7 +170,10 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
             let mut names = Vec::new();
             let mut values = Vec::new();
             for (ci, c) in cols.iter().enumerate() {
-                if !all && rng.gen() {
+                // SQLite fills a left-out INTEGER PRIMARY KEY with a rowid, where the others
+                // reject the row: outside SQLite alone, the key is always given.
+                let keep = c.primary_key && !caps.has(cap::PK_NULL);
+                if !all && rng.gen() && !keep {
                     continue;
                 }
                 let mut v = row_value(rng, &infos[ci].0, env.loose, caps);
