@@ -13,19 +13,31 @@ use std::time::Duration;
 const LIMIT: Duration = Duration::from_secs(20);
 const ENGINES: [&str; 4] = ["sqlite", "duckdb", "postgres", "mariadb"];
 
-fn open(name: &str) -> Option<Box<dyn Engine>> {
-    let f = crosscheck_sql::engines::registry().into_iter().find(|f| f.name() == name).expect("engine in registry");
-    let a = f.availability();
+fn spec(name: &str) -> EngineSpec {
+    EngineSpec { name: name.into(), location: None, label: None }
+}
+
+fn factory(name: &str) -> &'static dyn crosscheck_core::EngineFactory {
+    crosscheck_sql::engines::registry().into_iter().find(|f| f.name() == name).expect("engine in registry")
+}
+
+fn available(name: &str) -> bool {
+    let a = factory(name).availability();
     if !a.available {
         let required = std::env::var("CROSSCHECK_REQUIRE_ENGINES")
             .map(|v| v.split(',').any(|e| e.trim() == name || e.trim() == "all"))
             .unwrap_or(false);
         assert!(!required, "{name} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {}", a.detail);
         eprintln!("skipped: {name} is not available here ({}); install: {}", a.detail, a.install);
+    }
+    a.available
+}
+
+fn open(name: &str) -> Option<Box<dyn Engine>> {
+    if !available(name) {
         return None;
     }
-    let spec = EngineSpec { name: name.into(), location: None, label: None };
-    Some(f.open(&spec).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
+    Some(factory(name).open(&spec(name)).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
 }
 
 fn dialect_info(d: &str) -> EngineInfo {
@@ -163,5 +175,86 @@ fn generated_four_engine_cases_run_without_unexpected_errors() {
                 }
             }
         }
+    }
+}
+
+/// A one-table case whose query returns `2|b`, with a finding around it, for reproducers.
+fn small_case() -> (crosscheck_sql::SqlCase, crosscheck_core::Evidence) {
+    let setup = vec![
+        Stmt::CreateTable { name: "t0".into(), columns: vec![column("c0", SqlType::Int), column("c1", SqlType::Text)] },
+        Stmt::Insert {
+            table: "t0".into(),
+            columns: vec!["c0".into(), "c1".into()],
+            values: vec![Expr::Lit(Lit::Int(2)), Expr::Lit(Lit::Text("b".into()))],
+        },
+    ];
+    let select = Select {
+        items: vec![
+            Item { expr: Expr::col("t0", "c0"), alias: None },
+            Item { expr: Expr::col("t0", "c1"), alias: None },
+        ],
+        from: vec![TableRef { name: "t0".into(), alias: None }],
+        ..Select::default()
+    };
+    let case = crosscheck_sql::SqlCase {
+        seed: 1,
+        db: 0,
+        index: 0,
+        oracle: "differential".into(),
+        strict: true,
+        setup: std::sync::Arc::new(setup),
+        query: crosscheck_sql::Query { select, pred: None, count_rows: false },
+    };
+    let ev = crosscheck_core::Evidence {
+        class: crosscheck_core::FindingClass::Logic,
+        engine: "a vs b".into(),
+        summary: "engines disagree".into(),
+        expected: "2|b".into(),
+        actual: "(no rows)".into(),
+        key: "differential:a|b".into(),
+        detail: serde_json::Value::Null,
+    };
+    (case, ev)
+}
+
+/// The client's output of a reproducer, or None when the client is not installed here.
+fn run_client(client: &str, args: &[&str], script: &str) -> Option<String> {
+    use std::io::Write;
+    let path = crosscheck_core::process::find_tool(client)?;
+    let mut child = std::process::Command::new(path)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("client starts");
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("script written");
+    let out = child.wait_with_output().expect("client ends");
+    assert!(out.status.success(), "{client}: {}", String::from_utf8_lossy(&out.stderr));
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The DuckDB reproducer prints its rows as the comments quote them; the MariaDB one makes its
+/// own database, so `mariadb < FILE` runs it on a bare server.
+#[test]
+fn reproducers_run_in_the_engines_own_clients() {
+    let (case, ev) = small_case();
+    let engines: Vec<EngineInfo> = ["duckdb", "mariadb"].iter().map(|d| dialect_info(d)).collect();
+    let script =
+        |d: &str| crosscheck_sql::repro::script(&case, "differential", &ev, &engines, by_name(d).expect("dialect"));
+    match run_client("duckdb", &[], &script("duckdb")) {
+        Some(out) => assert_eq!(out.trim(), "2|b"),
+        None => eprintln!("skipped: no duckdb CLI here (pip install duckdb-cli)"),
+    }
+    if !available("mariadb") {
+        return;
+    }
+    let my = crosscheck_sql::engines::mariadb::MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
+    let url = my.url();
+    let port = url.rsplit(':').next().expect("port");
+    let args = ["-h", "127.0.0.1", "-P", port, "-u", "root", "-N", "-B"];
+    match run_client("mariadb", &args, &script("mariadb")) {
+        Some(out) => assert_eq!(out.trim(), "2\tb"),
+        None => eprintln!("skipped: no mariadb client here"),
     }
 }
