@@ -103,8 +103,9 @@ fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result<Vec<Verdic
 
 fn run(engine: &mut dyn Engine, case: &SmtCase, opts: &CheckOptions) -> Outcome {
     let text = case.script_for(engine.info());
+    let t = std::time::Instant::now();
     let out = engine.run(&text, opts.timeout);
-    crate::budget::record(case, matches!(out, Outcome::Timeout { .. }));
+    crate::budget::record(case, matches!(out, Outcome::Timeout { .. }), t.elapsed().as_secs_f64());
     out
 }
 
