@@ -44,64 +44,86 @@ fn arg(name: &str) -> Option<String> {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
 }
 
+/// CPU seconds of this thread (user + system, from /proc; 0 where unavailable): the machine
+/// is often shared, and rates per CPU second compare across loaded and quiet runs.
+fn cpu_secs() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else { return 0.0 };
+    // Fields after the parenthesised command name start at field 3 (state); utime and stime
+    // are fields 14 and 15 of proc(5), in clock ticks (100 per second on Linux).
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return 0.0 };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    match (f.get(11).and_then(|x| x.parse::<f64>().ok()), f.get(12).and_then(|x| x.parse::<f64>().ok())) {
+        (Some(u), Some(s)) => (u + s) / 100.0,
+        _ => 0.0,
+    }
+}
+
+/// Runs `step` for `secs` wall seconds; returns (calls, successes, steps, wall s, CPU s).
+fn timed(secs: f64, mut step: impl FnMut(usize) -> Option<u64>) -> (u64, u64, u64, f64, f64) {
+    let (t, c) = (Instant::now(), cpu_secs());
+    let (mut i, mut ok, mut steps) = (0u64, 0u64, 0u64);
+    while t.elapsed().as_secs_f64() < secs {
+        if let Some(s) = step(i as usize) {
+            ok += 1;
+            steps += s;
+        }
+        i += 1;
+    }
+    (i, ok, steps, t.elapsed().as_secs_f64(), cpu_secs() - c)
+}
+
 fn generation(secs: f64) {
     let caps = engines::reference::CAPS.iter().map(|s| s.to_string()).collect();
     let cfg = GenConfig::new(caps);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-    let t = Instant::now();
+    let per = |n: u64, el: f64, cpu: f64| format!("{:.0}/s wall, {:.0}/s CPU", n as f64 / el, n as f64 / cpu.max(1e-9));
     let mut programs = Vec::new();
-    let mut n = 0u64;
-    while t.elapsed().as_secs_f64() < secs {
+    let (n, _, _, el, cpu) = timed(secs, |_| {
         let p = gen::program(&mut rng, &cfg, None);
         if programs.len() < 200 {
             programs.push(p);
         }
-        n += 1;
-    }
-    let pps = n as f64 / t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let (mut tr, mut steps, mut i) = (0u64, 0u64, 0usize);
-    while t.elapsed().as_secs_f64() < secs {
-        if let Some(x) = qf::transform(&mut rng, &programs[i % programs.len()], &cfg.caps, 20) {
-            tr += 1;
-            steps += x.steps.len() as u64;
-        }
-        i += 1;
-    }
-    let tps = tr as f64 / t.elapsed().as_secs_f64();
-    let sps = steps as f64 / t.elapsed().as_secs_f64();
-    println!("generation (queryFuzz-style): {pps:.0} programs/s ({:.0}x queryFuzz's 47.6)", pps / 47.6);
+        None
+    });
     println!(
-        "transformation (queryFuzz):    {tps:.0} transformed programs/s ({:.0}x queryFuzz's 303), {sps:.0} micro-steps/s, {:.0}% of attempts applicable",
-        tps / 303.0,
+        "generation (queryFuzz-style): {} programs ({:.0}x queryFuzz's 47.6 per CPU s)",
+        per(n, el, cpu),
+        n as f64 / cpu.max(1e-9) / 47.6
+    );
+    // Ten transformations per program, as a campaign draws them (TRANSFORMATIONS_PER_PROGRAM),
+    // with the program's analysis done once per ten, as the generator caches it.
+    let per_program = crosscheck_datalog::TRANSFORMATIONS_PER_PROGRAM as usize;
+    let mut prep: Option<(usize, qf::Prepared)> = None;
+    let (i, tr, steps, el, cpu) = timed(secs, |i| {
+        let k = (i / per_program) % programs.len();
+        if prep.as_ref().is_none_or(|(j, _)| *j != k) {
+            prep = Some((k, qf::Prepared::new(&programs[k])));
+        }
+        let (_, pr) = prep.as_ref()?;
+        qf::transform_prepared(&mut rng, &programs[k], pr, &cfg.caps, 20).map(|x| x.steps.len() as u64)
+    });
+    println!(
+        "transformation (queryFuzz):    {} transformed programs ({:.0}x queryFuzz's 303 per CPU s), {:.0} micro-steps/s CPU, {:.0}% of attempts applicable",
+        per(tr, el, cpu),
+        tr as f64 / cpu.max(1e-9) / 303.0,
+        steps as f64 / cpu.max(1e-9),
         100.0 * tr as f64 / i.max(1) as f64
     );
-    let t = Instant::now();
     let mut dl = Vec::new();
-    let mut n = 0u64;
-    while t.elapsed().as_secs_f64() < secs {
+    let (n, _, _, el, cpu) = timed(secs, |_| {
         let p = dlsmith::generate(&mut rng, &cfg, None);
         if dl.len() < 100 {
             dl.push(p);
         }
-        n += 1;
-    }
-    let dps = n as f64 / t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let (mut tr, mut steps, mut i) = (0u64, 0u64, 0usize);
-    while t.elapsed().as_secs_f64() < secs {
-        if let Some(x) = dlsmith::transform(&mut rng, &dl[i % dl.len()], &cfg, 100) {
-            tr += 1;
-            steps += x.steps.len() as u64;
-        }
-        i += 1;
-    }
-    let el = t.elapsed().as_secs_f64();
-    println!("generation (DLSmith graphs):  {dps:.0} programs/s (DLSmith: 163/s)");
+        None
+    });
+    println!("generation (DLSmith graphs):  {} programs (DLSmith: 163/s)", per(n, el, cpu));
+    let (_, tr, steps, el, cpu) =
+        timed(secs, |i| dlsmith::transform(&mut rng, &dl[i % dl.len()], &cfg, 100).map(|x| x.steps.len() as u64));
     println!(
-        "transformation (DLSmith):     {:.0} transformed graphs/s (DLSmith: 2857/s, sequences up to 100), {:.0} steps/s",
-        tr as f64 / el,
-        steps as f64 / el
+        "transformation (DLSmith):     {} transformed graphs (DLSmith: 2857/s, sequences up to 100), {:.0} steps/s CPU",
+        per(tr, el, cpu),
+        steps as f64 / cpu.max(1e-9)
     );
 }
 

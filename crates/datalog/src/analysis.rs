@@ -193,6 +193,12 @@ pub fn plan_body(
 
 /// Checks declarations, arities, types, safety and stratification.
 pub fn validate(p: &Program) -> Result<(), String> {
+    validate_graph(p).map(|_| ())
+}
+
+/// [`validate`], returning the dependency graph it built: the transformations then ask it for
+/// features and monotonicity instead of rebuilding it.
+pub fn validate_graph(p: &Program) -> Result<DepGraph, String> {
     let mut names = HashSet::new();
     for d in &p.decls {
         if !names.insert(d.name.as_str()) {
@@ -202,7 +208,7 @@ pub fn validate(p: &Program) -> Result<(), String> {
             return Err(format!("relation {} has no columns", d.name));
         }
     }
-    for f in &p.facts {
+    for f in p.facts.iter() {
         let cols = p.decl(&f.rel).ok_or_else(|| format!("fact of undeclared relation {}", f.rel))?;
         if cols.cols.len() != f.vals.len() || cols.cols.iter().zip(&f.vals).any(|(t, v)| *t != v.ty()) {
             return Err(format!("fact of {} does not match its declaration", f.rel));
@@ -214,8 +220,9 @@ pub fn validate(p: &Program) -> Result<(), String> {
     for o in &p.outputs {
         p.decl(o).ok_or_else(|| format!("output relation {o} is not declared"))?;
     }
-    strata(p)?;
-    Ok(())
+    let g = DepGraph::new(p);
+    check_strata(&g, &g.sccs())?;
+    Ok(g)
 }
 
 pub fn check_rule(p: &Program, r: &Rule) -> Result<(), String> {
@@ -250,6 +257,16 @@ pub fn check_rule(p: &Program, r: &Rule) -> Result<(), String> {
     plan(r).map(|_| ()).map_err(|e| format!("rule for {}: {e}", r.head.rel))
 }
 
+/// The node of relation `n`, added when the program uses it without declaring it.
+fn node_id(n: &str, nodes: &mut Vec<String>, index: &mut HashMap<String, usize>) -> usize {
+    if let Some(i) = index.get(n) {
+        return *i;
+    }
+    nodes.push(n.to_string());
+    index.insert(n.to_string(), nodes.len() - 1);
+    nodes.len() - 1
+}
+
 /// The dependency graph: for each relation, the relations its rules read, with signs.
 pub struct DepGraph {
     pub nodes: Vec<String>,
@@ -263,19 +280,11 @@ impl DepGraph {
     pub fn new(p: &Program) -> DepGraph {
         let mut nodes: Vec<String> = p.decls.iter().map(|d| d.name.clone()).collect();
         let mut index: HashMap<String, usize> = nodes.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
-        let mut id = |n: &str, nodes: &mut Vec<String>| -> usize {
-            if let Some(i) = index.get(n) {
-                return *i;
-            }
-            nodes.push(n.to_string());
-            index.insert(n.to_string(), nodes.len() - 1);
-            nodes.len() - 1
-        };
         let mut edges = Vec::new();
         for r in &p.rules {
-            let h = id(&r.head.rel, &mut nodes);
+            let h = node_id(&r.head.rel, &mut nodes, &mut index);
             for (src, mono) in r.deps() {
-                let s = id(src, &mut nodes);
+                let s = node_id(src, &mut nodes, &mut index);
                 edges.push((s, h, mono));
             }
         }
@@ -285,7 +294,6 @@ impl DepGraph {
             into[h].push((s, m));
             out_of[s].push((h, m));
         }
-        let index = nodes.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
         DepGraph { nodes, index, into, out_of }
     }
 
@@ -373,6 +381,12 @@ impl DepGraph {
 pub fn strata(p: &Program) -> Result<Vec<Vec<String>>, String> {
     let g = DepGraph::new(p);
     let sccs = g.sccs();
+    check_strata(&g, &sccs)?;
+    Ok(sccs.into_iter().map(|c| c.into_iter().map(|v| g.nodes[v].clone()).collect()).collect())
+}
+
+/// An error if an edge through negation or an aggregate stays inside one component.
+pub fn check_strata(g: &DepGraph, sccs: &[Vec<usize>]) -> Result<(), String> {
     let mut comp = vec![0; g.nodes.len()];
     for (i, c) in sccs.iter().enumerate() {
         for &v in c {
@@ -389,36 +403,55 @@ pub fn strata(p: &Program) -> Result<Vec<Vec<String>>, String> {
             }
         }
     }
-    Ok(sccs.into_iter().map(|c| c.into_iter().map(|v| g.nodes[v].clone()).collect()).collect())
+    Ok(())
 }
 
 /// queryFuzz's lifting condition for Exp and Con: nothing derived from `rel` flows into a
 /// negation or an aggregate, so a change of `rel` reaches the outputs monotonically.
 pub fn monotone_downstream(p: &Program, rel: &str) -> bool {
-    let g = DepGraph::new(p);
-    let Some(&start) = g.index.get(rel) else { return true };
-    let down = g.downstream(start);
-    g.out_of.iter().enumerate().all(|(src, outs)| !down[src] || outs.iter().all(|(_, m)| *m))
+    DepGraph::new(p).monotone_downstream(rel)
+}
+
+impl DepGraph {
+    /// [`monotone_downstream`] on a graph already built.
+    pub fn monotone_downstream(&self, rel: &str) -> bool {
+        let g = self;
+        let Some(&start) = g.index.get(rel) else { return true };
+        let down = g.downstream(start);
+        g.out_of.iter().enumerate().all(|(src, outs)| !down[src] || outs.iter().all(|(_, m)| *m))
+    }
 }
 
 /// Relations whose results can reach a negation or an aggregate: the complement of the
 /// relations [`monotone_downstream`] accepts, computed in one pass.
 pub fn nonmonotone_upstream(p: &Program) -> HashSet<String> {
-    let g = DepGraph::new(p);
-    let mut seen = vec![false; g.nodes.len()];
-    let mut stack: Vec<usize> =
-        g.out_of.iter().enumerate().filter(|(_, outs)| outs.iter().any(|(_, m)| !m)).map(|(i, _)| i).collect();
-    while let Some(v) = stack.pop() {
-        if std::mem::replace(&mut seen[v], true) {
-            continue;
+    DepGraph::new(p).nonmonotone_upstream()
+}
+
+impl DepGraph {
+    /// [`nonmonotone_upstream`] on a graph already built.
+    pub fn nonmonotone_upstream(&self) -> HashSet<String> {
+        let g = self;
+        let mut seen = vec![false; g.nodes.len()];
+        let mut stack: Vec<usize> =
+            g.out_of.iter().enumerate().filter(|(_, outs)| outs.iter().any(|(_, m)| !m)).map(|(i, _)| i).collect();
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut seen[v], true) {
+                continue;
+            }
+            stack.extend(g.into[v].iter().map(|(w, _)| *w));
         }
-        stack.extend(g.into[v].iter().map(|(w, _)| *w));
+        g.nodes.iter().enumerate().filter(|(i, _)| seen[*i]).map(|(_, n)| n.clone()).collect()
     }
-    g.nodes.iter().enumerate().filter(|(i, _)| seen[*i]).map(|(_, n)| n.clone()).collect()
 }
 
 /// What a program needs from an engine; compared against engine capabilities.
 pub fn features(p: &Program) -> BTreeSet<&'static str> {
+    features_with(p, &DepGraph::new(p))
+}
+
+/// [`features`] with the program's dependency graph already built.
+pub fn features_with(p: &Program, g: &DepGraph) -> BTreeSet<&'static str> {
     let mut f = BTreeSet::new();
     if p.decls.iter().any(|d| d.cols.contains(&Type::Symbol)) {
         f.insert("symbols");
@@ -465,7 +498,6 @@ pub fn features(p: &Program) -> BTreeSet<&'static str> {
             f.insert("arithmetic");
         }
     }
-    let g = DepGraph::new(p);
     for c in g.sccs() {
         let set: HashSet<usize> = c.iter().copied().collect();
         let recursive = c.len() > 1 || g.into[c[0]].iter().any(|(s, _)| *s == c[0]);

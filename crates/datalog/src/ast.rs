@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
 /// Column types: Soufflé's `number` and `symbol` (the types every dialect here can express).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -256,7 +257,10 @@ pub struct Fact {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Program {
     pub decls: Vec<RelDecl>,
-    pub facts: Vec<Fact>,
+    /// Shared between a program and its transformations, which mostly leave the facts alone:
+    /// a copy of a program then costs no copy of its facts ([`Program::facts_mut`] copies on
+    /// write). Serialized as a plain list.
+    pub facts: Arc<Vec<Fact>>,
     pub rules: Vec<Rule>,
     /// The relations whose contents are the program's answer.
     pub outputs: Vec<String>,
@@ -271,6 +275,10 @@ impl Program {
     }
     pub fn cols(&self, rel: &str) -> &[Type] {
         self.decl(rel).map(|d| d.cols.as_slice()).unwrap_or(&[])
+    }
+    /// The facts, for changing them (copied first if another program shares them).
+    pub fn facts_mut(&mut self) -> &mut Vec<Fact> {
+        Arc::make_mut(&mut self.facts)
     }
     pub fn output(&self) -> &str {
         self.outputs.first().map(String::as_str).unwrap_or("")

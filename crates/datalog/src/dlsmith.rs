@@ -164,7 +164,7 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
                 cols.iter().filter_map(|t| pool.get(t).and_then(|p| p.choose(g.rng)).cloned()).collect();
             let f = Fact { rel: n.clone(), vals };
             if !g.prog.facts.contains(&f) {
-                g.prog.facts.push(f);
+                g.prog.facts_mut().push(f);
             }
         }
     }
@@ -276,7 +276,9 @@ pub fn transform_with<R: Rng>(
         let mut frozen: BTreeSet<String> = cur.seed_rels.clone();
         frozen.extend(inline.iter().cloned());
         let Some((next, what)) = step(rng, &cur, cfg, name, &frozen) else { continue };
-        if validate(&next).is_err() || !crate::analysis::features(&next).iter().all(|f| cfg.caps.contains(*f)) {
+        // One dependency graph serves validation and the features.
+        let Ok(g) = crate::analysis::validate_graph(&next) else { continue };
+        if !crate::analysis::features_with(&next, &g).iter().all(|f| cfg.caps.contains(*f)) {
             continue;
         }
         debug_assert!(
@@ -308,7 +310,7 @@ fn new_fact<R: Rng>(rng: &mut R, p: &Program, rel: &str, cfg: &GenConfig) -> Opt
     // Values seen in the program, so the fact can join; else a fresh one.
     let cols = p.cols(rel).to_vec();
     let mut seen: BTreeMap<Type, Vec<Val>> = BTreeMap::new();
-    for f in &p.facts {
+    for f in p.facts.iter() {
         for v in &f.vals {
             seen.entry(v.ty()).or_default().push(v.clone());
         }
@@ -330,7 +332,7 @@ fn del_fact<R: Rng>(rng: &mut R, p: &Program, rels: &[String]) -> Option<(Progra
     let idx: Vec<usize> = p.facts.iter().enumerate().filter(|(_, f)| rels.contains(&f.rel)).map(|(i, _)| i).collect();
     let &i = idx.choose(rng)?;
     let mut q = p.clone();
-    let f = q.facts.remove(i);
+    let f = q.facts_mut().remove(i);
     Some((q, f.rel))
 }
 
@@ -402,7 +404,9 @@ fn step<R: Rng>(
             .collect()
     };
     let a_of = |n: &str| anc.get(n).copied().unwrap_or(Ancestry::None);
-    let mut q = p.clone();
+    // The copy is made only once a step's precondition found something: most draws of a
+    // long sequence do not apply, and copying the program was most of their cost.
+    let copy = || p.clone();
     match name {
         "EQU-ADDRELNODE" => {
             let mut names: BTreeSet<String> = p.decls.iter().map(|d| d.name.clone()).collect();
@@ -410,6 +414,7 @@ fn step<R: Rng>(
             let cols = (0..rng.gen_range(1..=3))
                 .map(|_| if cfg.has("symbols") && rng.gen_bool(0.3) { Type::Symbol } else { Type::Number })
                 .collect();
+            let mut q = copy();
             q.decls.push(RelDecl { name: n.clone(), cols });
             Some((q, n))
         }
@@ -421,7 +426,8 @@ fn step<R: Rng>(
             };
             let v = nodes_with(&anc, p, want, frozen).choose(rng)?.clone();
             let f = new_fact(rng, p, &v, cfg)?;
-            q.facts.push(f);
+            let mut q = copy();
+            q.facts_mut().push(f);
             Some((q, v))
         }
         "EQU-DELFACT" | "CON-DELFACT" | "EXP-DELFACT" => {
@@ -437,8 +443,9 @@ fn step<R: Rng>(
             if p.outputs.contains(&v) {
                 return None;
             }
+            let mut q = copy();
             q.decls.retain(|d| d.name != v);
-            q.facts.retain(|f| f.rel != v);
+            q.facts_mut().retain(|f| f.rel != v);
             q.rules.retain(|r| r.head.rel != v);
             for r in q.rules.iter_mut() {
                 r.body.retain(|l| l.atom().is_none_or(|a| a.rel != v));
@@ -452,31 +459,34 @@ fn step<R: Rng>(
         "EQU-DELRELEDGE" | "EXP-DELRELEDGE" => {
             let want = if name == "EQU-DELRELEDGE" { Ancestry::None } else { Ancestry::Pos };
             let &ri = rules_of(&|h| a_of(h) == want).choose(rng)?;
-            let k = rng.gen_range(0..q.rules[ri].body.len());
-            if matches!(q.rules[ri].body[k], Literal::Agg { .. }) {
+            let k = rng.gen_range(0..p.rules[ri].body.len());
+            if matches!(p.rules[ri].body[k], Literal::Agg { .. }) {
                 return None;
             }
+            let mut q = copy();
             q.rules[ri].body.remove(k);
             let r = &q.rules[ri];
-            (plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_))))
-                .then(|| (q.clone(), r.head.rel.clone()))
+            let head = r.head.rel.clone();
+            (plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then_some((q, head))
         }
         "CON-DELRELEDGES" => {
             let v = nodes_with(&anc, p, Ancestry::Pos, frozen).choose(rng)?.clone();
             if !p.rules.iter().any(|r| r.head.rel == v) {
                 return None;
             }
+            let mut q = copy();
             q.rules.retain(|r| r.head.rel != v);
             Some((q, v))
         }
         "EQU-ADDRELEDGE" | "CON-ADDRELEDGE" => {
             let want = if name == "EQU-ADDRELEDGE" { Ancestry::None } else { Ancestry::Pos };
             let &ri = rules_of(&|h| a_of(h) == want).choose(rng)?;
-            if q.rules[ri].has_agg() {
+            if p.rules[ri].has_agg() {
                 return None;
             }
             let u = p.decls.choose(rng)?.name.clone();
-            let args = atom_args(rng, p, &q.rules[ri], &u);
+            let args = atom_args(rng, p, &p.rules[ri], &u);
+            let mut q = copy();
             q.rules[ri].body.push(Literal::Pos(Atom { rel: u.clone(), args }));
             Some((q, format!("{u}->{}", p.rules[ri].head.rel)))
         }
@@ -484,6 +494,7 @@ fn step<R: Rng>(
             let v = nodes_with(&anc, p, Ancestry::Pos, frozen).choose(rng)?.clone();
             let u = p.decls.choose(rng)?.name.clone();
             let (r, _) = rule_from(rng, p, &v, &u)?;
+            let mut q = copy();
             q.rules.push(r);
             Some((q, format!("{u}->{v}")))
         }
@@ -500,6 +511,7 @@ fn step<R: Rng>(
             let u = (*cands.choose(rng)?).clone();
             let (mut r, a) = rule_from(rng, p, &v, &u)?;
             r.body.push(Literal::Neg(a));
+            let mut q = copy();
             q.rules.push(r);
             Some((q, format!("{u}->{v}")))
         }
@@ -507,6 +519,7 @@ fn step<R: Rng>(
             let v = free.choose(rng)?.clone();
             let args: Vec<Term> = (0..p.cols(&v).len()).map(|i| Term::Var(pool_name(i))).collect();
             let a = Atom { rel: v.clone(), args };
+            let mut q = copy();
             q.rules.push(Rule { head: a.clone(), body: vec![Literal::Pos(a)] });
             Some((q, v))
         }
@@ -514,6 +527,7 @@ fn step<R: Rng>(
             let with_rules: Vec<String> =
                 free.iter().filter(|v| p.rules.iter().any(|r| r.head.rel == **v)).cloned().collect();
             let v = with_rules.choose(rng)?.clone();
+            let mut q = copy();
             q.rules.retain(|r| r.head.rel != v);
             Some((q, v))
         }
@@ -540,6 +554,7 @@ fn step<R: Rng>(
                 return None;
             }
             let head = nr.head.rel.clone();
+            let mut q = copy();
             q.rules[ri] = nr;
             Some((q, head))
         }

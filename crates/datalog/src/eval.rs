@@ -44,7 +44,7 @@ pub fn evaluate(p: &Program, limits: Limits, strategy: Strategy) -> Result<Db, S
     for d in &p.decls {
         db.entry(d.name.clone()).or_default();
     }
-    for f in &p.facts {
+    for f in p.facts.iter() {
         db.entry(f.rel.clone()).or_default().insert(f.vals.clone());
     }
     let mut ctx = Ctx { limits, steps: 0 };

@@ -76,7 +76,29 @@ pub fn pool_name(i: usize) -> String {
 
 /// The first pool name not in `used`.
 pub fn fresh_var(used: &BTreeSet<String>) -> String {
-    (0..).map(pool_name).find(|n| !used.contains(n)).unwrap_or_else(|| "VFRESH".into())
+    fresh_name(|n| used.contains(n))
+}
+
+/// The first pool name for which `taken` says no. The transformations ask for a fresh
+/// variable at almost every micro-step: candidates are written into one buffer, so only the
+/// answer is allocated.
+pub fn fresh_name(taken: impl Fn(&str) -> bool) -> String {
+    let mut buf = String::with_capacity(4);
+    for i in 0.. {
+        buf.clear();
+        let letter = (b'A' + (i % 26) as u8) as char;
+        let rep = i / 26 + 1;
+        if rep <= 3 {
+            buf.extend(std::iter::repeat_n(letter, rep));
+        } else {
+            use std::fmt::Write;
+            let _ = write!(buf, "V{i}");
+        }
+        if !taken(&buf) {
+            return buf;
+        }
+    }
+    unreachable!("the pool of names is infinite")
 }
 
 pub struct Gen<'a, R: Rng> {
@@ -130,7 +152,7 @@ impl<'a, R: Rng> Gen<'a, R> {
         for _ in 0..rows {
             let vals: Vec<Val> = cols.iter().map(|t| self.value(*t)).collect();
             if seen.insert(vals.clone()) {
-                self.prog.facts.push(Fact { rel: name.clone(), vals });
+                self.prog.facts_mut().push(Fact { rel: name.clone(), vals });
             }
         }
         self.prog.decls.push(RelDecl { name: name.clone(), cols });

@@ -18,7 +18,8 @@ use crate::ast::Program;
 use crate::gen::GenConfig;
 use crate::qf::Expect;
 use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
+    Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, FindingClass, GenOptions, Generator, Kind,
+    KindInfo,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
@@ -146,11 +147,13 @@ pub struct DatalogGen {
     cfg: GenConfig,
     seeds: Vec<Program>,
     cache: HashMap<(u64, bool), Program>,
+    /// The queryFuzz analysis of the latest program, shared by its batch of transformations.
+    prepared: Option<(u64, qf::Prepared)>,
 }
 
 impl DatalogGen {
     pub fn new(seed: u64, caps: BTreeSet<String>, seeds: Vec<Program>) -> DatalogGen {
-        DatalogGen { seed, cfg: GenConfig::new(caps), seeds, cache: HashMap::new() }
+        DatalogGen { seed, cfg: GenConfig::new(caps), seeds, cache: HashMap::new(), prepared: None }
     }
 
     /// The program of batch `pidx` (queryFuzz-style, or DLSmith's layered graph).
@@ -186,10 +189,17 @@ impl Generator<Case> for DatalogGen {
         let program = self.program(pidx, layered);
         let mut rng = crosscheck_core::rng(self.seed ^ 0x5eed, index);
         let test = match oracle {
-            "queryfuzz" => (0..20)
-                .find_map(|_| qf::transform(&mut rng, &program, &self.cfg.caps, 20))
+            "queryfuzz" => {
+                if self.prepared.as_ref().is_none_or(|(i, _)| *i != pidx) {
+                    self.prepared = Some((pidx, qf::Prepared::new(&program)));
+                }
+                let prep = self.prepared.as_ref().map(|(_, p)| p);
+                prep.and_then(|prep| {
+                    (0..20).find_map(|_| qf::transform_prepared(&mut rng, &program, prep, &self.cfg.caps, 20))
+                })
                 .map(|t| Test::Metamorphic { transformed: t.program, expect: t.expect, steps: t.steps, inline: vec![] })
-                .unwrap_or_else(|| Test::Nothing("no transformation applies".into())),
+                .unwrap_or_else(|| Test::Nothing("no transformation applies".into()))
+            }
             "dlsmith" => (0..20)
                 .find_map(|_| dlsmith::transform(&mut rng, &program, &self.cfg, 100))
                 .map(|t| Test::Metamorphic {
@@ -244,6 +254,10 @@ impl Kind for DatalogKind {
 
     fn signature(&self, oracle: &str, case: &Case, evidence: &Evidence) -> String {
         let steps = match &case.test {
+            // A crash or an error is the engine's whatever transformation led to it.
+            _ if matches!(evidence.class, FindingClass::Crash | FindingClass::Hang | FindingClass::Error) => {
+                String::new()
+            }
             Test::Metamorphic { steps, .. } => {
                 let mut s: Vec<&str> = steps.iter().map(|s| s.split(' ').next().unwrap_or("")).collect();
                 s.sort();

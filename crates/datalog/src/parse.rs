@@ -271,7 +271,7 @@ impl Parser<'_> {
                 if body.is_empty() && all_const {
                     let vals =
                         head.args.iter().filter_map(|t| if let Term::Const(c) = t { Some(c.clone()) } else { None });
-                    self.prog.facts.push(Fact { rel: head.rel.clone(), vals: vals.collect() });
+                    self.prog.facts_mut().push(Fact { rel: head.rel.clone(), vals: vals.collect() });
                 } else {
                     let r = self.normalize(Rule { head: head.clone(), body: body.clone() });
                     self.prog.rules.push(r);
@@ -473,7 +473,7 @@ impl Parser<'_> {
                         Type::Symbol => Val::Sym(p.to_string()),
                     });
                 }
-                self.prog.facts.push(Fact { rel: rel.clone(), vals });
+                self.prog.facts_mut().push(Fact { rel: rel.clone(), vals });
             }
         }
         Ok(())

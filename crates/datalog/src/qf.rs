@@ -2,9 +2,9 @@
 //! them), the oracle-preserving sequences, and the lifting to whole programs: Exp and Con only
 //! touch rules whose results never flow into a negation or an aggregate.
 
-use crate::analysis::{features, monotone_downstream, plan, validate};
+use crate::analysis::{features_with, monotone_downstream, plan, validate, validate_graph};
 use crate::ast::{Atom, Literal, Program, RelDecl, Rule, Term, Type};
-use crate::gen::fresh_var;
+use crate::gen::fresh_name;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -82,8 +82,23 @@ fn positive(r: &Rule) -> Vec<usize> {
     r.body.iter().enumerate().filter(|(_, l)| matches!(l, Literal::Pos(_))).map(|(i, _)| i).collect()
 }
 
-fn used(r: &Rule) -> BTreeSet<String> {
-    r.vars().into_iter().collect()
+/// Every variable of the rule, borrowed (head first, each once).
+fn used(r: &Rule) -> Vec<&str> {
+    let mut all = Vec::with_capacity(8);
+    r.head.args.iter().for_each(|t| t.vars(&mut all));
+    r.body.iter().for_each(|l| l.vars(&mut all));
+    let mut out: Vec<&str> = Vec::with_capacity(all.len());
+    for v in all {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// A variable that is neither in `u` nor among the ones just made (`new`).
+fn fresh(u: &[&str], new: &[String]) -> String {
+    fresh_name(|n| u.contains(&n) || new.iter().any(|x| x == n))
 }
 
 fn safe(p: &Program, r: &Rule) -> bool {
@@ -107,11 +122,12 @@ pub fn add_eq<R: Rng>(rng: &mut R, r: &Rule) -> Option<Rule> {
     let &i = positive(r).choose(rng)?;
     let Literal::Pos(g) = &r.body[i] else { return None };
     let mut g = g.clone();
-    let mut u = used(r);
+    let u = used(r);
+    let mut new: Vec<String> = Vec::new();
     for t in g.args.iter_mut() {
         if rng.gen_bool(0.5) {
-            let v = fresh_var(&u);
-            u.insert(v.clone());
+            let v = fresh(&u, &new);
+            new.push(v.clone());
             *t = Term::Var(v);
         }
     }
@@ -137,14 +153,15 @@ pub fn add_con<R: Rng>(rng: &mut R, p: &Program, r: &Rule) -> Option<Rule> {
             }
         }
     }
-    let mut u = used(r);
+    let u = used(r);
+    let mut new: Vec<String> = Vec::new();
     let mut args = Vec::new();
     for ty in &d.cols {
         match by_type.get(ty).and_then(|vs| vs.choose(rng)) {
             Some(v) => args.push(Term::Var((*v).clone())),
             None => {
-                let v = fresh_var(&u);
-                u.insert(v.clone());
+                let v = fresh(&u, &new);
+                new.push(v.clone());
                 args.push(Term::Var(v));
             }
         }
@@ -180,7 +197,7 @@ pub fn mod_exp<R: Rng>(rng: &mut R, r: &Rule) -> Option<Rule> {
         )
         .collect();
     let &i = holders.choose(rng)?;
-    let fresh = fresh_var(&used(r));
+    let fresh = fresh(&used(r), &[]);
     let mut q = r.clone();
     if let Literal::Pos(a) = &mut q.body[i] {
         let spots: Vec<usize> =
@@ -193,9 +210,9 @@ pub fn mod_exp<R: Rng>(rng: &mut R, r: &Rule) -> Option<Rule> {
 
 /// ModEq: every occurrence of a variable renamed to a fresh one.
 pub fn mod_eq<R: Rng>(rng: &mut R, r: &Rule) -> Option<Rule> {
-    let vars = r.vars();
+    let vars = used(r);
     let v = vars.choose(rng)?;
-    let fresh = fresh_var(&used(r));
+    let fresh = fresh(&vars, &[]);
     let mut q = r.clone();
     q.rename(v, &fresh);
     Some(q)
@@ -246,8 +263,8 @@ pub fn rem_eq<R: Rng>(rng: &mut R, r: &Rule) -> Option<Rule> {
 /// variables only `g` had (rmVars) as wildcards bound consistently (back-references) and
 /// every other variable mapped to itself.
 pub fn exists_containment(q: &Rule, q2: &Rule, g: &Atom) -> bool {
-    let kept: BTreeSet<String> = q2.vars().into_iter().collect();
-    let rm: BTreeSet<String> = q.vars().into_iter().filter(|v| !kept.contains(v)).collect();
+    let kept = used(q2);
+    let rm: Vec<&str> = used(q).into_iter().filter(|v| !kept.contains(v)).collect();
     q2.body.iter().any(|l| {
         let Literal::Pos(h) = l else { return false };
         if h.rel != g.rel || h.args.len() != g.args.len() {
@@ -255,7 +272,7 @@ pub fn exists_containment(q: &Rule, q2: &Rule, g: &Atom) -> bool {
         }
         let mut capture: BTreeMap<&str, &Term> = BTreeMap::new();
         g.args.iter().zip(&h.args).all(|(a, b)| match a {
-            Term::Var(v) if rm.contains(v) => match capture.get(v.as_str()) {
+            Term::Var(v) if rm.contains(&v.as_str()) => match capture.get(v.as_str()) {
                 Some(prev) => *prev == b,
                 None => {
                     capture.insert(v, b);
@@ -307,15 +324,50 @@ pub fn neg_eq<R: Rng>(rng: &mut R, p: &Program, ri: usize, name: &str) -> Option
     Some(out)
 }
 
+/// What the transformations need to know about a source program, computed once for the
+/// whole batch of transformations drawn from it (queryFuzz draws ten per program).
+pub struct Prepared {
+    /// Relations whose results can reach a negation or an aggregate.
+    nonmonotone: std::collections::HashSet<String>,
+    /// Per rule: whether it reads a relation that depends on its own head.
+    recursive: Vec<bool>,
+    /// Whether the program itself is valid: then a program that differs in one rule needs
+    /// only that rule and the stratification checked.
+    valid: bool,
+}
+
+impl Prepared {
+    pub fn new(p: &Program) -> Prepared {
+        // One graph for all three analyses (an invalid program still has a graph).
+        let (g, valid) = match validate_graph(p) {
+            Ok(g) => (g, true),
+            Err(_) => (crate::analysis::DepGraph::new(p), false),
+        };
+        let recursive = p
+            .rules
+            .iter()
+            .map(|r| {
+                let Some(&h) = g.index.get(&r.head.rel) else { return false };
+                let down = g.downstream(h);
+                r.deps().iter().any(|(d, _)| g.index.get(*d).is_some_and(|&i| down[i]))
+            })
+            .collect();
+        Prepared { nonmonotone: g.nonmonotone_upstream(), recursive, valid }
+    }
+}
+
 /// Rules a transformation for `e` may touch: a positive subgoal, no aggregate, and for Exp
 /// and Con nothing downstream that is non-monotone.
 pub fn eligible(p: &Program, e: Expect) -> Vec<usize> {
-    let bad = if e == Expect::Equal { Default::default() } else { crate::analysis::nonmonotone_upstream(p) };
+    eligible_with(p, &Prepared::new(p), e)
+}
+
+fn eligible_with(p: &Program, prep: &Prepared, e: Expect) -> Vec<usize> {
     p.rules
         .iter()
         .enumerate()
         .filter(|(_, r)| !r.has_agg() && !positive(r).is_empty())
-        .filter(|(_, r)| !bad.contains(&r.head.rel))
+        .filter(|(_, r)| e == Expect::Equal || !prep.nonmonotone.contains(&r.head.rel))
         .map(|(i, _)| i)
         .collect()
 }
@@ -324,8 +376,19 @@ pub fn eligible(p: &Program, e: Expect) -> Vec<usize> {
 /// oracle-preserving micro-steps (or NegEq for Eq, half of the time, where negation is
 /// allowed). `None` when nothing applies.
 pub fn transform<R: Rng>(rng: &mut R, p: &Program, caps: &BTreeSet<String>, max_seq: usize) -> Option<Transformed> {
+    transform_prepared(rng, p, &Prepared::new(p), caps, max_seq)
+}
+
+/// [`transform`] with the program's analysis already done (`prep` must come from `p`).
+pub fn transform_prepared<R: Rng>(
+    rng: &mut R,
+    p: &Program,
+    prep: &Prepared,
+    caps: &BTreeSet<String>,
+    max_seq: usize,
+) -> Option<Transformed> {
     let expect = *[Expect::Equal, Expect::Expand, Expect::Contract].choose(rng)?;
-    transform_with(rng, p, caps, max_seq, expect)
+    transform_inner(rng, p, prep, caps, max_seq, expect)
 }
 
 pub fn transform_with<R: Rng>(
@@ -335,16 +398,29 @@ pub fn transform_with<R: Rng>(
     max_seq: usize,
     expect: Expect,
 ) -> Option<Transformed> {
-    let &ri = eligible(p, expect).choose(rng)?;
-    let fits = |q: &Program| features(q).iter().all(|f| caps.contains(*f));
+    transform_inner(rng, p, &Prepared::new(p), caps, max_seq, expect)
+}
+
+fn transform_inner<R: Rng>(
+    rng: &mut R,
+    p: &Program,
+    prep: &Prepared,
+    caps: &BTreeSet<String>,
+    max_seq: usize,
+    expect: Expect,
+) -> Option<Transformed> {
+    let &ri = eligible_with(p, prep, expect).choose(rng)?;
+    // One dependency graph serves validation, features and monotonicity of the new program.
+    let checked = |q: &Program| -> Option<crate::analysis::DepGraph> {
+        let g = validate_graph(q).ok()?;
+        features_with(q, &g).iter().all(|f| caps.contains(*f)).then_some(g)
+    };
     if expect == Expect::Equal && caps.contains("negation") && rng.gen_bool(0.5) {
         let mut names: BTreeSet<String> = p.decls.iter().map(|d| d.name.clone()).collect();
         let name = (0..).map(|i| format!("negate{i}")).find(|n| names.insert(n.clone()))?;
         let q = neg_eq(rng, p, ri, &name)?;
-        if validate(&q).is_ok() && fits(&q) {
-            return Some(Transformed { program: q, expect, rule: ri, steps: vec!["NegEq".into()] });
-        }
-        return None;
+        checked(&q)?;
+        return Some(Transformed { program: q, expect, rule: ri, steps: vec!["NegEq".into()] });
     }
     let n = rng.gen_range(1..=max_seq.max(1));
     let mut r = p.rules[ri].clone();
@@ -380,7 +456,7 @@ pub fn transform_with<R: Rng>(
         a.dedup();
         b.dedup();
         // A second atom of a recursive relation makes the recursion non-linear: a feature.
-        multiset || (a == b && !recursive(p, &p.rules[ri]))
+        multiset || (a == b && !prep.recursive[ri])
     };
     if same_deps {
         crate::analysis::check_rule(p, &r).ok()?;
@@ -390,21 +466,19 @@ pub fn transform_with<R: Rng>(
     }
     let mut q = p.clone();
     q.rules[ri] = r;
-    if validate(&q).is_err() || !fits(&q) {
-        return None;
-    }
-    if expect != Expect::Equal && !monotone_downstream(&q, &q.rules[ri].head.rel) {
+    let g = if prep.valid {
+        // Declarations, facts, outputs and the other rules are those of the valid `p`.
+        crate::analysis::check_rule(&q, &q.rules[ri]).ok()?;
+        let g = crate::analysis::DepGraph::new(&q);
+        crate::analysis::check_strata(&g, &g.sccs()).ok()?;
+        features_with(&q, &g).iter().all(|f| caps.contains(*f)).then_some(g)?
+    } else {
+        checked(&q)?
+    };
+    if expect != Expect::Equal && !g.monotone_downstream(&q.rules[ri].head.rel) {
         return None;
     }
     Some(Transformed { program: q, expect, rule: ri, steps })
-}
-
-/// Whether a rule reads a relation that depends on its own head.
-fn recursive(p: &Program, r: &Rule) -> bool {
-    let g = crate::analysis::DepGraph::new(p);
-    let Some(&h) = g.index.get(&r.head.rel) else { return false };
-    let down = g.downstream(h);
-    r.deps().iter().any(|(d, _)| g.index.get(*d).is_some_and(|&i| down[i]))
 }
 
 /// The precondition of a (possibly reduced) pair: both programs valid, and for Exp and Con the

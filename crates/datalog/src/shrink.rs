@@ -46,7 +46,7 @@ enum Edit {
 fn apply(p: &Program, e: &Edit) -> Option<Program> {
     let mut q = p.clone();
     match e {
-        Edit::Facts(fs) => q.facts.retain(|f| !fs.contains(f)),
+        Edit::Facts(fs) => q.facts_mut().retain(|f| !fs.contains(f)),
         Edit::Rule(r) => {
             let i = q.rules.iter().position(|x| x == r)?;
             q.rules.remove(i);
@@ -57,7 +57,7 @@ fn apply(p: &Program, e: &Edit) -> Option<Program> {
         }
         Edit::Relation(rel) => {
             q.decls.retain(|d| d.name != *rel);
-            q.facts.retain(|f| f.rel != *rel);
+            q.facts_mut().retain(|f| f.rel != *rel);
             q.rules.retain(|r| r.head.rel != *rel && !r.deps().iter().any(|(d, _)| d == rel));
             q.seed_rels.remove(rel);
         }

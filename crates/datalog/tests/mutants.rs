@@ -98,3 +98,20 @@ fn metamorphic_reduction_keeps_the_reference_relation() {
     let mut r = open("reference").expect("reference");
     assert!(matches!(DatalogKind.check("queryfuzz", &small, std::slice::from_mut(&mut r), &opts), Check::Pass { .. }));
 }
+
+#[test]
+fn drop_row_caught_by_config() {
+    // The mutant drops the last row Cozo delivers. Under `order-desc` Cozo delivers the same
+    // set in the opposite order, so the default run loses the largest tuple and the option run
+    // the smallest: the config oracle sees two different answers whenever two tuples exist.
+    let (_, ev, _) = first_finding(&["mutant:cozo:drop-row"], "config", 400).expect("the mutant is caught");
+    assert!(ev.key.starts_with("config:order-desc:"), "{ev:?}");
+}
+
+#[test]
+fn config_passes_on_correct_engines() {
+    // The same options on the unmutated engines change nothing.
+    for name in ["cozo", "sqlite"] {
+        assert!(first_finding(&[name], "config", 200).is_none(), "{name}");
+    }
+}

@@ -24,8 +24,11 @@ pub const CAPS: &[&str] = &[
 ];
 
 /// `no-magic` disables Cozo's magic-set rewrite; `stored` loads the facts into stored
-/// relations first (another storage and join path); `reverse` prints the rules backwards.
-pub const OPTIONS: &[&str] = &["no-magic", "stored", "reverse"];
+/// relations first (another storage and join path); `reverse` prints the rules backwards;
+/// `order-desc` asks for the answer sorted descending (`:order -c0, ...`, Cozo's sorting
+/// operator instead of its default ascending key order): a set answer must not depend on it,
+/// and a fault in how rows are delivered (a lost first or last row) shows up as a difference.
+pub const OPTIONS: &[&str] = &["no-magic", "stored", "reverse", "order-desc"];
 
 const VERSION: &str = "0.7.6";
 
@@ -160,6 +163,10 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     let _ = writeln!(s, "?[{c}] := {}[{c}]", rel(out), c = cols(n));
     if option == Some("no-magic") {
         s.push_str(":disable_magic_rewrite true\n");
+    }
+    if option == Some("order-desc") && n > 0 {
+        let keys: Vec<String> = (0..n).map(|i| format!("-c{i}")).collect();
+        let _ = writeln!(s, ":order {}", keys.join(", "));
     }
     if stored {
         s.push_str("}\n");

@@ -49,7 +49,7 @@ fn atom(a: &crate::ast::Atom) -> String {
 
 pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
     let mut lines = Vec::new();
-    for f in &p.facts {
+    for f in p.facts.iter() {
         let args: Vec<String> = f.vals.iter().map(|v| term(&Term::Const(v.clone()))).collect();
         lines.push(format!("{}({}) .", rel(&f.rel), args.join(", ")));
     }

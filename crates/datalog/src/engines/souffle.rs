@@ -61,7 +61,7 @@ pub fn print(p: &Program, outputs: &[String]) -> String {
     for o in outputs {
         let _ = writeln!(s, ".output {o}");
     }
-    for f in &p.facts {
+    for f in p.facts.iter() {
         let _ = writeln!(s, "{}", fact_line(&f.rel, &f.vals));
     }
     for r in &p.rules {

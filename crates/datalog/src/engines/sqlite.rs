@@ -15,8 +15,8 @@ use std::time::Duration;
 pub const CAPS: &[&str] = &["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"];
 
 /// `no-autoindex` turns off automatic indexes; `materialized` forces CTE materialization;
-/// `reverse` reverses the SELECTs of each union.
-pub const OPTIONS: &[&str] = &["no-autoindex", "materialized", "reverse"];
+/// `reverse` reverses the SELECTs of each union; `order-desc` sorts the answer descending.
+pub const OPTIONS: &[&str] = &["no-autoindex", "materialized", "reverse", "order-desc"];
 
 fn rel(n: &str) -> String {
     format!("r_{n}")
@@ -149,6 +149,12 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
             base.reverse();
             rec.reverse();
         }
+        // A recursive CTE must start with a non-recursive SELECT ("circular reference"
+        // otherwise); a relation with only recursive rules and no facts is empty, and so is
+        // this start (a differential campaign found it).
+        if parts.is_empty() && base.is_empty() && !rec.is_empty() {
+            parts.push(format!("SELECT {} WHERE 0", vec!["NULL"; cols.len()].join(", ")));
+        }
         for r in base.into_iter().chain(rec) {
             parts.push(select(r, &mut n_alias)?);
         }
@@ -170,7 +176,13 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     }
     let n = p.cols(out).len();
     let cols: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
-    let _ = write!(s, "WITH RECURSIVE\n{}\nSELECT {} FROM {};\n", ctes.join(",\n"), cols.join(", "), rel(out));
+    // `order-desc`: the answer through SQLite's sorter, descending; a set must not change.
+    let order = if option == Some("order-desc") && n > 0 {
+        format!(" ORDER BY {}", (1..=n).map(|i| format!("{i} DESC")).collect::<Vec<_>>().join(", "))
+    } else {
+        String::new()
+    };
+    let _ = write!(s, "WITH RECURSIVE\n{}\nSELECT {} FROM {}{order};\n", ctes.join(",\n"), cols.join(", "), rel(out));
     Ok(s)
 }
 

@@ -57,7 +57,7 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
         let _ = writeln!(s, ":- table {}/{}{how}.", rel(&d.name), d.cols.len());
     }
     let mut lines = Vec::new();
-    for f in &p.facts {
+    for f in p.facts.iter() {
         let args: Vec<String> = f.vals.iter().map(|v| term(&Term::Const(v.clone()))).collect();
         lines.push(format!("{}({}).", rel(&f.rel), args.join(", ")));
     }

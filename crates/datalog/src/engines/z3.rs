@@ -97,7 +97,7 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     }
     let mut vars = BTreeSet::new();
     let mut rules = Vec::new();
-    for f in &p.facts {
+    for f in p.facts.iter() {
         let args: Result<Vec<String>, String> = f.vals.iter().map(|v| term(&Term::Const(v.clone()))).collect();
         rules.push(format!("(rule ({} {}))", rel(&f.rel), args?.join(" ")));
     }
