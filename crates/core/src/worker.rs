@@ -180,6 +180,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
     let opts = CheckOptions { timeout: cfg.run.timeout };
     let mut stats = Stats::default();
     let mut last_report = Instant::now();
+    let started = Instant::now();
     let mut setup: Option<(u64, bool)> = None;
     let mut reductions: HashMap<(String, FindingClass, String, String), u32> = HashMap::new();
     let n_oracles = cfg.run.oracles.len().max(1) as u64;
@@ -246,8 +247,12 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
                 let n = reductions.entry(key).or_insert(0);
                 *n += 1;
                 // Reducing every repeat of one failure would eat the campaign (a broken engine
-                // fails every check); the first few per failure key are enough for dedup.
-                let reduced = if *n <= 3 {
+                // fails every check), so the first few per failure key are always reduced and
+                // the others while reduction has taken under a quarter of this worker's time:
+                // an unreduced case's shape names every feature of its query, so unreduced
+                // repeats of one bug would each count as a distinct bug.
+                let within_share = (stats.reduce_ns as u128) < started.elapsed().as_nanos() / 4;
+                let reduced = if *n <= 3 || within_share {
                     let deadline = Instant::now() + cfg.run.reduce_time;
                     let r = reduce_case(kind, oracle, &case, &ev, &mut engines, &opts, deadline, &mut out, index);
                     // Reduction changed the engines' state: prepare again, unless the setup

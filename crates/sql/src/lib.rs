@@ -139,6 +139,11 @@ impl Kind for SqlKind {
     }
 
     fn signature(&self, _oracle: &str, case: &SqlCase, evidence: &Evidence) -> String {
+        // An unexpected error is its message (names and numbers stripped): the shape of the
+        // query that met it would split one refusal into as many bugs as queries.
+        if evidence.class == crosscheck_core::FindingClass::Error {
+            return evidence.key.clone();
+        }
         reduce::signature(case, &evidence.key)
     }
 
