@@ -250,7 +250,14 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
         if env.caps.has(cap::EXPR_INDEX) && rng.gen_bool(0.3) {
             let mut g = ExprGen::new(rng, env, scope.clone());
             g.subqueries = false;
-            let t = col.ty.unwrap_or(SqlType::Int);
+            let mut t = col.ty.unwrap_or(SqlType::Int);
+            // A key that overflows is a real in SQLite and an error elsewhere, and an error
+            // in index maintenance loses the row on that engine only: the engines would then
+            // hold different data. Outside SQLite alone, number columns get text keys, which
+            // cannot overflow at this depth.
+            if matches!(t, SqlType::Int | SqlType::Real) && !env.caps.has(cap::OVERFLOW_TO_REAL) {
+                t = SqlType::Text;
+            }
             let e = g.expr(t, 1);
             // A constant key is pointless, and SQLite reads a lone string as a column name.
             if mentions_column(&e) {
