@@ -6,6 +6,7 @@
 //! and deduplicates them.
 
 pub mod bag;
+pub mod board;
 pub mod engine;
 pub mod kind;
 pub mod mutant;

@@ -5,6 +5,7 @@
 //! Architecture invariant: in-process engines run only inside workers; the supervisor opens no
 //! engine, so an engine crash can never take the campaign down.
 
+use crate::board::Board;
 use crate::engine::EngineInfo;
 use crate::kind::{Evidence, FindingClass, GenOptions, Generator, Kind};
 use crate::process::{ChildGuard, Tail};
@@ -101,17 +102,16 @@ struct Slot<C> {
     proc_gen: u64,
     guard: Option<ChildGuard>,
     tail: Option<Tail>,
-    cursor: Option<u64>,
-    /// The worker was preparing a setup (loading a database) at the cursor.
-    preparing: bool,
+    /// The worker's cursor and verdict counts, which outlive its process.
+    board: Board,
+    /// The board's pulse when last looked at: a change means the worker is not hung.
+    pulse: (u64, u64),
     skip_setups: Vec<u64>,
     last_seen: Instant,
     done: bool,
     finished: bool,
     stats: Stats,
     retired: Stats,
-    /// Tests, valid and non-empty counted from the workers' verdict lines.
-    counted: Stats,
     engines: Option<Vec<EngineInfo>>,
     hello_this_proc: bool,
     deaths_before_hello: u32,
@@ -131,32 +131,32 @@ pub fn run_campaign<K: Kind>(
     let start = Instant::now();
     let deadline_unix_ms = cfg.time.map(|t| unix_ms() + t.as_millis() as u64);
     let (tx, rx) = mpsc::channel();
+    let spawn_err = |source| RunError::Spawn { exe: exe.display().to_string(), source };
     let mut slots: Vec<Slot<K::Case>> = (0..cfg.workers)
         .map(|w| {
             let end = cfg.tests.map(|n| n / cfg.workers as u64 + u64::from((w as u64) < n % cfg.workers as u64));
-            Slot {
+            Ok(Slot {
                 worker: w,
                 seed: crate::derive_seed(cfg.seed, w as u64),
                 proc_gen: 0,
                 guard: None,
                 tail: None,
-                cursor: None,
-                preparing: false,
+                board: Board::create().map_err(spawn_err)?,
+                pulse: (0, 0),
                 skip_setups: Vec::new(),
                 last_seen: Instant::now(),
                 done: false,
                 finished: end == Some(0),
                 stats: Stats::default(),
                 retired: Stats::default(),
-                counted: Stats::default(),
                 engines: None,
                 hello_this_proc: false,
                 deaths_before_hello: 0,
                 end,
                 generator: None,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, RunError>>()?;
     for slot in slots.iter_mut().filter(|s| !s.finished) {
         spawn_worker(exe, cfg, slot, 0, deadline_unix_ms, &tx)?;
     }
@@ -179,23 +179,6 @@ pub fn run_campaign<K: Kind>(
                     continue;
                 }
                 slot.last_seen = Instant::now();
-                if let Some(flag) = line.strip_prefix('=') {
-                    slot.counted.tests += 1;
-                    slot.counted.valid += u64::from(flag != "s");
-                    slot.counted.nonempty += u64::from(flag == "n");
-                    continue;
-                }
-                if let Some(i) = line.strip_prefix('@') {
-                    let (i, preparing) = match i.strip_suffix('!') {
-                        Some(i) => (i, true),
-                        None => (i, false),
-                    };
-                    if let Ok(i) = i.trim().parse() {
-                        slot.cursor = Some(i);
-                        slot.preparing = preparing;
-                    }
-                    continue;
-                }
                 // Engines may write to stdout too; only our JSON messages count.
                 let Ok(msg) = serde_json::from_str::<Msg>(&line) else { continue };
                 match msg {
@@ -238,8 +221,9 @@ pub fn run_campaign<K: Kind>(
                         )));
                     }
                 }
-                let index = slot.cursor.unwrap_or(0);
-                if slot.hello_this_proc && slot.cursor.is_some() {
+                let cursor = slot.board.cursor();
+                let index = cursor.map_or(0, |c| c.0);
+                if slot.hello_this_proc && cursor.is_some() {
                     let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
                     let ev = Evidence {
                         class: FindingClass::Crash,
@@ -253,10 +237,10 @@ pub fn run_campaign<K: Kind>(
                     let ctx = Ctx { kind, cfg, exe, campaign };
                     record_death(&ctx, store, sink, &mut tally, slot, index, ev)?;
                 }
-                if slot.preparing {
+                if cursor.is_some_and(|c| c.1) {
                     skip_setup_of(kind, cfg, slot, index);
                 }
-                let next = if slot.cursor.is_some() { index + 1 } else { 0 };
+                let next = if cursor.is_some() { index + 1 } else { 0 };
                 if budget_left(slot, next, deadline_unix_ms) {
                     restarts += 1;
                     spawn_worker(exe, cfg, slot, next, deadline_unix_ms, &tx)?;
@@ -268,11 +252,17 @@ pub fn run_campaign<K: Kind>(
             Err(RecvTimeoutError::Disconnected) => break Ok(()),
         }
         for slot in slots.iter_mut() {
+            let pulse = slot.board.pulse();
+            if pulse != slot.pulse {
+                slot.pulse = pulse;
+                slot.last_seen = Instant::now();
+            }
             if slot.finished || slot.guard.is_none() || slot.last_seen.elapsed() < cfg.hang_after {
                 continue;
             }
             // Silent too long: kill it; its Eof then restarts it, and the hang is recorded here.
-            let index = slot.cursor.unwrap_or(0);
+            let cursor = slot.board.cursor();
+            let index = cursor.map_or(0, |c| c.0);
             if let Some(g) = slot.guard.as_mut() {
                 g.kill();
             }
@@ -285,7 +275,7 @@ pub fn run_campaign<K: Kind>(
                 key: "hang".into(),
                 detail: serde_json::Value::Null,
             };
-            if slot.preparing {
+            if cursor.is_some_and(|c| c.1) {
                 skip_setup_of(kind, cfg, slot, index);
             }
             if slot.hello_this_proc {
@@ -340,14 +330,20 @@ fn spawn_worker<C>(
         end: slot.end,
         deadline_unix_ms,
         skip_setups: slot.skip_setups.clone(),
+        board_fd: slot.board.raw_fd(),
     };
     let mut cmd = Command::new(exe);
     cmd.arg("__worker").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    // SAFETY: prctl is async-signal-safe; it makes the worker die with the supervisor, even
-    // when the supervisor is killed with SIGKILL and cannot clean up.
+    let board_fd = slot.board.raw_fd();
+    // SAFETY: prctl and fcntl are async-signal-safe. prctl makes the worker die with the
+    // supervisor, even when the supervisor is killed with SIGKILL and cannot clean up; clearing
+    // close-on-exec lets the worker inherit its board (the descriptor number is in its config).
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::fcntl(board_fd, libc::F_SETFD, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
             Ok(())
         });
     }
@@ -372,8 +368,8 @@ fn spawn_worker<C>(
     });
     slot.guard = Some(guard);
     slot.tail = tail;
-    slot.cursor = None;
-    slot.preparing = false;
+    slot.board.clear_cursor();
+    slot.pulse = slot.board.pulse();
     slot.done = false;
     slot.hello_this_proc = false;
     slot.last_seen = Instant::now();
@@ -595,11 +591,11 @@ fn summarize<C>(
         total.add(&s.retired);
         total.add(&s.stats);
     }
-    // Timings come from the workers' stats messages; counts from their verdict lines, which
-    // survive a worker's death.
-    total.tests = slots.iter().map(|s| s.counted.tests).sum();
-    total.valid = slots.iter().map(|s| s.counted.valid).sum();
-    total.nonempty = slots.iter().map(|s| s.counted.nonempty).sum();
+    // Timings come from the workers' stats messages; counts from their boards, which survive
+    // a worker's death.
+    total.tests = slots.iter().map(|s| s.board.counts().tests).sum();
+    total.valid = slots.iter().map(|s| s.board.counts().valid).sum();
+    total.nonempty = slots.iter().map(|s| s.board.counts().nonempty).sum();
     let elapsed = start.elapsed().as_secs_f64();
     let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { (a as f64 * 1000.0 / b as f64).round() / 10.0 };
     let engines = slots

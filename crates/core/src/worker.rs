@@ -1,9 +1,11 @@
 //! The worker side of a campaign, and the one-shot probe used by replay and crash reduction.
 //!
 //! A worker opens its engines, generates cases from its own seed, checks them and reports to
-//! the supervisor in lines on stdout: `@<index>` before each case (so a crash can be traced to
-//! the case that caused it) and JSON messages (hello, stats, findings, done, fatal).
+//! the supervisor: on its [`Board`] the case it is at (stored before the case runs, so a crash
+//! can be traced to the case that caused it) and its verdict counts, and in JSON lines on
+//! stdout hello, stats, findings, done and fatal.
 
+use crate::board::Board;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
 use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Kind};
 use crate::outcome::Outcome;
@@ -54,6 +56,8 @@ pub struct WorkerConfig {
     /// crashing setup statement would crash every case that shares it.
     #[serde(default)]
     pub skip_setups: Vec<u64>,
+    /// The inherited descriptor of this worker's [`Board`].
+    pub board_fd: i32,
 }
 
 /// Counters of a worker process; the supervisor sums them.
@@ -137,11 +141,6 @@ pub fn open_engines<K: Kind>(kind: &K, specs: &[EngineSpec]) -> Result<Vec<Box<d
 }
 
 /// Tells the supervisor which case runs now (`!`: its setup is being prepared), flushed at once.
-fn cursor(out: &mut impl Write, index: u64, suffix: &str) {
-    let _ = writeln!(out, "@{index}{suffix}");
-    let _ = out.flush();
-}
-
 fn send(out: &mut impl Write, msg: &Msg) {
     if let Ok(line) = serde_json::to_string(msg) {
         // The supervisor is gone if this fails; the death signal will end this process.
@@ -154,6 +153,13 @@ fn send(out: &mut impl Write, msg: &Msg) {
 pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
     crate::process::keep_freed_heap();
     let mut out = io::BufWriter::new(protocol_channel());
+    let board = match Board::inherited(cfg.board_fd) {
+        Ok(b) => b,
+        Err(e) => {
+            send(&mut out, &Msg::Fatal(format!("worker: {e}")));
+            return 2;
+        }
+    };
     let exec_ns = Arc::new(AtomicU64::new(0));
     let mut engines: Vec<Box<dyn Engine>> = match open_engines(kind, &cfg.run.engines) {
         Ok(e) => e.into_iter().map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>).collect(),
@@ -185,19 +191,14 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
     let mut reductions: HashMap<(String, FindingClass, String, String), u32> = HashMap::new();
     let n_oracles = cfg.run.oracles.len().max(1) as u64;
     let mut index = cfg.start;
-    let mut pending: Option<char> = None;
     loop {
         if cfg.end.is_some_and(|end| index >= end) || cfg.deadline_unix_ms.is_some_and(|d| unix_ms() >= d) {
             break;
         }
         let oracle = &cfg.run.oracles[(index % n_oracles) as usize];
-        // The cursor must reach the supervisor before the case runs: it is all that is left
-        // if the case kills this process. The previous case's verdict rides along, so the
-        // supervisor's counts stay exact when a worker dies between two stats messages.
-        if let Some(flag) = pending.take() {
-            let _ = writeln!(out, "={flag}");
-        }
-        cursor(&mut out, index, "");
+        // The cursor must be on the board before the case runs: it is all that is left if the
+        // case kills this process.
+        board.set_cursor(index, false);
         let t0 = Instant::now();
         let case = gen.case(index, oracle);
         let t1 = Instant::now();
@@ -211,14 +212,14 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         let mut result = None;
         if setup.map(|(s, _)| s) != Some(id) {
             // `!` marks a preparation: a death now is the setup's fault, not this case's.
-            cursor(&mut out, index, "!");
+            board.set_cursor(index, true);
             let prep = kind.prepare(&case, &mut engines, &opts);
             let ok = matches!(prep, Check::Pass { .. });
             setup = Some((id, ok));
             if let Check::Finding(_) = prep {
                 result = Some(prep);
             }
-            cursor(&mut out, index, "");
+            board.set_cursor(index, false);
         }
         let from_setup = result.is_some();
         let result = match result {
@@ -235,11 +236,11 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
             Check::Pass { nonempty } => {
                 stats.valid += 1;
                 stats.nonempty += nonempty as u64;
-                pending = Some(if nonempty { 'n' } else { 'v' });
+                board.count(true, nonempty);
             }
-            Check::Skip(_) => pending = Some('s'),
+            Check::Skip(_) => board.count(false, false),
             Check::Finding(ev) => {
-                pending = Some('v');
+                board.count(true, false);
                 stats.valid += 1;
                 stats.findings += 1;
                 let t = Instant::now();
@@ -254,7 +255,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
                 let within_share = (stats.reduce_ns as u128) < started.elapsed().as_nanos() / 4;
                 let reduced = if *n <= 3 || within_share {
                     let deadline = Instant::now() + cfg.run.reduce_time;
-                    let r = reduce_case(kind, oracle, &case, &ev, &mut engines, &opts, deadline, &mut out, index);
+                    let r = reduce_case(kind, oracle, &case, &ev, &mut engines, &opts, deadline, Some(&board));
                     // Reduction changed the engines' state: prepare again, unless the setup
                     // itself failed, whose other cases are skipped rather than reported again.
                     setup = if from_setup { Some((id, false)) } else { None };
@@ -279,9 +280,6 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         }
         index += 1;
     }
-    if let Some(flag) = pending {
-        let _ = writeln!(out, "={flag}");
-    }
     send(&mut out, &Msg::Done(stats));
     0
 }
@@ -296,8 +294,7 @@ fn reduce_case<K: Kind>(
     engines: &mut [Box<dyn Engine>],
     opts: &CheckOptions,
     deadline: Instant,
-    out: &mut impl Write,
-    index: u64,
+    board: Option<&Board>,
 ) -> Option<Reduced> {
     let mut last: Option<Evidence> = None;
     let (small, stats) = reduce(
@@ -306,7 +303,9 @@ fn reduce_case<K: Kind>(
         |c| kind.size(c),
         |c| {
             // A heartbeat: reduction may take a while without new cases.
-            cursor(out, index, "");
+            if let Some(b) = board {
+                b.beat();
+            }
             match recheck(kind, oracle, c, engines, opts) {
                 Some(e) if e.same_failure(ev) => {
                     last = Some(e);
@@ -354,8 +353,7 @@ pub fn reduce_offline<K: Kind>(
     opts: &CheckOptions,
     deadline: Instant,
 ) -> Option<Reduced> {
-    let mut sink = io::sink();
-    reduce_case(kind, oracle, case, ev, engines, opts, deadline, &mut sink, 0)
+    reduce_case(kind, oracle, case, ev, engines, opts, deadline, None)
 }
 
 /// Input of a probe: one case to prepare and check in a throwaway process.
