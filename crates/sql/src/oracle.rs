@@ -131,9 +131,35 @@ pub fn error_key(message: &str) -> String {
     // ... at offset N").
     let head = message.split([':', '"', '\'']).next().unwrap_or(message);
     let head = head.split(" in ").next().unwrap_or(head);
-    let mut k: String = head.chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).collect();
+    // Parenthesised details name the operands (MariaDB's "Illegal mix of collations
+    // (utf8mb4_bin,IMPLICIT) and (...)" lists whichever collations the query met).
+    let mut depth = 0usize;
+    let mut k = String::with_capacity(head.len());
+    for c in head.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            c if c.is_ascii_digit() => k.push('#'),
+            c => k.push(c),
+        }
+    }
+    let mut k = k.split_whitespace().collect::<Vec<_>>().join(" ");
     k.truncate(80);
-    format!("error:{}", k.trim())
+    format!("error:{k}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn error_keys_drop_names_numbers_and_operand_lists() {
+        let k = super::error_key(
+            "Illegal mix of collations (utf8mb4_bin,IMPLICIT), (utf8mb4_nopad_bin,COERCIBLE) for operation 'in'",
+        );
+        assert_eq!(k, "error:Illegal mix of collations , for operation");
+        assert_eq!(super::error_key("no such column: t0.c9"), "error:no such column");
+        assert_eq!(super::error_key("integer overflow at offset 12"), "error:integer overflow at offset ##");
+    }
 }
 
 fn error_evidence(engine: &dyn Engine, sql: &str, message: &str) -> Evidence {
