@@ -260,8 +260,13 @@ fn differential(p: &Program, engines: &mut [Box<dyn Engine>], opts: &CheckOption
                 Ran::Rows(r) => r,
                 Ran::Stop(Check::Skip(msg)) if msg.contains(':') && !msg.starts_with("timeout") => {
                     // The expected engine ran it: an error here is the engine's (or a printer's).
-                    let first_words: String =
-                        msg.split(':').nth(1).unwrap_or("").split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+                    // The message is "label: adapter: text"; the key is the start of the text,
+                    // up to its own first colon (which often precedes a relation name). Keying
+                    // on the adapter's name lumped SQLite's "circular reference" and "nested too
+                    // deep" together, and reduction slid from one to the other.
+                    let text = msg.splitn(3, ": ").last().unwrap_or("");
+                    let head = text.split(':').next().unwrap_or("");
+                    let first_words: String = head.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
                     return Check::finding(Evidence {
                         class: FindingClass::Error,
                         engine: engines[i].info().label.clone(),
