@@ -149,19 +149,6 @@ pub fn error_key(message: &str) -> String {
     format!("error:{k}")
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn error_keys_drop_names_numbers_and_operand_lists() {
-        let k = super::error_key(
-            "Illegal mix of collations (utf8mb4_bin,IMPLICIT), (utf8mb4_nopad_bin,COERCIBLE) for operation 'in'",
-        );
-        assert_eq!(k, "error:Illegal mix of collations , for operation");
-        assert_eq!(super::error_key("no such column: t0.c9"), "error:no such column");
-        assert_eq!(super::error_key("integer overflow at offset 12"), "error:integer overflow at offset ##");
-    }
-}
-
 fn error_evidence(engine: &dyn Engine, sql: &str, message: &str) -> Evidence {
     Evidence {
         class: FindingClass::Error,
@@ -378,5 +365,18 @@ fn single_int(rows: &Rows) -> Option<i64> {
             other => other.as_f64().map(|f| f as i64),
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn error_keys_drop_names_numbers_and_operand_lists() {
+        let k = super::error_key(
+            "Illegal mix of collations (utf8mb4_bin,IMPLICIT), (utf8mb4_nopad_bin,COERCIBLE) for operation 'in'",
+        );
+        assert_eq!(k, "error:Illegal mix of collations , for operation");
+        assert_eq!(super::error_key("no such column: t0.c9"), "error:no such column");
+        assert_eq!(super::error_key("integer overflow at offset 12"), "error:integer overflow at offset ##");
     }
 }

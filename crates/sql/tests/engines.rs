@@ -611,3 +611,47 @@ fn measure() {
         );
     }
 }
+
+/// Two engines that refused different setup statements hold different data: the database is
+/// skipped, not compared.
+#[test]
+fn engines_that_refuse_different_setup_statements_are_not_compared() {
+    use crosscheck_core::{Check, CheckOptions, Kind};
+    use crosscheck_sql::ast::{ColumnDef, Expr, Lit, SqlType, Stmt};
+    use crosscheck_sql::case::{Query, SqlCase};
+    let (Some(sqlite), Some(pg)) = (open("sqlite"), open("postgres")) else { return };
+    let mut engines = vec![sqlite, pg];
+    let column = ColumnDef {
+        name: "c0".into(),
+        ty: Some(SqlType::Int),
+        primary_key: false,
+        unique: false,
+        not_null: false,
+        default: None,
+        collate: None,
+    };
+    let insert = |v: Lit| Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] };
+    let case = |rows: Vec<Stmt>| {
+        let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![column.clone()] }];
+        setup.extend(rows);
+        SqlCase {
+            seed: 0,
+            db: 0,
+            index: 0,
+            oracle: "differential".into(),
+            strict: true,
+            setup: setup.into(),
+            query: Query { select: Default::default(), pred: None, count_rows: false },
+        }
+    };
+    let opts = CheckOptions { timeout: LIMIT };
+    let kind = crosscheck_sql::SqlKind;
+    let same = case(vec![insert(Lit::Int(1))]);
+    assert!(matches!(kind.prepare(&same, &mut engines, &opts), Check::Pass { .. }));
+    // 1e300 is out of BIGINT's range in PostgreSQL (an expected error); SQLite stores a real.
+    let diverged = case(vec![insert(Lit::Int(1)), insert(Lit::Real(1e300))]);
+    match kind.prepare(&diverged, &mut engines, &opts) {
+        Check::Skip(why) => assert!(why.contains("setup diverged: setup statement 3"), "{why}"),
+        other => panic!("expected a skip, got {other:?}"),
+    }
+}
