@@ -9,7 +9,8 @@ use crate::qf::Expect;
 use crate::{Case, Test};
 use crosscheck_core::bag::diff;
 use crosscheck_core::{
-    Check, CheckOptions, CompareOptions, Engine, EngineInfo, Evidence, FindingClass, Outcome, Relation, Rows, Value,
+    Check, CheckOptions, CompareOptions, Engine, EngineInfo, ErrorClass, Evidence, FindingClass, Outcome, Relation,
+    Rows, Value,
 };
 use serde_json::json;
 
@@ -111,6 +112,9 @@ fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Option<&str>, op
             }))
         }
         Outcome::Timeout { .. } => Ran::Stop(Check::Skip("timeout".into())),
+        Outcome::Error { message, class: ErrorClass::Expected } => {
+            Ran::Stop(Check::Skip(format!("an engine limit ({})", message.replace(':', ";"))))
+        }
         Outcome::Error { message, .. } => Ran::Stop(Check::Skip(format!("{}: {message}", e.info().label))),
         other => Ran::Stop(Check::Skip(format!("unexpected outcome {other}"))),
     }

@@ -186,6 +186,15 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     Ok(s)
 }
 
+/// SQLite's messages for its documented limits (sqlite.org/limits.html) that a big program can
+/// reach.
+const LIMITS: &[&str] = &[
+    "nested too deep",
+    "Expression tree is too large",
+    "too many terms in compound SELECT",
+    "too many FROM clause terms",
+];
+
 pub struct Factory;
 
 impl EngineFactory for Factory {
@@ -260,6 +269,11 @@ impl Engine for Sqlite {
                 Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
             }
             Err(e) if e.to_string().contains("interrupted") => Outcome::Timeout { after_ms: limit.as_millis() as u64 },
+            // SQLite's documented limits on a statement's nesting: a large program printed as
+            // one query of nested views can pass them; that is a refusal, not a wrong answer.
+            Err(e) if LIMITS.iter().any(|l| e.to_string().contains(l)) => {
+                Outcome::Error { message: format!("sqlite: {e}"), class: crosscheck_core::ErrorClass::Expected }
+            }
             Err(e) => Outcome::error(format!("sqlite: {e}")),
         }
     }
