@@ -56,6 +56,20 @@ pub mod cap {
     /// (<https://sqlite.org/lang_corefunc.html#substr>). PostgreSQL reads a negative start as a
     /// position before the string, MariaDB start 0 as an empty result.
     pub const SUBSTR_NONPOSITIVE: &str = "substr-nonpositive-start";
+    /// `CREATE VIEW`. Common (see [`COMMON`]): GlueSQL has none.
+    pub const VIEWS: &str = "views";
+    /// `CREATE INDEX`. Common: GlueSQL's in-memory storage has none.
+    pub const INDEXES: &str = "indexes";
+    /// `CROSS JOIN` and a comma-separated FROM list. Common: GlueSQL has neither.
+    pub const CROSS_JOIN: &str = "cross-join";
+    /// `INSERT INTO t DEFAULT VALUES` (or the dialect's spelling of a row of defaults only).
+    /// Common: GlueSQL has no spelling for it.
+    pub const DEFAULT_ROW: &str = "default-row";
+    /// A PRIMARY KEY or UNIQUE column of a real type. Common: GlueSQL refuses FLOAT keys.
+    pub const REAL_KEY: &str = "real-key";
+    /// Capabilities every dialect has unless it names them in [`super::Dialect::lacks`]: they
+    /// came after the first dialects, which all had them.
+    pub const COMMON: &[&str] = &[VIEWS, INDEXES, CROSS_JOIN, DEFAULT_ROW, REAL_KEY];
 }
 
 /// Per-engine settings that must not change any result (for the `config` oracle).
@@ -89,13 +103,19 @@ pub trait Dialect: Sync + AsDialect {
     /// The scalar functions it has with SQLite's meaning.
     fn funcs(&self) -> &'static [Func];
 
+    /// The [`cap::COMMON`] capabilities this dialect lacks.
+    fn lacks(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn has_cap(&self, c: &str) -> bool {
-        self.caps().contains(&c)
+        self.caps().contains(&c) || (cap::COMMON.contains(&c) && !self.lacks().contains(&c))
     }
 
     /// Everything it supports, as engines declare it in their info.
     fn capabilities(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.caps().iter().map(|s| s.to_string()).collect();
+        let common = cap::COMMON.iter().filter(|c| !self.lacks().contains(c));
+        let mut v: Vec<String> = self.caps().iter().chain(common).map(|s| s.to_string()).collect();
         v.extend(self.funcs().iter().map(|f| format!("fn:{}", f.name())));
         v
     }
@@ -386,7 +406,13 @@ pub fn std_binary_op(op: BinOp) -> &'static str {
 
 /// Every dialect crosscheck can print.
 pub fn dialects() -> Vec<&'static dyn Dialect> {
-    vec![&Sqlite, &crate::dialects::Postgres, &crate::dialects::DuckDb, &crate::dialects::MariaDb]
+    vec![
+        &Sqlite,
+        &crate::dialects::Postgres,
+        &crate::dialects::DuckDb,
+        &crate::dialects::MariaDb,
+        &crate::dialects::GlueSql,
+    ]
 }
 
 /// The dialect of that name, as engines report it in their info.

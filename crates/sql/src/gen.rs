@@ -140,7 +140,9 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
             let untyped = caps.has(cap::UNTYPED) && rng.gen_bool(0.2);
             let vt = *types.choose(rng).unwrap_or(&SqlType::Int);
             let ty = if untyped { None } else { Some(vt) };
-            let primary_key = !has_pk && rng.gen_bool(0.15);
+            // GlueSQL refuses a FLOAT key ("unsupported for unique constraint").
+            let keyable = vt != SqlType::Real || caps.has(cap::REAL_KEY);
+            let primary_key = !has_pk && rng.gen_bool(0.15) && keyable;
             has_pk |= primary_key;
             let domain = domain_for(rng, vt, &shared, caps);
             let textual = matches!(ty, None | Some(SqlType::Text));
@@ -153,7 +155,7 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
                 name: format!("c{ci}"),
                 ty,
                 primary_key,
-                unique: !primary_key && rng.gen_bool(0.1),
+                unique: !primary_key && rng.gen_bool(0.1) && keyable,
                 // Only SQLite lets a non-INTEGER primary key hold NULL.
                 not_null: rng.gen_bool(0.1) || (primary_key && !caps.has(cap::PK_NULL)),
                 default: if rng.gen_bool(0.1) { domain.first().cloned() } else { None },
@@ -185,6 +187,10 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
                 names.push(c.name.clone());
                 values.push(Expr::Lit(v));
             }
+            // A row of defaults only where the dialects can spell it.
+            if names.is_empty() && !caps.has(cap::DEFAULT_ROW) {
+                continue;
+            }
             inserts.push(Stmt::Insert { table: name.clone(), columns: names, values });
         }
         let columns: Vec<ColInfo> = cols
@@ -209,8 +215,10 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
             }
         }
     }
-    for i in 0..rng.gen_range(0..=3) {
-        indexes.push(gen_index(rng, &env, i));
+    if caps.has(cap::INDEXES) {
+        for i in 0..rng.gen_range(0..=3) {
+            indexes.push(gen_index(rng, &env, i));
+        }
     }
     let mut setup = creates;
     // Indexes before the rows exercise index maintenance; after, index creation.
@@ -221,9 +229,11 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
         setup.extend(inserts);
         setup.extend(indexes);
     }
-    for v in 0..rng.gen_range(0..=2) {
-        if let Some(view) = gen_view(rng, &mut env, v) {
-            setup.push(view);
+    if caps.has(cap::VIEWS) {
+        for v in 0..rng.gen_range(0..=2) {
+            if let Some(view) = gen_view(rng, &mut env, v) {
+                setup.push(view);
+            }
         }
     }
     if caps.has(cap::ANALYZE) && rng.gen_bool(0.3) {
@@ -338,7 +348,7 @@ fn gen_from(rng: &mut ChaCha8Rng, env: &Env) -> (Vec<TableRef>, Vec<Join>, Vec<S
     let mut joins = Vec::new();
     let mut scope: Vec<ScopeCol> = Vec::new();
     let mut used: Vec<String> = Vec::new();
-    let comma = rng.gen_bool(0.15);
+    let comma = rng.gen_bool(0.15) && env.caps.has(cap::CROSS_JOIN);
     for k in 0..n {
         let ti = rng.gen_range(0..env.tables.len());
         let name = env.tables[ti].name.clone();
@@ -352,7 +362,10 @@ fn gen_from(rng: &mut ChaCha8Rng, env: &Env) -> (Vec<TableRef>, Vec<Join>, Vec<S
             scope.extend(new_cols);
             continue;
         }
-        let mut kinds = vec![JoinKind::Inner, JoinKind::Inner, JoinKind::Left, JoinKind::Cross];
+        let mut kinds = vec![JoinKind::Inner, JoinKind::Inner, JoinKind::Left];
+        if env.caps.has(cap::CROSS_JOIN) {
+            kinds.push(JoinKind::Cross);
+        }
         for (c, kind) in [(cap::RIGHT_JOIN, JoinKind::Right), (cap::FULL_JOIN, JoinKind::Full)] {
             if env.caps.has(c) {
                 kinds.push(kind);

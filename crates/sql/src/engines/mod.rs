@@ -3,6 +3,8 @@
 use crosscheck_core::EngineFactory;
 
 pub mod duckdb;
+#[cfg(feature = "gluesql")]
+pub mod gluesql;
 pub mod mariadb;
 pub mod pgwire;
 pub mod postgres;
@@ -18,5 +20,7 @@ pub fn registry() -> Vec<&'static dyn EngineFactory> {
         &postgres::PostgresFactory,
         &mariadb::MariaDbFactory,
         &turso::TursoFactory,
+        #[cfg(feature = "gluesql")]
+        &gluesql::GlueSqlFactory,
     ]
 }
