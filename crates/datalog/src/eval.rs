@@ -8,6 +8,7 @@
 use crate::analysis::{plan_body, strata};
 use crate::ast::{AggFn, ArOp, Atom, CmpOp, Literal, Program, Rule, Term, Val};
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::time::Instant;
 
 pub type Tuple = Vec<Val>;
 pub type Db = HashMap<String, HashSet<Tuple>>;
@@ -18,13 +19,19 @@ type Binding = HashMap<String, Val>;
 pub struct Limits {
     pub max_tuples: usize,
     pub max_steps: u64,
+    /// When to give up with [`TIMED_OUT`]: the step limit counts rule bodies entered, not the
+    /// tuples scanned to enter them, so a wide join can stay under it for minutes.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_tuples: 200_000, max_steps: 20_000_000 }
+        Limits { max_tuples: 200_000, max_steps: 20_000_000, deadline: None }
     }
 }
+
+/// The error of an evaluation that passed its deadline.
+pub const TIMED_OUT: &str = "evaluation exceeds the time limit";
 
 /// Which evaluation strategy to use; both must give the same result (the `config` oracle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +146,9 @@ fn solve(
     ctx.steps += 1;
     if ctx.steps > ctx.limits.max_steps {
         return Err("evaluation exceeds the step limit".into());
+    }
+    if ctx.steps.is_multiple_of(1024) && ctx.limits.deadline.is_some_and(|d| Instant::now() > d) {
+        return Err(TIMED_OUT.into());
     }
     let Some(&i) = order.get(k) else { return emit(b) };
     match &body[i] {

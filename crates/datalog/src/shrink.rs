@@ -99,7 +99,7 @@ fn edits(
 /// Whether the reference evaluator sees `expect` between the outputs of `a` and `b`.
 fn reference_holds(a: &Program, b: &Program, expect: crate::qf::Expect) -> bool {
     use crate::eval::{evaluate, relation, Limits, Strategy};
-    let limits = Limits { max_tuples: 50_000, max_steps: 2_000_000 };
+    let limits = Limits { max_tuples: 50_000, max_steps: 2_000_000, deadline: None };
     let (Ok(da), Ok(db)) = (evaluate(a, limits, Strategy::SemiNaive), evaluate(b, limits, Strategy::SemiNaive)) else {
         return false;
     };

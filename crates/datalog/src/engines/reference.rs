@@ -2,10 +2,10 @@
 //! it is given), so its input is also the `repro.dl` every reproducer carries.
 
 use crate::ast::Program;
-use crate::eval::{evaluate, relation, Limits, Strategy};
+use crate::eval::{evaluate, relation, Limits, Strategy, TIMED_OUT};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub const CAPS: &[&str] = &[
     "negation",
@@ -60,7 +60,8 @@ impl Engine for Reference {
     fn reset(&mut self) -> Result<(), SetupError> {
         Ok(())
     }
-    fn run(&mut self, text: &str, _limit: Duration) -> Outcome {
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let start = Instant::now();
         let strategy = match super::option_line(text, "//") {
             Some("naive") => Strategy::Naive,
             _ => Strategy::SemiNaive,
@@ -70,11 +71,13 @@ impl Engine for Reference {
             Err(e) => return Outcome::error(e),
         };
         let Some(out) = p.outputs.first() else { return Outcome::error("no .output relation") };
-        match evaluate(&p, Limits::default(), strategy) {
+        let limits = Limits { deadline: Some(start + limit), ..Limits::default() };
+        match evaluate(&p, limits, strategy) {
             Ok(db) => {
                 let rows = relation(&db, out).iter().map(|t| t.iter().map(super::value).collect()).collect();
                 Outcome::Rows(Rows::new(super::columns(&p, out), rows))
             }
+            Err(e) if e == TIMED_OUT => Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 },
             Err(e) => Outcome::error(e),
         }
     }
