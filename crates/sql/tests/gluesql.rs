@@ -59,6 +59,34 @@ fn known_answers() {
     assert!(matches!(g.run("SELECT * FROM t0", LIMIT), Outcome::Error { .. }));
 }
 
+/// The dialect's spellings: `IS [NOT] DISTINCT FROM` through COALESCE, and integer literals
+/// typed, so that `7 / 2` divides integers.
+#[test]
+fn null_safe_equality_and_integer_literals_as_printed() {
+    use crosscheck_sql::ast::{BinOp, Expr, Lit, ToSql};
+    let d = by_name("gluesql").expect("dialect");
+    let mut g = open_glue();
+    done(g.as_mut(), "CREATE TABLE t0 (c0 INT NULL)");
+    done(g.as_mut(), "INSERT INTO t0 (c0) VALUES (1)");
+    done(g.as_mut(), "INSERT INTO t0 (c0) VALUES (NULL)");
+    let col = Expr::col("t0", "c0");
+    for (op, rhs, want) in [
+        (BinOp::Is, Lit::Null, vec![false, true]),
+        (BinOp::IsNot, Lit::Null, vec![true, false]),
+        (BinOp::Is, Lit::Int(1), vec![true, false]),
+        (BinOp::IsNot, Lit::Int(1), vec![false, true]),
+    ] {
+        let e = Expr::bin(op, col.clone(), Expr::Lit(rhs));
+        let sql = format!("SELECT {} FROM t0 ORDER BY t0.c0 ASC", e.to_sql(d));
+        let got: Vec<Value> = rows(g.as_mut(), &sql).into_iter().map(|r| r[0].clone()).collect();
+        // GlueSQL sorts NULL last ascending: the row holding 1 comes first.
+        assert_eq!(got, want.into_iter().map(Value::Bool).collect::<Vec<_>>(), "{sql}");
+    }
+    let div = Expr::bin(BinOp::IntDiv, Expr::Lit(Lit::Int(7)), Expr::Lit(Lit::Int(2)));
+    let sql = format!("SELECT {}", div.to_sql(d));
+    assert_eq!(rows(g.as_mut(), &sql), vec![vec![Value::Int(3)]], "{sql}");
+}
+
 #[test]
 fn the_dialect_leaves_out_what_gluesql_lacks() {
     let caps = by_name("gluesql").expect("dialect").capabilities();
