@@ -19,6 +19,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The allocator of the `crosscheck` binary, so figures match a campaign's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Timed {
     inner: Box<dyn Engine>,
     ns: Arc<AtomicU64>,

@@ -10,6 +10,10 @@ use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOp
 use crosscheck_sql::SqlKind;
 use std::time::{Duration, Instant};
 
+/// The allocator of the `crosscheck` binary, so figures match a campaign's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Timed {
     inner: Box<dyn Engine>,
 }
