@@ -67,9 +67,15 @@ pub mod cap {
     pub const DEFAULT_ROW: &str = "default-row";
     /// A PRIMARY KEY or UNIQUE column of a real type. Common: GlueSQL refuses FLOAT keys.
     pub const REAL_KEY: &str = "real-key";
+    /// `UNION ALL`, which TLP's aggregate variant unions its partitions with. Common: GlueSQL
+    /// has none.
+    pub const UNION_ALL: &str = "union-all";
+    /// Null-safe equality (`IS`, `IS NOT DISTINCT FROM`, `<=>`). Common: GlueSQL's spelling
+    /// repeats both operands, so nested comparisons print exponentially long queries.
+    pub const NULL_SAFE_EQ: &str = "null-safe-eq";
     /// Capabilities every dialect has unless it names them in [`super::Dialect::lacks`]: they
     /// came after the first dialects, which all had them.
-    pub const COMMON: &[&str] = &[VIEWS, INDEXES, CROSS_JOIN, DEFAULT_ROW, REAL_KEY];
+    pub const COMMON: &[&str] = &[VIEWS, INDEXES, CROSS_JOIN, DEFAULT_ROW, REAL_KEY, UNION_ALL, NULL_SAFE_EQ];
 }
 
 /// Per-engine settings that must not change any result (for the `config` oracle).

@@ -484,8 +484,9 @@ impl Dialect for GlueSql {
         // "unsupported statement: CREATE VIEW", "[MemoryStorage] index is not supported", "too
         // many tables" (a comma list) and no CROSS JOIN, "INSERT ... DEFAULT VALUES is not
         // supported".
-        // "column ... of data type 'Float' is unsupported for unique constraint".
-        &[cap::VIEWS, cap::INDEXES, cap::CROSS_JOIN, cap::DEFAULT_ROW, cap::REAL_KEY]
+        // "column ... of data type 'Float' is unsupported for unique constraint"; "unsupported
+        // query set expr" for UNION ALL; no IS [NOT] DISTINCT FROM (see write_binary).
+        &[cap::VIEWS, cap::INDEXES, cap::CROSS_JOIN, cap::DEFAULT_ROW, cap::REAL_KEY, cap::UNION_ALL, cap::NULL_SAFE_EQ]
     }
 
     fn funcs(&self) -> &'static [Func] {

@@ -250,7 +250,12 @@ impl<'a> ExprGen<'a> {
         };
         const OPS: &[BinOp] =
             &[BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Is, BinOp::IsNot];
-        let op = *OPS.choose(self.rng).unwrap_or(&BinOp::Eq);
+        let op = match *OPS.choose(self.rng).unwrap_or(&BinOp::Eq) {
+            // Same draw either way, so runs that have null-safe equality keep their stream.
+            BinOp::Is if !self.env.caps.has(cap::NULL_SAFE_EQ) => BinOp::Eq,
+            BinOp::IsNot if !self.env.caps.has(cap::NULL_SAFE_EQ) => BinOp::Ne,
+            op => op,
+        };
         Expr::bin(op, a, b)
     }
 

@@ -49,10 +49,15 @@ impl Generator<SqlCase> for SqlGenerator {
     fn case(&mut self, index: u64, oracle: &str) -> SqlCase {
         let db = index / CHECKS_PER_DB;
         let seed = self.seed;
+        let union_all = self.caps.has(cap::UNION_ALL);
         let (_, setup, env) = self.database(db);
         let mut rng = crosscheck_core::rng(seed ^ QUERY_SALT, index);
         let concrete = if oracle == "tlp" {
-            TLP_VARIANTS[rng.gen_range(0..TLP_VARIANTS.len())].to_string()
+            match TLP_VARIANTS[rng.gen_range(0..TLP_VARIANTS.len())] {
+                // Same draw either way, so runs with UNION ALL keep their stream.
+                "tlp-aggregate" if !union_all => "tlp-where".to_string(),
+                v => v.to_string(),
+            }
         } else {
             oracle.to_string()
         };

@@ -61,6 +61,14 @@ impl KindInfo for SqlKind {
                 ));
             }
         }
+        if oracles.iter().any(|o| o == "tlp-aggregate") {
+            if let Some(e) = engines.iter().find(|e| !run_caps(std::slice::from_ref(e)).has(dialect::cap::UNION_ALL)) {
+                return Err(format!(
+                    "tlp-aggregate unions its partitions with UNION ALL, which {} lacks (plain `tlp` skips that variant)",
+                    e.label
+                ));
+            }
+        }
         if oracles.iter().any(|o| o == "differential") && engines.len() < 2 {
             return Err("the differential oracle needs two or more engines (e.g. --engines sqlite,duckdb)".into());
         }
