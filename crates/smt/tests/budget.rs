@@ -1,25 +1,14 @@
 //! Adaptive skipping of seeds whose instances keep timing out, on the real z3 (its own test
 //! binary: the tallies are per process).
 
-use crosscheck_core::engine::{EngineFactory, EngineSpec};
-use crosscheck_core::{Check, CheckOptions, Engine, Kind, KindInfo};
+use crosscheck_core::{Check, CheckOptions, Kind};
 use crosscheck_smt::case::SmtCase;
 use crosscheck_smt::minimize::MinState;
 use crosscheck_smt::storm::{Params, Step};
 use crosscheck_smt::SmtKind;
 use std::time::Duration;
 
-fn open_z3() -> Option<Box<dyn Engine>> {
-    let factories = SmtKind.engines();
-    let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == "z3").expect("known engine");
-    let required = std::env::var("CROSSCHECK_REQUIRE_ENGINES").is_ok_and(|v| v.split(',').any(|n| n.trim() == "z3"));
-    if !f.availability().available {
-        assert!(!required, "z3 is required but missing");
-        println!("skipped: z3 not available");
-        return None;
-    }
-    Some(crosscheck_core::open_engine(&factories, &EngineSpec::parse("z3").expect("spec")).expect("opens"))
-}
+mod common;
 
 /// Sum of two positive cubes equal to a cube: z3 does not answer within the test's limit.
 fn hard(index: u64) -> SmtCase {
@@ -46,7 +35,7 @@ fn hard(index: u64) -> SmtCase {
 
 #[test]
 fn a_seed_that_keeps_timing_out_is_skipped_with_a_reason() {
-    let Some(z3) = open_z3() else { return };
+    let Some(z3) = common::open("z3") else { return };
     let mut engines = vec![z3];
     let opts = CheckOptions { timeout: Duration::from_millis(200) };
     for i in 0..3 {

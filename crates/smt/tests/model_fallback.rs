@@ -2,35 +2,15 @@
 //! solver's model must be checked by a second solver, and a wrong model must be caught. A
 //! solver named in `CROSSCHECK_REQUIRE_ENGINES` must be present; others skip with a line.
 
-use crosscheck_core::engine::{EngineFactory, EngineSpec};
-use crosscheck_core::{Check, CheckOptions, Engine, Kind, KindInfo, Outcome, Verdict};
+use crosscheck_core::{Check, Engine, Kind, Outcome, Verdict};
 use crosscheck_smt::case::SmtCase;
 use crosscheck_smt::oracle::{model_violation, second_opinion};
 use crosscheck_smt::storm::{Params, Step};
 use crosscheck_smt::SmtKind;
 use std::time::Duration;
 
-fn required(name: &str) -> bool {
-    std::env::var("CROSSCHECK_REQUIRE_ENGINES").is_ok_and(|v| v.split(',').any(|n| n.trim() == name))
-}
-
-fn open(spec: &str) -> Option<Box<dyn Engine>> {
-    let spec = EngineSpec::parse(spec).expect("spec");
-    let factories = SmtKind.engines();
-    let base = crosscheck_smt::engines::base_name(&spec.name).to_string();
-    let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == base).expect("known engine");
-    let avail = f.availability();
-    if !avail.available {
-        assert!(!required(&base), "{base} is required (CROSSCHECK_REQUIRE_ENGINES) but missing: {}", avail.detail);
-        println!("skipped: {base} not available ({}); install: {}", avail.detail, avail.install);
-        return None;
-    }
-    Some(crosscheck_core::open_engine(&factories, &spec).expect("opens"))
-}
-
-fn opts() -> CheckOptions {
-    CheckOptions { timeout: Duration::from_secs(20) }
-}
+mod common;
+use common::{open, opts};
 
 fn case(logic: &str, decls: &[&str], asserts: &[&str]) -> SmtCase {
     SmtCase {

@@ -1,11 +1,8 @@
 //! Tests with real solvers. A solver named in `CROSSCHECK_REQUIRE_ENGINES` (comma-separated)
 //! must be present or the test fails; any other missing solver skips its test with a line.
 
-use crosscheck_core::engine::{EngineFactory, EngineSpec};
 use crosscheck_core::Generator;
-use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineInfo, FindingClass, GenOptions, Kind, KindInfo, Outcome, Verdict,
-};
+use crosscheck_core::{Check, Engine, EngineInfo, FindingClass, GenOptions, Kind, KindInfo, Outcome, Verdict};
 use crosscheck_smt::case::SmtCase;
 use crosscheck_smt::eval::{self, Env};
 use crosscheck_smt::generator::{load_seeds, shipped_seeds_dir, SmtGenerator};
@@ -16,28 +13,8 @@ use crosscheck_smt::SmtKind;
 use std::path::Path;
 use std::time::Duration;
 
-fn required(name: &str) -> bool {
-    std::env::var("CROSSCHECK_REQUIRE_ENGINES").is_ok_and(|v| v.split(',').any(|n| n.trim() == name))
-}
-
-/// Opens `spec` if its solver is here; otherwise fails (required) or skips with a line.
-fn open(spec: &str) -> Option<Box<dyn Engine>> {
-    let spec = EngineSpec::parse(spec).expect("spec");
-    let factories = SmtKind.engines();
-    let base = crosscheck_smt::engines::base_name(&spec.name).to_string();
-    let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == base).expect("known engine");
-    let avail = f.availability();
-    if !avail.available {
-        assert!(!required(&base), "{base} is required (CROSSCHECK_REQUIRE_ENGINES) but missing: {}", avail.detail);
-        println!("skipped: {base} not available ({}); install: {}", avail.detail, avail.install);
-        return None;
-    }
-    Some(crosscheck_core::open_engine(&factories, &spec).expect("opens"))
-}
-
-fn opts() -> CheckOptions {
-    CheckOptions { timeout: Duration::from_secs(20) }
-}
+mod common;
+use common::{open, opts};
 
 fn seed_dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let d = tempfile::tempdir().expect("tempdir");

@@ -480,6 +480,21 @@ pub struct ColumnDef {
     pub collate: Option<Collation>,
 }
 
+impl ColumnDef {
+    /// A column of type `ty` without constraints, default or collation.
+    pub fn plain(name: &str, ty: SqlType) -> ColumnDef {
+        ColumnDef {
+            name: name.into(),
+            ty: Some(ty),
+            primary_key: false,
+            unique: false,
+            not_null: false,
+            default: None,
+            collate: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IndexKey {
     pub expr: Expr,

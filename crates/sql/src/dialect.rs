@@ -263,12 +263,7 @@ pub fn std_write_binary(d: &dyn Dialect, out: &mut String, op: BinOp, a: &Expr, 
 pub fn write_args(d: &dyn Dialect, out: &mut String, name: &str, args: &[Expr]) {
     out.push_str(name);
     out.push('(');
-    for (i, a) in args.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        a.write_sql(d, out);
-    }
+    crate::print::write_list(args, d, out);
     out.push(')');
 }
 

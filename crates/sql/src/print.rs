@@ -46,12 +46,23 @@ impl ToSql for Lit {
     }
 }
 
-fn write_list<T: ToSql>(items: &[T], d: &dyn Dialect, out: &mut String) {
+/// `a, b, c`.
+pub fn write_list<T: ToSql>(items: &[T], d: &dyn Dialect, out: &mut String) {
     for (i, it) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
         it.write_sql(d, out);
+    }
+}
+
+/// `a, b, c` for names, each quoted as the dialect quotes identifiers.
+fn write_idents(names: &[String], d: &dyn Dialect, out: &mut String) {
+    for (i, n) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        d.write_ident(out, n);
     }
 }
 
@@ -292,12 +303,7 @@ impl ToSql for Stmt {
                 d.write_ident(out, table);
                 if !columns.is_empty() {
                     out.push_str(" (");
-                    for (i, c) in columns.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        d.write_ident(out, c);
-                    }
+                    write_idents(columns, d, out);
                     out.push(')');
                 }
                 if values.is_empty() {
@@ -334,12 +340,7 @@ impl ToSql for Stmt {
                 d.write_ident(out, name);
                 if !columns.is_empty() {
                     out.push('(');
-                    for (i, c) in columns.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        d.write_ident(out, c);
-                    }
+                    write_idents(columns, d, out);
                     out.push(')');
                 }
                 out.push_str(" AS ");

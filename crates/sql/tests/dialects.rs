@@ -59,28 +59,16 @@ fn run(e: &mut dyn Engine, stmts: &[Stmt], query: &Select) -> Vec<Vec<Value>> {
     }
 }
 
-fn column(name: &str, ty: SqlType) -> ColumnDef {
-    ColumnDef {
-        name: name.into(),
-        ty: Some(ty),
-        primary_key: false,
-        unique: false,
-        not_null: false,
-        default: None,
-        collate: None,
-    }
-}
-
 /// A table with a unique blob and a unique text column, an index over both, a row of defaults
 /// and a negative-free `substr`: MariaDB refused the first three (no key on a BLOB, no
 /// `DEFAULT VALUES`), PostgreSQL's `sign(bigint)` was a double.
 #[test]
 fn keyed_blobs_default_rows_and_integer_sign_run_everywhere() {
-    let mut blob = column("c0", SqlType::Blob);
+    let mut blob = ColumnDef::plain("c0", SqlType::Blob);
     blob.unique = true;
-    let mut text = column("c1", SqlType::Text);
+    let mut text = ColumnDef::plain("c1", SqlType::Text);
     text.unique = true;
-    let mut int = column("c2", SqlType::Int);
+    let mut int = ColumnDef::plain("c2", SqlType::Int);
     int.default = Some(Lit::Int(-7));
     let setup = vec![
         Stmt::CreateTable { name: "t0".into(), columns: vec![blob, text, int] },
@@ -181,7 +169,10 @@ fn generated_four_engine_cases_run_without_unexpected_errors() {
 /// A one-table case whose query returns `2|b`, with a finding around it, for reproducers.
 fn small_case() -> (crosscheck_sql::SqlCase, crosscheck_core::Evidence) {
     let setup = vec![
-        Stmt::CreateTable { name: "t0".into(), columns: vec![column("c0", SqlType::Int), column("c1", SqlType::Text)] },
+        Stmt::CreateTable {
+            name: "t0".into(),
+            columns: vec![ColumnDef::plain("c0", SqlType::Int), ColumnDef::plain("c1", SqlType::Text)],
+        },
         Stmt::Insert {
             table: "t0".into(),
             columns: vec!["c0".into(), "c1".into()],

@@ -621,15 +621,7 @@ fn engines_that_refuse_different_setup_statements_are_not_compared() {
     use crosscheck_sql::case::{Query, SqlCase};
     let (Some(sqlite), Some(pg)) = (open("sqlite"), open("postgres")) else { return };
     let mut engines = vec![sqlite, pg];
-    let column = ColumnDef {
-        name: "c0".into(),
-        ty: Some(SqlType::Int),
-        primary_key: false,
-        unique: false,
-        not_null: false,
-        default: None,
-        collate: None,
-    };
+    let column = ColumnDef::plain("c0", SqlType::Int);
     let insert = |v: Lit| Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] };
     let case = |rows: Vec<Stmt>| {
         let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![column.clone()] }];

@@ -149,18 +149,7 @@ fn norec_counts_rows_against_an_unoptimizable_sum() {
 
 /// t0(c0 INTEGER) holding 1, 2, 3 and NULL.
 fn known_case(oracle: &str) -> SqlCase {
-    let mut setup = vec![Stmt::CreateTable {
-        name: "t0".into(),
-        columns: vec![ColumnDef {
-            name: "c0".into(),
-            ty: Some(SqlType::Int),
-            primary_key: false,
-            unique: false,
-            not_null: false,
-            default: None,
-            collate: None,
-        }],
-    }];
+    let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![ColumnDef::plain("c0", SqlType::Int)] }];
     for v in [Lit::Int(1), Lit::Int(2), Lit::Int(3), Lit::Null] {
         setup.push(Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] });
     }
