@@ -68,3 +68,22 @@ fn swipl_matches_reference() {
 fn sqlite_matches_reference() {
     against_reference("sqlite");
 }
+#[test]
+fn postgres_matches_reference() {
+    against_reference("postgres");
+}
+#[test]
+fn duckdb_matches_reference() {
+    against_reference("duckdb");
+}
+
+#[test]
+fn sql_engines_compute_with_64_bit_integers() {
+    let p = parse(WIDE);
+    let want = tuples(&["(1,9442450941)", "(2,4294967289)"]);
+    assert_eq!(run(&mut open("reference").expect("built in"), &p, "r").expect("reference runs"), want);
+    for name in ["sqlite", "postgres", "duckdb"] {
+        let Some(mut e) = open(name) else { continue };
+        assert_eq!(run(&mut e, &p, "r").unwrap_or_else(|err| panic!("{name}: {err}")), want, "{name}");
+    }
+}

@@ -9,7 +9,10 @@
 
 pub mod clingo;
 pub mod cozo;
+pub mod duckdb;
 pub mod nemo;
+pub mod postgres;
+pub mod recsql;
 pub mod reference;
 pub mod souffle;
 pub mod sqlite;
@@ -29,6 +32,8 @@ pub fn factories() -> Vec<&'static dyn EngineFactory> {
         &clingo::Factory,
         &swipl::Factory,
         &sqlite::Factory,
+        &postgres::Factory,
+        &duckdb::Factory,
     ]
 }
 
@@ -42,6 +47,8 @@ pub fn capabilities(dialect: &str) -> &'static [&'static str] {
         "clingo" => clingo::CAPS,
         "swipl" => swipl::CAPS,
         "sqlite" => sqlite::CAPS,
+        "postgres" => postgres::CAPS,
+        "duckdb" => duckdb::CAPS,
         _ => &[],
     }
 }
@@ -56,6 +63,8 @@ pub fn options(dialect: &str) -> &'static [&'static str] {
         "clingo" => clingo::OPTIONS,
         "swipl" => swipl::OPTIONS,
         "sqlite" => sqlite::OPTIONS,
+        "postgres" => postgres::OPTIONS,
+        "duckdb" => duckdb::OPTIONS,
         _ => &[],
     }
 }
@@ -69,6 +78,8 @@ pub fn native(dialect: &str) -> (&'static str, &'static str) {
         "clingo" => ("lp", "clingo repro.lp"),
         "swipl" => ("pl", "swipl repro.pl"),
         "sqlite" => ("sql", "sqlite3 < repro.sql"),
+        "postgres" => ("sql", "psql -f repro.sql"),
+        "duckdb" => ("sql", "duckdb < repro.sql"),
         _ => ("dl", "souffle repro.dl"),
     }
 }
@@ -88,6 +99,8 @@ pub fn print(dialect: &str, p: &Program, out: &str, option: Option<&str>) -> Res
         "clingo" => clingo::print(p, out, option),
         "swipl" => swipl::print(p, out, option),
         "sqlite" => sqlite::print(p, out, option),
+        "postgres" => postgres::print(p, out, option),
+        "duckdb" => duckdb::print(p, out, option),
         other => Err(format!("no printer for dialect {other}")),
     }
 }
@@ -256,7 +269,7 @@ pub fn comment_prefix(dialect: &str) -> &'static str {
     match dialect {
         "cozo" => "#",
         "z3" => ";",
-        "sqlite" => "--",
+        "sqlite" | "postgres" | "duckdb" => "--",
         "nemo" | "clingo" | "swipl" => "%",
         _ => "//",
     }

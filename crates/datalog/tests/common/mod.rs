@@ -126,4 +126,34 @@ pub const SUITE: &[(&str, &str, &str)] = &[
          e(1,2).\np(X,X) :- p(X,X).\nq(X,Y) :- e(X,Y).\nq(X,Y) :- p(X,Y).\n",
         "q",
     ),
+    (
+        // Two linear recursive rules for one relation: PostgreSQL takes one recursive SELECT
+        // (printed as a LATERAL join), DuckDB one over a derived table.
+        "two recursive rules for one relation",
+        ".decl e(x:number, y:number)\n.decl p(x:number, y:number)\n.output p\n\
+         e(1,2). e(2,3). e(3,4). e(10,1).\n\
+         p(X,Y) :- e(X,Y).\np(X,Z) :- p(X,Y), e(Y,Z), Z != 3.\np(X,Z) :- e(X,Y), p(Y,Z).\n",
+        "p",
+    ),
+    (
+        // A projection derives one tuple twice: a relation is a set all the same, so the sum
+        // and the count see it once.
+        "an aggregate over a projection",
+        ".decl e(x:number, y:number, z:number)\n.decl q(x:number, y:number)\n.decl s(x:number, n:number)\n\
+         .decl c(x:number, n:number)\n.decl r(x:number, n:number, m:number)\n.output r\n\
+         e(1, 30, 7). e(1, 30, 8). e(1, 4, 9). e(2, -5, 1).\n\
+         q(X, Y) :- e(X, Y, _).\n\
+         s(X, N) :- q(X, _), N = sum Y : { q(X, Y) }.\n\
+         c(X, N) :- q(X, _), N = count : { q(X, _) }.\n\
+         r(X, N, M) :- s(X, N), c(X, M).\n",
+        "r",
+    ),
 ];
+
+/// Numbers past 32 bits, for the engines with 64-bit integers (a bare SQL literal is a 32-bit
+/// integer in PostgreSQL and DuckDB; clingo's numbers are 32-bit).
+pub const WIDE: &str =
+    ".decl e(x:number, y:number)\n.decl s(x:number, n:number)\n.decl r(x:number, n:number)\n.output r\n\
+    e(1, 3000000000). e(1, 2147483647). e(2, -5).\n\
+    s(X, N) :- e(X, _), N = sum Y : { e(X, Y) }.\n\
+    r(X, N) :- s(X, A), N = A + 2147483647 * 2.\n";
