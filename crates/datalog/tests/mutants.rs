@@ -57,31 +57,26 @@ fn drop_row_caught_by_differential_and_reduced() {
 }
 
 #[test]
-fn drop_row_caught_by_dlsmith_fact_inline() {
-    // EQU-FACTINLINE replaces a relation's rules by the tuples the engine computed: the dropped
-    // tuple goes missing downstream, which the equivalence oracle sees.
+fn drop_row_caught_by_dlsmith() {
     let (_, ev, _) = first_finding(&["mutant:cozo:drop-row"], "dlsmith", 400).expect("the mutant is caught");
     assert!(ev.key.starts_with("dlsmith:"), "{ev:?}");
-    assert!(ev.summary.contains("EQU-FACTINLINE"), "{}", ev.summary);
 }
 
 #[test]
-fn drop_row_caught_by_queryfuzz_on_an_unordered_engine() {
-    // A fault that drops the *largest* tuple preserves every containment (A ⊆ B implies
-    // A − max A ⊆ B − max B), so no metamorphic oracle can see it on an engine that sorts its
-    // output, like Cozo; on an engine whose output order follows its derivation order
-    // (clingo's model order), queryfuzz catches it.
-    let Some(_) = open("clingo") else { return };
-    let found = first_finding(&["mutant:clingo:drop-row"], "queryfuzz", 400);
-    assert!(found.is_some(), "queryfuzz catches drop-row on clingo");
+fn drop_row_caught_by_queryfuzz() {
+    // The transformed program is another text, so the fault drops another tuple (or none, when
+    // the answer is empty): a pair the transformation says are equal, or contained in each
+    // other, stops being so.
+    let (_, ev, _) = first_finding(&["mutant:cozo:drop-row"], "queryfuzz", 400).expect("the mutant is caught");
+    assert!(ev.key.starts_with("queryfuzz:"), "{ev:?}");
 }
 
 #[test]
 fn metamorphic_reduction_keeps_the_reference_relation() {
-    // A queryfuzz finding of the mutant on clingo reduces, and every reduced pair still
-    // satisfies the transformation's relation on the reference evaluator.
-    let Some(_) = open("clingo") else { return };
-    let Some((case, ev, mut engines)) = first_finding(&["mutant:clingo:drop-row"], "queryfuzz", 400) else { return };
+    // A queryfuzz finding of the mutant reduces, and the reduced pair still satisfies the
+    // transformation's relation on the reference evaluator.
+    let (case, ev, mut engines) =
+        first_finding(&["mutant:cozo:drop-row"], "queryfuzz", 400).expect("the mutant is caught");
     let opts = CheckOptions { timeout: Duration::from_secs(10) };
     let before = DatalogKind.size(&case);
     let (small, _) = reduce(
@@ -101,11 +96,10 @@ fn metamorphic_reduction_keeps_the_reference_relation() {
 
 #[test]
 fn drop_row_caught_by_config() {
-    // The mutant drops the last row Cozo delivers. Under `order-desc` Cozo delivers the same
-    // set in the opposite order, so the default run loses the largest tuple and the option run
-    // the smallest: the config oracle sees two different answers whenever two tuples exist.
+    // An option changes the program text, so the fault drops another tuple; `order-desc` also
+    // reverses the order Cozo delivers the same set in.
     let (_, ev, _) = first_finding(&["mutant:cozo:drop-row"], "config", 400).expect("the mutant is caught");
-    assert!(ev.key.starts_with("config:order-desc:"), "{ev:?}");
+    assert!(ev.key.starts_with("config:"), "{ev:?}");
 }
 
 #[test]
