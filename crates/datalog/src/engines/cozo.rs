@@ -3,7 +3,7 @@
 //! in rule heads, and an entry rule `?[...]` for the output relation.
 
 use super::{agg_form, flatten};
-use crate::ast::{CmpOp, Literal, Program, Term, Type, Val};
+use crate::ast::{AggFn, CmpOp, Literal, Program, Term, Type, Val};
 use cozo::{DataValue, DbInstance, Num, ScriptMutability};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
@@ -101,20 +101,32 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
         }
         defined.insert(d.name.clone());
     }
-    for r in &p.rules {
+    for (i, r) in p.rules.iter().enumerate() {
         if let Some(a) = agg_form(r) {
+            // Cozo aggregates in the head of an auxiliary rule, read back by the real one:
+            // Cozo's `sum` is a float (6.0 joins with no 6), so it goes through `to_int`, and
+            // without group columns Cozo answers an empty input with one row (sum 0.0) where
+            // Soufflé derives nothing, so the source relation guards the rule.
+            let aux = format!("a_{}_{i}", r.head.rel);
+            let group: Vec<String> = a.cols.iter().flatten().map(|g| var(g)).collect();
             let body: Vec<String> =
                 a.cols.iter().map(|c| c.as_deref().map(var).unwrap_or_else(|| var(&a.value))).collect();
-            let head: Vec<String> = r
-                .head
-                .args
-                .iter()
-                .map(|t| match t {
-                    Term::Var(v) if *v == a.result => format!("{}({})", a.func.name(), var(&a.value)),
-                    other => term(other).unwrap_or_default(),
-                })
-                .collect();
-            lines.push(format!("{}[{}] := {}[{}]", rel(&r.head.rel), head.join(", "), rel(&a.src), body.join(", ")));
+            let mut aux_head = group.clone();
+            aux_head.push(format!("{}({})", a.func.name(), var(&a.value)));
+            lines.push(format!("{aux}[{}] := {}[{}]", aux_head.join(", "), rel(&a.src), body.join(", ")));
+            let result = var(&a.result);
+            let summed = a.func == AggFn::Sum;
+            let mut read = group;
+            read.push(if summed { format!("{result}_f") } else { result.clone() });
+            let mut main = vec![format!("{aux}[{}]", read.join(", "))];
+            if a.cols.iter().all(Option::is_none) {
+                main.push(format!("{}[{}]", rel(&a.src), vec!["_"; a.cols.len()].join(", ")));
+            }
+            if summed {
+                main.push(format!("{result} = to_int({result}_f)"));
+            }
+            let head: Result<Vec<String>, String> = r.head.args.iter().map(term).collect();
+            lines.push(format!("{}[{}] := {}", rel(&r.head.rel), head?.join(", "), main.join(", ")));
             continue;
         }
         if r.has_agg() {
@@ -262,5 +274,39 @@ impl Engine for Cozo {
                 Outcome::Crash { signal: None, code: None, stderr_tail: format!("panic: {msg}") }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(src: &str, out: &str) -> Vec<Vec<Value>> {
+        let p = crate::parse::parse(src).expect("parses");
+        let text = print(&p, out, None).expect("prints");
+        let mut e = Factory.open(&EngineSpec::parse("cozo").expect("spec")).expect("opens");
+        match e.run(&text, Duration::from_secs(10)) {
+            Outcome::Rows(r) => r.rows,
+            other => panic!("{other:?}\n{text}"),
+        }
+    }
+
+    #[test]
+    fn sums_are_integers_and_empty_inputs_derive_nothing() {
+        // Both were differences from Soufflé that a reference-vs-cozo differential found: a sum
+        // joined back with the numbers it came from, and an ungrouped sum of an empty relation.
+        let joined = ".decl h(x:number)\n.decl s(x:number)\n.decl y(x:number)\n.output y\nh(6).\n\
+                      s(C) :- h(_), C = sum B : { h(B) }.\ny(A) :- s(A), h(A).\n";
+        assert_eq!(answer(joined, "y"), vec![vec![Value::Int(6)]]);
+        let empty = ".decl w(x:number)\n.decl s(x:number)\n.decl m(x:number)\n.output s\n.output m\n\
+                     s(C) :- w(_), C = sum B : { w(B) }.\nm(C) :- w(_), C = min B : { w(B) }.\n";
+        assert_eq!(answer(empty, "s"), Vec::<Vec<Value>>::new());
+        assert_eq!(answer(empty, "m"), Vec::<Vec<Value>>::new());
+        let grouped = ".decl p(g:symbol, x:number)\n.decl s(g:symbol, x:number)\n.output s\n\
+                       p(\"a\", 2). p(\"a\", 3). p(\"b\", 4).\ns(G, C) :- p(G, _), C = sum B : { p(G, B) }.\n";
+        assert_eq!(
+            answer(grouped, "s"),
+            vec![vec![Value::Text("a".into()), Value::Int(5)], vec![Value::Text("b".into()), Value::Int(4)]]
+        );
     }
 }
