@@ -1,8 +1,14 @@
-//! Z3's μZ Datalog engine through SMT-LIB's fixedpoint commands: `declare-rel` over a finite
-//! sort (16-bit vectors: numbers 0..65535, no symbols), `rule`, `query :print-answer true`.
-//! The answer is a disjunction of `(= (:var i) #x..)` conjunctions, one per tuple.
+//! Z3's μZ Datalog engine through SMT-LIB's fixedpoint commands: `declare-rel` over finite
+//! sorts, `rule`, `query :print-answer true`. The answer is a disjunction of
+//! `(= (:var i) #x..)` conjunctions, one per tuple.
+//!
+//! Both column types are 16-bit vectors: numbers 0..65535 as themselves (sort `N`), symbols as
+//! their rank among the program's symbols (sort `S`, an alias of `N`). A `; symbols:` comment
+//! lists them, so the adapter can turn codes back into text. Symbols are compared only with
+//! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
+//! refuses `<` on them.
 
-use crate::ast::{CmpOp, Literal, Program, Rule, Term, Val};
+use crate::ast::{CmpOp, Literal, Program, Rule, Term, Type, Val};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::process::{find_tool, run_once, RunOnce};
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
@@ -12,7 +18,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-pub const CAPS: &[&str] = &["negation", "comparisons", "recursion", "mutual-recursion", "nonlinear-recursion"];
+pub const CAPS: &[&str] =
+    &["negation", "comparisons", "symbols", "recursion", "mutual-recursion", "nonlinear-recursion"];
 
 /// μZ's rule transformations and relation back-ends: none may change an answer.
 pub const OPTIONS: &[&str] = &[
@@ -31,10 +38,56 @@ fn rel(n: &str) -> String {
     format!("r_{n}")
 }
 
-fn term(t: &Term) -> Result<String, String> {
+/// Each symbol of the program and its code, in the order of the `; symbols:` comment.
+type Symbols = BTreeMap<String, i64>;
+
+fn symbols(p: &Program) -> Result<Symbols, String> {
+    let mut all = BTreeSet::new();
+    for f in p.facts.iter() {
+        all.extend(f.vals.iter().filter_map(|v| if let Val::Sym(s) = v { Some(s.as_str()) } else { None }));
+    }
+    fn walk<'a>(t: &'a Term, all: &mut BTreeSet<&'a str>) {
+        match t {
+            Term::Const(Val::Sym(s)) => {
+                all.insert(s);
+            }
+            Term::Bin(_, a, b) => {
+                walk(a, all);
+                walk(b, all);
+            }
+            _ => {}
+        }
+    }
+    fn lits<'a>(ls: &'a [Literal], all: &mut BTreeSet<&'a str>) {
+        for l in ls {
+            match l {
+                Literal::Pos(a) | Literal::Neg(a) => a.args.iter().for_each(|t| walk(t, all)),
+                Literal::Cmp(_, x, y) => {
+                    walk(x, all);
+                    walk(y, all);
+                }
+                Literal::Agg { body, .. } => lits(body, all),
+            }
+        }
+    }
+    for r in &p.rules {
+        r.head.args.iter().for_each(|t| walk(t, &mut all));
+        lits(&r.body, &mut all);
+    }
+    if all.len() > 1 << BITS {
+        return Err(format!("z3: {} symbols do not fit the finite sort", all.len()));
+    }
+    Ok(all.into_iter().zip(0..).map(|(s, i)| (s.to_string(), i)).collect())
+}
+
+fn term(t: &Term, syms: &Symbols) -> Result<String, String> {
     match t {
         Term::Var(v) => Ok(format!("v_{v}")),
         Term::Const(Val::Num(n)) if (0..(1i64 << BITS)).contains(n) => Ok(format!("(_ bv{n} {BITS})")),
+        Term::Const(Val::Sym(s)) => {
+            let code = syms.get(s).ok_or_else(|| format!("z3: symbol {s:?} missing from the table"))?;
+            Ok(format!("(_ bv{code} {BITS})"))
+        }
         Term::Const(c) => Err(format!("z3: constant {c} outside the finite sort")),
         Term::Wild => Err("z3: wildcard".into()),
         Term::Bin(..) => Err("z3: arithmetic".into()),
@@ -71,7 +124,7 @@ fn inline_equalities(r: &Rule) -> Rule {
     }
 }
 
-fn atom(a: &crate::ast::Atom, wild: &mut usize, vars: &mut BTreeSet<String>) -> Result<String, String> {
+fn atom(a: &crate::ast::Atom, syms: &Symbols, wild: &mut usize, vars: &mut BTreeSet<String>) -> Result<String, String> {
     let mut args = Vec::new();
     for t in &a.args {
         if matches!(t, Term::Wild) {
@@ -80,7 +133,7 @@ fn atom(a: &crate::ast::Atom, wild: &mut usize, vars: &mut BTreeSet<String>) -> 
             vars.insert(format!("v_{v}"));
             args.push(format!("v_{v}"));
         } else {
-            args.push(term(t)?);
+            args.push(term(t, syms)?);
         }
     }
     Ok(if args.is_empty() { rel(&a.rel) } else { format!("({} {})", rel(&a.rel), args.join(" ")) })
@@ -91,14 +144,21 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     if let Some((k, v)) = option.and_then(|o| o.split_once('=')) {
         let _ = writeln!(s, "(set-option :{k} {v})");
     }
+    let syms = symbols(p)?;
+    if !syms.is_empty() {
+        let list: Vec<&String> = syms.keys().collect();
+        let _ = writeln!(s, "; symbols: {}", serde_json::to_string(&list).map_err(|e| e.to_string())?);
+    }
     let _ = writeln!(s, "(define-sort N () (_ BitVec {BITS}))");
+    let _ = writeln!(s, "(define-sort S () (_ BitVec {BITS}))");
     for d in &p.decls {
-        let _ = writeln!(s, "(declare-rel {} ({}))", rel(&d.name), vec!["N"; d.cols.len()].join(" "));
+        let cols: Vec<&str> = d.cols.iter().map(|c| if *c == Type::Symbol { "S" } else { "N" }).collect();
+        let _ = writeln!(s, "(declare-rel {} ({}))", rel(&d.name), cols.join(" "));
     }
     let mut vars = BTreeSet::new();
     let mut rules = Vec::new();
     for f in p.facts.iter() {
-        let args: Result<Vec<String>, String> = f.vals.iter().map(|v| term(&Term::Const(v.clone()))).collect();
+        let args: Result<Vec<String>, String> = f.vals.iter().map(|v| term(&Term::Const(v.clone()), &syms)).collect();
         rules.push(format!("(rule ({} {}))", rel(&f.rel), args?.join(" ")));
     }
     let mut wild = 0;
@@ -106,21 +166,31 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
         if r.has_agg() {
             return Err("z3: aggregates".into());
         }
+        let types = p.var_types(r);
+        let symbolic = |t: &Term| match t {
+            Term::Var(v) => types.get(v) == Some(&Type::Symbol),
+            Term::Const(c) => c.ty() == Type::Symbol,
+            _ => false,
+        };
+        let ordered = |op: &CmpOp| !matches!(op, CmpOp::Eq | CmpOp::Ne);
+        if r.body.iter().any(|l| matches!(l, Literal::Cmp(op, x, y) if ordered(op) && (symbolic(x) || symbolic(y)))) {
+            return Err("z3: order on symbols".into());
+        }
         let r = inline_equalities(r);
         r.vars().into_iter().for_each(|v| {
             vars.insert(format!("v_{v}"));
         });
-        let head = atom(&r.head, &mut wild, &mut vars)?;
+        let head = atom(&r.head, &syms, &mut wild, &mut vars)?;
         let mut body = Vec::new();
         for l in &r.body {
             body.push(match l {
-                Literal::Pos(a) => atom(a, &mut wild, &mut vars)?,
+                Literal::Pos(a) => atom(a, &syms, &mut wild, &mut vars)?,
                 Literal::Neg(a) if a.args.iter().any(|t| matches!(t, Term::Wild)) => {
                     return Err("z3: wildcard in a negated atom".into())
                 }
-                Literal::Neg(a) => format!("(not {})", atom(a, &mut wild, &mut vars)?),
+                Literal::Neg(a) => format!("(not {})", atom(a, &syms, &mut wild, &mut vars)?),
                 Literal::Cmp(op, x, y) => {
-                    let (x, y) = (term(x)?, term(y)?);
+                    let (x, y) = (term(x, &syms)?, term(y, &syms)?);
                     match op {
                         CmpOp::Eq => format!("(= {x} {y})"),
                         CmpOp::Ne => format!("(not (= {x} {y}))"),
@@ -258,6 +328,18 @@ pub fn parse_answer(text: &str, arity: usize) -> Result<Vec<Vec<Value>>, String>
     }
 }
 
+/// A symbol column's code back to its text.
+fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
+    match v {
+        Value::Int(code) if symbol => usize::try_from(code)
+            .ok()
+            .and_then(|i| syms.get(i))
+            .map(|s| Value::Text(s.clone()))
+            .ok_or_else(|| format!("z3: symbol code {code} outside the table")),
+        v => Ok(v),
+    }
+}
+
 pub struct Factory;
 
 fn binary(loc: Option<&str>) -> Option<PathBuf> {
@@ -306,16 +388,25 @@ impl Engine for Z3 {
         Ok(())
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let arity = text
+        let cols: Vec<bool> = text
             .lines()
             .rev()
             .find_map(|l| l.strip_prefix("(query "))
             .and_then(|q| q.split_whitespace().next())
             .and_then(|name| {
                 let decl = format!("(declare-rel {name} (");
-                text.lines().find_map(|l| l.strip_prefix(&decl)).map(|cols| cols.split_whitespace().count())
+                text.lines().find_map(|l| l.strip_prefix(&decl))
             })
-            .unwrap_or(0);
+            .map(|cols| cols.split_whitespace().map(|c| c.trim_end_matches(')') == "S").collect())
+            .unwrap_or_default();
+        let syms: Vec<String> = match text.lines().find_map(|l| l.strip_prefix("; symbols: ")) {
+            Some(list) => match serde_json::from_str(list) {
+                Ok(v) => v,
+                Err(e) => return Outcome::error(format!("z3: bad symbol table: {e}")),
+            },
+            None => vec![],
+        };
+        let arity = cols.len();
         let mut cmd = Command::new(&self.bin);
         cmd.arg("-in").arg(format!("-T:{}", limit.as_secs().max(1)));
         let (stdout, stderr, status) = match run_once(&mut cmd, text, limit + Duration::from_secs(2)) {
@@ -333,9 +424,41 @@ impl Engine for Z3 {
         if stdout.contains("(error") {
             return Outcome::error(format!("z3: {}", stdout.lines().find(|l| l.contains("(error")).unwrap_or("")));
         }
-        match parse_answer(&stdout, arity) {
+        let rows = parse_answer(&stdout, arity).and_then(|rows| {
+            rows.into_iter()
+                .map(|row| row.into_iter().zip(&cols).map(|(v, &sym)| decode(v, sym, &syms)).collect())
+                .collect::<Result<Vec<Vec<Value>>, String>>()
+        });
+        match rows {
             Ok(rows) => Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows)),
             Err(e) => Outcome::error(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        crate::parse::parse(src).expect("parses")
+    }
+
+    #[test]
+    fn symbols_are_coded_by_rank_and_listed() {
+        let p = program(".decl p(x:symbol, n:number)\n.output p\np(\"b\", 1). p(\"a\", 2).\n");
+        let text = print(&p, "p", None).expect("prints");
+        assert!(text.contains("; symbols: [\"a\",\"b\"]"), "{text}");
+        assert!(text.contains("(declare-rel r_p (S N))"), "{text}");
+        assert!(text.contains("(rule (r_p (_ bv1 16) (_ bv1 16)))"), "{text}");
+        assert_eq!(decode(Value::Int(1), true, &["a".into(), "b".into()]), Ok(Value::Text("b".into())));
+        assert!(decode(Value::Int(2), true, &["a".into(), "b".into()]).is_err());
+        assert_eq!(decode(Value::Int(2), false, &[]), Ok(Value::Int(2)));
+    }
+
+    #[test]
+    fn order_on_symbols_is_refused() {
+        let p = program(".decl p(x:symbol)\n.decl q(x:symbol)\n.output q\np(\"a\").\nq(X) :- p(X), X < \"b\".\n");
+        assert_eq!(print(&p, "q", None), Err("z3: order on symbols".to_string()));
     }
 }
