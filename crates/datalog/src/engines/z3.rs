@@ -2,8 +2,9 @@
 //! sorts, `rule`, `query :print-answer true`. The answer is a disjunction of
 //! `(= (:var i) #x..)` conjunctions, one per tuple.
 //!
-//! Both column types are 16-bit vectors: numbers 0..65535 as themselves (sort `N`), symbols as
-//! their rank among the program's symbols (sort `S`, an alias of `N`). A `; symbols:` comment
+//! Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
+//! program's constants): numbers 0..65535 as themselves (sort `N`), symbols as their rank among
+//! the program's symbols (sort `S`, an alias of `N`). A `; symbols:` comment
 //! lists them, so the adapter can turn codes back into text. Symbols are compared only with
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
@@ -32,61 +33,79 @@ pub const OPTIONS: &[&str] = &[
     "fp.xform.inline_linear_branch=true",
 ];
 
-const BITS: u32 = 16;
+/// The widest sort: numbers beyond it are refused.
+const MAX_BITS: u32 = 16;
 
 fn rel(n: &str) -> String {
     format!("r_{n}")
 }
 
-/// Each symbol of the program and its code, in the order of the `; symbols:` comment.
-type Symbols = BTreeMap<String, i64>;
+/// How values are coded: each symbol by its rank (the order of the `; symbols:` comment), all
+/// in bit-vectors of `bits` bits. Rules are safe and μZ gets no arithmetic, so every value is a
+/// constant of the program and the width only has to hold those; it matters for speed: μZ
+/// complements a negated relation over the whole sort, and a 2-column negation over 16 bits
+/// took 2 s where 8 bits take 0.02 s.
+struct Enc {
+    syms: BTreeMap<String, i64>,
+    bits: u32,
+}
 
-fn symbols(p: &Program) -> Result<Symbols, String> {
-    let mut all = BTreeSet::new();
-    for f in p.facts.iter() {
-        all.extend(f.vals.iter().filter_map(|v| if let Val::Sym(s) = v { Some(s.as_str()) } else { None }));
-    }
-    fn walk<'a>(t: &'a Term, all: &mut BTreeSet<&'a str>) {
+fn encoding(p: &Program) -> Result<Enc, String> {
+    fn walk<'a>(t: &'a Term, all: &mut BTreeSet<&'a str>, max: &mut i64) {
         match t {
             Term::Const(Val::Sym(s)) => {
                 all.insert(s);
             }
+            Term::Const(Val::Num(n)) => *max = (*max).max(*n),
             Term::Bin(_, a, b) => {
-                walk(a, all);
-                walk(b, all);
+                walk(a, all, max);
+                walk(b, all, max);
             }
             _ => {}
         }
     }
-    fn lits<'a>(ls: &'a [Literal], all: &mut BTreeSet<&'a str>) {
+    fn lits<'a>(ls: &'a [Literal], all: &mut BTreeSet<&'a str>, max: &mut i64) {
         for l in ls {
             match l {
-                Literal::Pos(a) | Literal::Neg(a) => a.args.iter().for_each(|t| walk(t, all)),
+                Literal::Pos(a) | Literal::Neg(a) => a.args.iter().for_each(|t| walk(t, all, max)),
                 Literal::Cmp(_, x, y) => {
-                    walk(x, all);
-                    walk(y, all);
+                    walk(x, all, max);
+                    walk(y, all, max);
                 }
-                Literal::Agg { body, .. } => lits(body, all),
+                Literal::Agg { body, .. } => lits(body, all, max),
+            }
+        }
+    }
+    let (mut all, mut max) = (BTreeSet::new(), 0i64);
+    for f in p.facts.iter() {
+        for v in &f.vals {
+            match v {
+                Val::Sym(s) => {
+                    all.insert(s.as_str());
+                }
+                Val::Num(n) => max = max.max(*n),
             }
         }
     }
     for r in &p.rules {
-        r.head.args.iter().for_each(|t| walk(t, &mut all));
-        lits(&r.body, &mut all);
+        r.head.args.iter().for_each(|t| walk(t, &mut all, &mut max));
+        lits(&r.body, &mut all, &mut max);
     }
-    if all.len() > 1 << BITS {
-        return Err(format!("z3: {} symbols do not fit the finite sort", all.len()));
-    }
-    Ok(all.into_iter().zip(0..).map(|(s, i)| (s.to_string(), i)).collect())
+    let max = max.max(all.len() as i64 - 1);
+    let Some(bits) = [8, MAX_BITS].into_iter().find(|b| max < 1i64 << b) else {
+        return Err(format!("z3: {max} does not fit the finite sort"));
+    };
+    Ok(Enc { syms: all.into_iter().zip(0..).map(|(s, i)| (s.to_string(), i)).collect(), bits })
 }
 
-fn term(t: &Term, syms: &Symbols) -> Result<String, String> {
+fn term(t: &Term, enc: &Enc) -> Result<String, String> {
+    let bits = enc.bits;
     match t {
         Term::Var(v) => Ok(format!("v_{v}")),
-        Term::Const(Val::Num(n)) if (0..(1i64 << BITS)).contains(n) => Ok(format!("(_ bv{n} {BITS})")),
+        Term::Const(Val::Num(n)) if (0..(1i64 << bits)).contains(n) => Ok(format!("(_ bv{n} {bits})")),
         Term::Const(Val::Sym(s)) => {
-            let code = syms.get(s).ok_or_else(|| format!("z3: symbol {s:?} missing from the table"))?;
-            Ok(format!("(_ bv{code} {BITS})"))
+            let code = enc.syms.get(s).ok_or_else(|| format!("z3: symbol {s:?} missing from the table"))?;
+            Ok(format!("(_ bv{code} {bits})"))
         }
         Term::Const(c) => Err(format!("z3: constant {c} outside the finite sort")),
         Term::Wild => Err("z3: wildcard".into()),
@@ -124,7 +143,7 @@ fn inline_equalities(r: &Rule) -> Rule {
     }
 }
 
-fn atom(a: &crate::ast::Atom, syms: &Symbols, wild: &mut usize, vars: &mut BTreeSet<String>) -> Result<String, String> {
+fn atom(a: &crate::ast::Atom, enc: &Enc, wild: &mut usize, vars: &mut BTreeSet<String>) -> Result<String, String> {
     let mut args = Vec::new();
     for t in &a.args {
         if matches!(t, Term::Wild) {
@@ -133,7 +152,7 @@ fn atom(a: &crate::ast::Atom, syms: &Symbols, wild: &mut usize, vars: &mut BTree
             vars.insert(format!("v_{v}"));
             args.push(format!("v_{v}"));
         } else {
-            args.push(term(t, syms)?);
+            args.push(term(t, enc)?);
         }
     }
     Ok(if args.is_empty() { rel(&a.rel) } else { format!("({} {})", rel(&a.rel), args.join(" ")) })
@@ -144,13 +163,13 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     if let Some((k, v)) = option.and_then(|o| o.split_once('=')) {
         let _ = writeln!(s, "(set-option :{k} {v})");
     }
-    let syms = symbols(p)?;
-    if !syms.is_empty() {
-        let list: Vec<&String> = syms.keys().collect();
+    let syms = encoding(p)?;
+    if !syms.syms.is_empty() {
+        let list: Vec<&String> = syms.syms.keys().collect();
         let _ = writeln!(s, "; symbols: {}", serde_json::to_string(&list).map_err(|e| e.to_string())?);
     }
-    let _ = writeln!(s, "(define-sort N () (_ BitVec {BITS}))");
-    let _ = writeln!(s, "(define-sort S () (_ BitVec {BITS}))");
+    let _ = writeln!(s, "(define-sort N () (_ BitVec {}))", syms.bits);
+    let _ = writeln!(s, "(define-sort S () (_ BitVec {}))", syms.bits);
     for d in &p.decls {
         let cols: Vec<&str> = d.cols.iter().map(|c| if *c == Type::Symbol { "S" } else { "N" }).collect();
         let _ = writeln!(s, "(declare-rel {} ({}))", rel(&d.name), cols.join(" "));
@@ -450,7 +469,7 @@ mod tests {
         let text = print(&p, "p", None).expect("prints");
         assert!(text.contains("; symbols: [\"a\",\"b\"]"), "{text}");
         assert!(text.contains("(declare-rel r_p (S N))"), "{text}");
-        assert!(text.contains("(rule (r_p (_ bv1 16) (_ bv1 16)))"), "{text}");
+        assert!(text.contains("(rule (r_p (_ bv1 8) (_ bv1 8)))"), "{text}");
         assert_eq!(decode(Value::Int(1), true, &["a".into(), "b".into()]), Ok(Value::Text("b".into())));
         assert!(decode(Value::Int(2), true, &["a".into(), "b".into()]).is_err());
         assert_eq!(decode(Value::Int(2), false, &[]), Ok(Value::Int(2)));
