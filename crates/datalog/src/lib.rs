@@ -105,6 +105,32 @@ pub fn common_caps(engines: &[EngineInfo]) -> BTreeSet<String> {
     caps.unwrap_or_default()
 }
 
+/// The capability sets a run's programs take turns in: for each engine, what it shares with
+/// the engine it shares most with, so every program runs on at least two engines (the
+/// differential oracle compares each engine that supports a program, and skips the others).
+/// The intersection of all engines would keep aggregates, arithmetic and negative numbers out
+/// of a run as soon as μZ joins it.
+pub fn cap_sets(engines: &[EngineInfo]) -> Vec<BTreeSet<String>> {
+    let caps: Vec<BTreeSet<String>> = engines.iter().map(|e| e.capabilities.iter().cloned().collect()).collect();
+    if caps.len() < 2 {
+        return vec![common_caps(engines)];
+    }
+    let mut out: Vec<BTreeSet<String>> = Vec::new();
+    for (i, mine) in caps.iter().enumerate() {
+        let best = caps
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, other)| mine.intersection(other).cloned().collect::<BTreeSet<String>>())
+            .max_by_key(BTreeSet::len)
+            .unwrap_or_default();
+        if !out.contains(&best) {
+            out.push(best);
+        }
+    }
+    out
+}
+
 /// Reads every `.dl` file of a seed directory (and its subdirectories, one level). Files it
 /// cannot read are reported on stderr with file and line; none readable is an error.
 pub fn load_seeds(dir: &Path) -> Result<Vec<Program>, String> {
@@ -143,7 +169,8 @@ pub fn load_seeds(dir: &Path) -> Result<Vec<Program>, String> {
 
 pub struct DatalogGen {
     seed: u64,
-    cfg: GenConfig,
+    /// Program batch `i` is generated for `cfgs[i % len]`.
+    cfgs: Vec<GenConfig>,
     seeds: Vec<Program>,
     cache: HashMap<(u64, bool), Program>,
     /// The queryFuzz analysis of the latest program, shared by its batch of transformations.
@@ -152,7 +179,26 @@ pub struct DatalogGen {
 
 impl DatalogGen {
     pub fn new(seed: u64, caps: BTreeSet<String>, seeds: Vec<Program>) -> DatalogGen {
-        DatalogGen { seed, cfg: GenConfig::new(caps), seeds, cache: HashMap::new(), prepared: None }
+        Self::rotating(seed, vec![caps], seeds)
+    }
+
+    /// Program batches take turns among capability sets.
+    pub fn rotating(seed: u64, caps: Vec<BTreeSet<String>>, seeds: Vec<Program>) -> DatalogGen {
+        let mut cfgs: Vec<GenConfig> = caps.into_iter().map(GenConfig::new).collect();
+        if cfgs.is_empty() {
+            cfgs.push(GenConfig::new(BTreeSet::new()));
+        }
+        DatalogGen { seed, cfgs, seeds, cache: HashMap::new(), prepared: None }
+    }
+
+    /// The generator of a run: each engine's fragment in turn, so one engine without, say,
+    /// aggregates does not keep them from every other engine of the run (see [`cap_sets`]).
+    pub fn for_engines(seed: u64, engines: &[EngineInfo], seeds: Vec<Program>) -> DatalogGen {
+        Self::rotating(seed, cap_sets(engines), seeds)
+    }
+
+    fn cfg(&self, pidx: u64) -> &GenConfig {
+        &self.cfgs[(pidx % self.cfgs.len() as u64) as usize]
     }
 
     /// The program of batch `pidx` (queryFuzz-style, or DLSmith's layered graph).
@@ -168,9 +214,9 @@ impl DatalogGen {
             Some(&self.seeds[rng.gen_range(0..self.seeds.len())])
         };
         let p = if layered {
-            dlsmith::generate(&mut rng, &self.cfg, base)
+            dlsmith::generate(&mut rng, self.cfg(pidx), base)
         } else {
-            gen::program(&mut rng, &self.cfg, base)
+            gen::program(&mut rng, self.cfg(pidx), base)
         };
         // One program per batch is all a worker needs at a time.
         if self.cache.len() > 8 {
@@ -194,13 +240,13 @@ impl Generator<Case> for DatalogGen {
                 }
                 let prep = self.prepared.as_ref().map(|(_, p)| p);
                 prep.and_then(|prep| {
-                    (0..20).find_map(|_| qf::transform_prepared(&mut rng, &program, prep, &self.cfg.caps, 20))
+                    (0..20).find_map(|_| qf::transform_prepared(&mut rng, &program, prep, &self.cfg(pidx).caps, 20))
                 })
                 .map(|t| Test::Metamorphic { transformed: t.program, expect: t.expect, steps: t.steps, inline: vec![] })
                 .unwrap_or_else(|| Test::Nothing("no transformation applies".into()))
             }
             "dlsmith" => (0..20)
-                .find_map(|_| dlsmith::transform(&mut rng, &program, &self.cfg, 100))
+                .find_map(|_| dlsmith::transform(&mut rng, &program, self.cfg(pidx), 100))
                 .map(|t| Test::Metamorphic {
                     transformed: t.program,
                     expect: t.expect,
@@ -223,7 +269,7 @@ impl Kind for DatalogKind {
             Some(d) => load_seeds(d)?,
             None => vec![],
         };
-        Ok(Box::new(DatalogGen::new(opts.seed, common_caps(engines), seeds)))
+        Ok(Box::new(DatalogGen::for_engines(opts.seed, engines, seeds)))
     }
 
     fn setup_id(&self, case: &Case) -> u64 {
@@ -270,5 +316,33 @@ impl Kind for DatalogKind {
         engines: &[EngineInfo],
     ) -> Vec<(String, String)> {
         oracle::reproducers(stem, oracle, case, evidence, engines)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosscheck_core::engine::info_for;
+    use crosscheck_core::EngineSpec;
+
+    fn info(name: &str, caps: &[&str]) -> EngineInfo {
+        info_for(&EngineSpec::parse(name).expect("spec"), "1".into(), name, caps)
+    }
+
+    fn set(caps: &[&str]) -> BTreeSet<String> {
+        caps.iter().map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn each_engine_gets_its_fragment_shared_with_one_other() {
+        let all = [
+            info("reference", &["aggregates", "negation", "symbols"]),
+            info("cozo", &["aggregates", "negation"]),
+            info("z3", &["negation"]),
+        ];
+        assert_eq!(cap_sets(&all), vec![set(&["aggregates", "negation"]), set(&["negation"])]);
+        assert_eq!(cap_sets(&all[..1]), vec![set(&["aggregates", "negation", "symbols"])]);
+        // Two engines: what they share, as before.
+        assert_eq!(cap_sets(&all[1..]), vec![set(&["negation"])]);
     }
 }
