@@ -87,3 +87,43 @@ fn sql_engines_compute_with_64_bit_integers() {
         assert_eq!(run(&mut e, &p, "r").unwrap_or_else(|err| panic!("{name}: {err}")), want, "{name}");
     }
 }
+
+/// A `config` option's session setting holds for its own program only: it is in force for the
+/// program (the probe after the setup sees it) and the next program runs with the defaults.
+#[test]
+fn sql_engine_options_are_undone() {
+    let p = parse(SUITE[2].1);
+    let probes: &[(&str, &str)] = &[
+        ("postgres", "SELECT current_setting('enable_hashjoin') || current_setting('enable_mergejoin') || current_setting('enable_nestloop') || current_setting('enable_hashagg') || current_setting('enable_memoize')"),
+        ("duckdb", "SELECT current_setting('disabled_optimizers') || current_setting('threads')"),
+    ];
+    let limit = std::time::Duration::from_secs(20);
+    for (name, probe) in probes {
+        let Some(mut e) = open(name) else { continue };
+        let setting = |e: &mut Box<dyn crosscheck_core::Engine>, text: &str| match e.run(text, limit) {
+            crosscheck_core::Outcome::Rows(r) => r.rows.first().and_then(|r| r.first()).map(|v| v.to_string()),
+            other => panic!("{name}: {text}: {other:?}"),
+        };
+        let before = setting(&mut e, probe);
+        let want = run(&mut e, &p, "sg").expect("runs");
+        for opt in crosscheck_datalog::engines::options(&e.info().dialect) {
+            let text = crosscheck_datalog::engines::print(name, &p, "sg", Some(opt)).expect("prints");
+            match e.run(&text, limit) {
+                crosscheck_core::Outcome::Rows(r) => {
+                    let set = crosscheck_datalog::oracle::as_set(&r);
+                    let mut got: Vec<String> = set.rows.iter().map(|row| row_str(row)).collect();
+                    got.sort();
+                    assert_eq!(got, want, "{name} with {opt}");
+                }
+                other => panic!("{name} with {opt}: {other:?}\n{text}"),
+            }
+            assert_eq!(setting(&mut e, probe), before, "{name}: a setting of {opt} outlives its program");
+            let setup = text.split("WITH RECURSIVE").next().unwrap_or_default();
+            if setup.contains("SET ") && !setup.contains("PRAGMA") {
+                let during = setting(&mut e, &format!("{setup}{probe}"));
+                assert_ne!(during, before, "{name}: {opt} changes no setting");
+                assert_eq!(setting(&mut e, probe), before, "{name}: a setting of {opt} outlives its program");
+            }
+        }
+    }
+}
