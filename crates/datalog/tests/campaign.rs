@@ -92,7 +92,7 @@ fn reference_and_cozo_config_no_findings() {
 fn every_available_engine_agrees_with_the_reference() {
     // All installed engines at once on a fixed seed; absent ones are skipped (or fail when
     // CROSSCHECK_REQUIRE_ENGINES names them).
-    let all = ["reference", "cozo", "sqlite", "nemo", "z3", "clingo", "swipl"];
+    let all = ["reference", "cozo", "sqlite", "nemo", "z3", "clingo", "swipl", "postgres", "duckdb"];
     let present: Vec<&str> = all.iter().copied().filter(|n| open(n).is_some()).collect();
     let (pass, _, found) = campaign(&present, "differential", 40, 21).expect("engines open");
     assert!(found.is_empty(), "{}", found.join("\n"));
