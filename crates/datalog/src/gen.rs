@@ -450,10 +450,16 @@ pub fn program<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> 
             }
         }
         if cfg.has("recursion") && g.rng.gen_bool(0.5) {
-            let self_uses = if cfg.has("nonlinear-recursion") && g.rng.gen_bool(0.3) { 2 } else { 1 };
-            let forced = vec![head.clone(); self_uses];
-            if let Some(d) = g.disjunct(&head, &avail, &forced) {
-                g.prog.rules.push(d);
+            // One time in four a second recursive rule for the same relation: semi-naive
+            // evaluation must join each rule with the other's new tuples too, and recursive SQL
+            // must fold both into one recursive SELECT.
+            let rules = if g.rng.gen_bool(0.25) { 2 } else { 1 };
+            for _ in 0..rules {
+                let self_uses = if cfg.has("nonlinear-recursion") && g.rng.gen_bool(0.3) { 2 } else { 1 };
+                let forced = vec![head.clone(); self_uses];
+                if let Some(d) = g.disjunct(&head, &avail, &forced) {
+                    g.prog.rules.push(d);
+                }
             }
         }
         avail.push(head.clone());
