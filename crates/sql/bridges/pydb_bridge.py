@@ -114,9 +114,15 @@ class DuckDb:
         self.version = duckdb.__version__
         self.Error = duckdb.Error
         self.Interrupted = duckdb.InterruptException
-        self.con = duckdb.connect(":memory:")
+        self.con = self.connect()
         self.resets = 0
         self.current = "memory"
+
+    def connect(self):
+        con = self.m.connect(":memory:")
+        # The progress bar costs time and is not an answer.
+        con.execute("SET enable_progress_bar = false")
+        return con
 
     def reset(self):
         # A fresh in-memory database attached beside the old one, which is then detached:
@@ -138,7 +144,7 @@ class DuckDb:
                 self.con.close()
             except Exception:
                 pass
-            self.con = self.m.connect(":memory:")
+            self.con = self.connect()
             self.current = "memory"
 
     def run(self, sql):
@@ -196,7 +202,13 @@ DRIVERS = {"duckdb": DuckDb, "turso": Turso}
 
 
 def main():
-    out = sys.stdout
+    # Replies get a private copy of stdout, and file descriptor 1 becomes stderr: an engine
+    # writing to stdout itself (DuckDB draws a progress bar there for a query past 2 s) would
+    # otherwise put lines between replies, and every later reply would answer the request
+    # before it.
+    out = os.fdopen(os.dup(1), "w")
+    sys.stdout.flush()
+    os.dup2(2, 1)
     db = DRIVERS[sys.argv[1] if len(sys.argv) > 1 else "duckdb"]()
     watchdog = Watchdog()
     out.write(json.dumps({"hello": db.version}) + "\n")

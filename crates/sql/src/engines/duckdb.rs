@@ -240,7 +240,21 @@ impl BridgeEngine {
             return Err(ReadError::Closed);
         }
         let line = b.recv_line(deadline)?;
-        Ok(serde_json::from_str(&line).unwrap_or(Json::String(line)))
+        match serde_json::from_str::<Json>(&line) {
+            Ok(reply) if reply.is_object() => Ok(reply),
+            _ => {
+                // Something else wrote to the bridge's stdout: every later reply would answer
+                // the request before it, so the bridge is not trusted again.
+                if let Some(mut b) = self.bridge.take() {
+                    b.guard_mut().kill();
+                }
+                self.lost = Some("wrote a line that is not a reply");
+                let shown: String = line.chars().take(200).collect();
+                Ok(
+                    serde_json::json!({"error": format!("{} bridge: a line that is not a reply: {shown}", self.flavor.name)}),
+                )
+            }
+        }
     }
 
     /// The crash outcome of a bridge that stopped answering; the bridge is gone afterwards.
