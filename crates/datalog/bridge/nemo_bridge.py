@@ -6,6 +6,7 @@ One JSON object per line on stdout: {"rows": [[...], ...]} or {"error": "..."}.
 Integers stay integers; strings come back in Nemo's own (quoted) spelling.
 """
 import json
+import os
 import sys
 
 try:
@@ -14,7 +15,13 @@ except Exception as e:  # reported to the Rust side, which says how to install i
     print(json.dumps({"error": "cannot import nmo_python: %s" % e}), flush=True)
     sys.exit(3)
 
-print(json.dumps({"ready": True}), flush=True)
+# Answers get a private copy of stdout and file descriptor 1 becomes stderr: anything Nemo
+# itself writes to stdout would otherwise be read as the next answer.
+out_file = os.fdopen(os.dup(1), "w")
+sys.stdout.flush()
+os.dup2(2, 1)
+out_file.write(json.dumps({"ready": True}) + "\n")
+out_file.flush()
 for line in sys.stdin:
     try:
         req = json.loads(line)
@@ -30,4 +37,5 @@ for line in sys.stdin:
         if type(e).__name__ != "PanicException":
             raise
         out = {"crash": "panic: %s" % e}
-    print(json.dumps(out), flush=True)
+    out_file.write(json.dumps(out) + "\n")
+    out_file.flush()

@@ -204,7 +204,11 @@ impl Engine for Nemo {
         };
         let v: serde_json::Value = match serde_json::from_str(&line) {
             Ok(v) => v,
-            Err(e) => return Outcome::error(format!("nemo bridge: bad answer {e}")),
+            Err(e) => {
+                // Not an answer: the bridge's replies can no longer be matched to requests.
+                self.proc = None;
+                return Outcome::error(format!("nemo bridge: bad answer {e}"));
+            }
         };
         if let Some(c) = v.get("crash").and_then(|e| e.as_str()) {
             // Nemo panicked; the bridge caught it and lives on.
