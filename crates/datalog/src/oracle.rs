@@ -50,7 +50,8 @@ enum Ran {
 
 thread_local! {
     /// Answers to original programs, per engine label and program text: queryFuzz runs ten
-    /// transformations of each program, and the original's answer does not change in between.
+    /// transformations of each program, and `config` ten options, and the original's answer
+    /// does not change in between.
     static ORIGINALS: std::cell::RefCell<std::collections::HashMap<(String, String), Rows>> = Default::default();
 }
 
@@ -321,7 +322,9 @@ fn config(p: &Program, option: usize, engines: &mut [Box<dyn Engine>], opts: &Ch
         }
         let opt = options[option % options.len()];
         for out in &p.outputs {
-            let a = match run(e, p, out, None, opts) {
+            // The cases of one program try its options in turn: the default answer is the
+            // same for all of them.
+            let a = match run_cached(e, p, out, opts) {
                 Ran::Rows(r) => r,
                 Ran::Stop(c) => return c,
             };
