@@ -586,16 +586,18 @@ fn summarize<C>(
     interrupted: bool,
 ) -> Summary {
     let (findings, signatures) = (tally.findings, &tally.signatures);
+    // Timings come from the workers' stats messages; counts from their boards, which survive
+    // a worker's death.
     let mut total = Stats::default();
+    let mut counts = crate::board::Counts::default();
     for s in slots {
         total.add(&s.retired);
         total.add(&s.stats);
+        let c = s.board.counts();
+        counts.tests += c.tests;
+        counts.valid += c.valid;
+        counts.nonempty += c.nonempty;
     }
-    // Timings come from the workers' stats messages; counts from their boards, which survive
-    // a worker's death.
-    total.tests = slots.iter().map(|s| s.board.counts().tests).sum();
-    total.valid = slots.iter().map(|s| s.board.counts().valid).sum();
-    total.nonempty = slots.iter().map(|s| s.board.counts().nonempty).sum();
     let elapsed = start.elapsed().as_secs_f64();
     let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { (a as f64 * 1000.0 / b as f64).round() / 10.0 };
     let engines = slots
@@ -609,10 +611,10 @@ fn summarize<C>(
         .unwrap_or_default();
     let secs = |ns: u64| (ns as f64 / 1e7).round() / 100.0;
     Summary {
-        tests: total.tests,
-        tests_per_sec: if elapsed > 0.0 { (total.tests as f64 / elapsed * 10.0).round() / 10.0 } else { 0.0 },
-        valid_pct: pct(total.valid, total.tests),
-        nonempty_pct: pct(total.nonempty, total.valid),
+        tests: counts.tests,
+        tests_per_sec: if elapsed > 0.0 { (counts.tests as f64 / elapsed * 10.0).round() / 10.0 } else { 0.0 },
+        valid_pct: pct(counts.valid, counts.tests),
+        nonempty_pct: pct(counts.nonempty, counts.valid),
         findings,
         distinct: signatures.len() as u64,
         engines,

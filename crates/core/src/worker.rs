@@ -60,13 +60,10 @@ pub struct WorkerConfig {
     pub board_fd: i32,
 }
 
-/// Counters of a worker process; the supervisor sums them.
+/// Time a worker process spent per phase; the supervisor sums them. Verdict counts are on the
+/// worker's [`Board`], which outlives the process.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
-    pub tests: u64,
-    pub valid: u64,
-    pub nonempty: u64,
-    pub findings: u64,
     pub gen_ns: u64,
     pub exec_ns: u64,
     pub check_ns: u64,
@@ -75,10 +72,6 @@ pub struct Stats {
 
 impl Stats {
     pub fn add(&mut self, o: &Stats) {
-        self.tests += o.tests;
-        self.valid += o.valid;
-        self.nonempty += o.nonempty;
-        self.findings += o.findings;
         self.gen_ns += o.gen_ns;
         self.exec_ns += o.exec_ns;
         self.check_ns += o.check_ns;
@@ -140,7 +133,6 @@ pub fn open_engines<K: Kind>(kind: &K, specs: &[EngineSpec]) -> Result<Vec<Box<d
     specs.iter().map(|s| crate::open_engine(&factories, s)).collect()
 }
 
-/// Tells the supervisor which case runs now (`!`: its setup is being prepared), flushed at once.
 fn send(out: &mut impl Write, msg: &Msg) {
     if let Ok(line) = serde_json::to_string(msg) {
         // The supervisor is gone if this fails; the death signal will end this process.
@@ -231,18 +223,11 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         let exec = exec_ns.load(Ordering::Relaxed) - exec_before;
         stats.exec_ns += exec;
         stats.check_ns += spent.saturating_sub(exec);
-        stats.tests += 1;
         match result {
-            Check::Pass { nonempty } => {
-                stats.valid += 1;
-                stats.nonempty += nonempty as u64;
-                board.count(true, nonempty);
-            }
+            Check::Pass { nonempty } => board.count(true, nonempty),
             Check::Skip(_) => board.count(false, false),
             Check::Finding(ev) => {
                 board.count(true, false);
-                stats.valid += 1;
-                stats.findings += 1;
                 let t = Instant::now();
                 let key = (oracle.clone(), ev.class, ev.engine.clone(), ev.key.clone());
                 let n = reductions.entry(key).or_insert(0);

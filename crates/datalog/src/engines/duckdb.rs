@@ -12,13 +12,11 @@
 //! 2^31), `SUM` (a `HUGEINT`) cast back to `BIGINT`. Overflow is an error, as in the reference
 //! evaluator: an expected refusal.
 
-use super::recsql::{self, Dialect, MultiRec, Session, SqlLeg};
-use crate::ast::{AggFn, Program, Type};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineSpec, SetupError};
+use super::recsql::{self, Dialect, MultiRec, Session, SqlLegFactory};
+use crate::ast::{Program, Type};
 use crosscheck_sql::engines::duckdb::DuckDbFactory;
 
-pub const CAPS: &[&str] = &["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"];
+pub const CAPS: &[&str] = recsql::CAPS;
 
 /// The optimizer off, or some of its passes; one thread; `materialized` CTEs, `reverse` rule
 /// order and an `order-desc` answer; none may change a result.
@@ -50,10 +48,7 @@ pub static DIALECT: Dialect = Dialect {
         Type::Symbol => "CAST(NULL AS VARCHAR)".into(),
     },
     false_: "false",
-    agg: |f, c| match f {
-        AggFn::Sum => format!("CAST(SUM({c}) AS BIGINT)"),
-        other => format!("{}({c})", other.name().to_uppercase()),
-    },
+    agg: recsql::bigint_agg,
     multi_rec: MultiRec::Derived,
     session,
     tag_options: true,
@@ -66,21 +61,10 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     recsql::print(&DIALECT, p, out, option)
 }
 
-pub struct Factory;
-
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "duckdb"
-    }
-    fn describe(&self) -> &'static str {
-        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL leg's bridge; duckdb=/path/to/venv for another one"
-    }
-    fn availability(&self) -> Availability {
-        DuckDbFactory.availability()
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let inner = DuckDbFactory.open(spec)?;
-        let info = info_for(spec, inner.info().version.clone(), "duckdb", CAPS);
-        Ok(Box::new(SqlLeg { info, inner, dialect: &DIALECT, expected: EXPECTED }))
-    }
-}
+pub static FACTORY: SqlLegFactory = SqlLegFactory {
+    sql: &DuckDbFactory,
+    dialect: &DIALECT,
+    describe:
+        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL leg's bridge; duckdb=/path/to/venv for another one",
+    expected: EXPECTED,
+};

@@ -32,8 +32,8 @@ pub fn factories() -> Vec<&'static dyn EngineFactory> {
         &clingo::Factory,
         &swipl::Factory,
         &sqlite::Factory,
-        &postgres::Factory,
-        &duckdb::Factory,
+        &postgres::FACTORY,
+        &duckdb::FACTORY,
     ]
 }
 

@@ -15,13 +15,11 @@
 //! the reference evaluator: an expected refusal, since PostgreSQL may evaluate an expression on
 //! rows that a later filter would have removed.
 
-use super::recsql::{self, Dialect, MultiRec, Session, SqlLeg};
-use crate::ast::{AggFn, Program, Type};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineSpec, SetupError};
+use super::recsql::{self, Dialect, MultiRec, Session, SqlLegFactory};
+use crate::ast::{Program, Type};
 use crosscheck_sql::engines::postgres::PostgresFactory;
 
-pub const CAPS: &[&str] = &["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"];
+pub const CAPS: &[&str] = recsql::CAPS;
 
 /// Planner switches (each with JIT off: a disabled plan node costs 1e10, past
 /// `jit_above_cost`, and JIT then takes most of a query's time), `materialized` CTEs,
@@ -58,10 +56,7 @@ pub static DIALECT: Dialect = Dialect {
         Type::Symbol => "CAST(NULL AS TEXT) COLLATE \"C\"".into(),
     },
     false_: "false",
-    agg: |f, c| match f {
-        AggFn::Sum => format!("CAST(SUM({c}) AS BIGINT)"),
-        other => format!("{}({c})", other.name().to_uppercase()),
-    },
+    agg: recsql::bigint_agg,
     multi_rec: MultiRec::Lateral,
     session,
     tag_options: true,
@@ -74,21 +69,9 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     recsql::print(&DIALECT, p, out, option)
 }
 
-pub struct Factory;
-
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "postgres"
-    }
-    fn describe(&self) -> &'static str {
-        "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL leg's engine: a private server, or postgres=postgres://USER@HOST:PORT/DB"
-    }
-    fn availability(&self) -> Availability {
-        PostgresFactory.availability()
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let inner = PostgresFactory.open(spec)?;
-        let info = info_for(spec, inner.info().version.clone(), "postgres", CAPS);
-        Ok(Box::new(SqlLeg { info, inner, dialect: &DIALECT, expected: EXPECTED }))
-    }
-}
+pub static FACTORY: SqlLegFactory = SqlLegFactory {
+    sql: &PostgresFactory,
+    dialect: &DIALECT,
+    describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL leg's engine: a private server, or postgres=postgres://USER@HOST:PORT/DB",
+    expected: EXPECTED,
+};

@@ -14,7 +14,8 @@
 
 use super::{agg_form, flatten};
 use crate::ast::{AggFn, CmpOp, Literal, Program, Rule, Term, Type, Val};
-use crosscheck_core::{Engine, EngineInfo, ErrorClass, Outcome, SetupError};
+use crosscheck_core::engine::info_for;
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, SetupError};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
@@ -301,15 +302,54 @@ pub fn print(d: &Dialect, p: &Program, out: &str, option: Option<&str>) -> Resul
     Ok(s)
 }
 
-/// A Datalog engine that runs recursive SQL on an engine of the SQL leg (its private server
-/// or bridge, opened by the SQL leg's factory with the same spec).
-pub struct SqlLeg {
-    pub info: EngineInfo,
-    pub inner: Box<dyn Engine>,
+/// What every recursive-SQL dialect here supports: linear self-recursion only (none of the
+/// three takes mutual or non-linear recursion, see each engine's file).
+pub const CAPS: &[&str] = &["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"];
+
+/// An aggregate whose `SUM` comes back wider than 64 bits (PostgreSQL's `numeric`, DuckDB's
+/// `HUGEINT`) and is cast back to `BIGINT`.
+pub fn bigint_agg(f: AggFn, c: &str) -> String {
+    match f {
+        AggFn::Sum => format!("CAST(SUM({c}) AS BIGINT)"),
+        other => format!("{}({c})", other.name().to_uppercase()),
+    }
+}
+
+/// The factory of a [`SqlLeg`] engine: the SQL leg's factory `sql` opens the engine from the
+/// same spec, so locations and labels mean what they mean there.
+pub struct SqlLegFactory {
+    pub sql: &'static dyn EngineFactory,
     pub dialect: &'static Dialect,
+    pub describe: &'static str,
     /// Error texts that are a documented refusal (64-bit overflow, as the reference evaluator
     /// has it), not a wrong answer.
     pub expected: &'static [&'static str],
+}
+
+impl EngineFactory for SqlLegFactory {
+    fn name(&self) -> &'static str {
+        self.dialect.name
+    }
+    fn describe(&self) -> &'static str {
+        self.describe
+    }
+    fn availability(&self) -> Availability {
+        self.sql.availability()
+    }
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let inner = self.sql.open(spec)?;
+        let info = info_for(spec, inner.info().version.clone(), self.dialect.name, CAPS);
+        Ok(Box::new(SqlLeg { info, inner, dialect: self.dialect, expected: self.expected }))
+    }
+}
+
+/// A Datalog engine that runs recursive SQL on an engine of the SQL leg (its private server
+/// or bridge, opened by the SQL leg's factory with the same spec).
+pub struct SqlLeg {
+    info: EngineInfo,
+    inner: Box<dyn Engine>,
+    dialect: &'static Dialect,
+    expected: &'static [&'static str],
 }
 
 impl Engine for SqlLeg {

@@ -9,7 +9,7 @@ use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use std::time::Duration;
 
-pub const CAPS: &[&str] = &["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"];
+pub const CAPS: &[&str] = recsql::CAPS;
 
 /// `no-autoindex` turns off automatic indexes; `materialized` forces CTE materialization;
 /// `reverse` reverses the SELECTs of each union; `order-desc` sorts the answer descending.
