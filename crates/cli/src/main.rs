@@ -3,6 +3,7 @@
 //! Architecture invariant: this is the only crate that writes to the terminal (besides the
 //! worker protocol on a worker's stdout) or picks an exit code.
 
+mod cases;
 mod duration;
 mod errors;
 mod inspect;
@@ -52,6 +53,9 @@ enum Command {
     Worker,
     #[command(name = "__probe", hide = true)]
     Probe,
+    /// The first worker's test cases, one JSON line each (`--tests N`, default 2000)
+    #[command(name = "__cases", hide = true)]
+    Cases(Box<run::RunArgs>),
 }
 
 fn main() {
@@ -95,5 +99,6 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),
         Command::Probe => replay::probe(),
+        Command::Cases(args) => cases::cases(*args),
     }
 }

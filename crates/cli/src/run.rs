@@ -14,7 +14,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// sql, smt, datalog (cypher and sparql are planned)
-    kind: String,
+    pub(crate) kind: String,
     /// Engines, comma-separated: NAME[=LOCATION][@LABEL]; mutant:<engine>:<fault> injects a fault
     #[arg(long)]
     engines: Option<String>,
@@ -58,7 +58,7 @@ fn dur(text: &str, what: &str) -> Result<Duration> {
 }
 
 /// Checks everything that can be checked without starting a worker.
-fn config(args: &RunArgs, kind: &dyn KindInfo) -> Result<RunConfig> {
+pub(crate) fn config(args: &RunArgs, kind: &dyn KindInfo) -> Result<RunConfig> {
     let engines = match &args.engines {
         Some(e) => EngineSpec::parse_list(e).map_err(|e| user(format!("--engines: {e}")))?,
         None => kind
