@@ -6,7 +6,7 @@ use crate::errors::{user, Result, EXIT_OK};
 use crate::kinds::{kind_info, unknown_kind, with_kind};
 use crate::run::{config, RunArgs};
 use crosscheck_core::worker::{open_engines, RunConfig};
-use crosscheck_core::{EngineInfo, GenOptions, Kind};
+use crosscheck_core::{parse_oracles, EngineInfo, GenOptions, Kind, Oracle};
 use std::io::Write;
 
 pub fn cases(args: RunArgs) -> Result<i32> {
@@ -19,19 +19,16 @@ pub fn cases(args: RunArgs) -> Result<i32> {
 fn print_cases<K: Kind>(kind: &K, cfg: &RunConfig, n: u64) -> Result<i32> {
     let engines = open_engines(kind, &cfg.engines).map_err(|e| user(e.message))?;
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let opts = GenOptions {
-        seed: crosscheck_core::derive_seed(cfg.seed, 0),
-        seeds_dir: cfg.seeds_dir.clone(),
-        oracles: cfg.oracles.clone(),
-    };
+    let oracles = parse_oracles::<K::Oracle>(kind.name(), &cfg.oracles).map_err(user)?;
+    let opts = GenOptions { seed: crosscheck_core::derive_seed(cfg.seed, 0), seeds_dir: cfg.seeds_dir.clone() };
     let mut gen = kind.generator(&opts, &infos).map_err(user)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for index in 0..n {
-        let oracle = &cfg.oracles[(index % cfg.oracles.len() as u64) as usize];
+        let oracle = oracles[(index % oracles.len() as u64) as usize];
         let case = gen.case(index, oracle);
         let line = serde_json::to_string(&case).map_err(|e| user(format!("case {index}: {e}")))?;
-        writeln!(out, "{index}\t{oracle}\t{line}").map_err(|e| user(format!("stdout: {e}")))?;
+        writeln!(out, "{index}\t{}\t{line}", oracle.name()).map_err(|e| user(format!("stdout: {e}")))?;
     }
     Ok(EXIT_OK)
 }

@@ -6,7 +6,7 @@
 use crate::errors::{user, Result, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
 use crate::kinds::with_kind;
 use crosscheck_core::engine::EngineSpec;
-use crosscheck_core::kind::{CheckOptions, Evidence, FindingClass, Kind};
+use crosscheck_core::kind::{CheckOptions, Evidence, FindingClass, Kind, Oracle};
 use crosscheck_core::process::{run_once, RunOnce};
 use crosscheck_core::reduce::reduce as reduce_case;
 use crosscheck_core::store::{self, load_finding, FindingRecord, Reduced, Store};
@@ -160,7 +160,10 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
         }
     } else {
         let mut engines = open_engines(kind, &specs).map_err(|e| user(e.message))?;
-        reduce_offline(kind, &rec.oracle, &case, &ev, &mut engines, &opts, deadline)
+        let oracle = K::Oracle::parse(&rec.oracle).ok_or_else(|| {
+            user(format!("the finding's oracle \"{}\" is not one of the {} leg's", rec.oracle, rec.kind))
+        })?;
+        reduce_offline(kind, oracle, &case, &ev, &mut engines, &opts, deadline)
     };
     let Some(reduced) = reduced else {
         println!("no smaller case shows the same failure ({} {})", ev.class, ev.key);

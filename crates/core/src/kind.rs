@@ -98,8 +98,37 @@ pub struct GenOptions {
     pub seed: u64,
     /// The user's seed inputs (`--seeds DIR`), when the leg takes them.
     pub seeds_dir: Option<PathBuf>,
-    /// The oracles of the run, in the order the runner cycles through them.
-    pub oracles: Vec<String>,
+}
+
+/// One oracle of a leg. Names are parsed once, where the user gave them (an unknown name is a
+/// usage error there); past that point oracles are values a `match` must cover, so a new
+/// oracle cannot fall through to another one's behaviour.
+pub trait Oracle: Copy + Eq + fmt::Debug + Send + Sync + 'static {
+    /// Every oracle of the leg, in the order `crosscheck engines` lists them.
+    const ALL: &'static [Self];
+
+    /// The name on the command line and in findings.
+    fn name(self) -> &'static str;
+
+    fn parse(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|o| o.name() == name)
+    }
+}
+
+/// The names of every oracle of a leg.
+pub fn oracle_names<O: Oracle>() -> Vec<&'static str> {
+    O::ALL.iter().map(|o| o.name()).collect()
+}
+
+/// Parses oracle names a user gave, with an error that lists the known ones.
+pub fn parse_oracles<O: Oracle>(kind: &str, names: &[String]) -> Result<Vec<O>, String> {
+    names
+        .iter()
+        .map(|n| {
+            O::parse(n)
+                .ok_or_else(|| format!("unknown oracle \"{n}\" for {kind} (known: {})", oracle_names::<O>().join(", ")))
+        })
+        .collect()
 }
 
 /// Settings every check receives.
@@ -110,11 +139,11 @@ pub struct CheckOptions {
 }
 
 /// A deterministic stream of test cases.
-pub trait Generator<C>: Send {
+pub trait Generator<C, O>: Send {
     /// The case at `index` for `oracle`. It must be a pure function of the generator's options,
     /// the engines' infos and `index`, so that the supervisor can rebuild the case a crashed
     /// worker was running from its index alone. Internal caching (the current database) is fine.
-    fn case(&mut self, index: u64, oracle: &str) -> C;
+    fn case(&mut self, index: u64, oracle: O) -> C;
 }
 
 /// The object-safe part of a kind: what `crosscheck engines` and argument checking need.
@@ -122,19 +151,26 @@ pub trait KindInfo: Sync {
     fn name(&self) -> &'static str;
     /// Every engine this kind knows, one registry line each.
     fn engines(&self) -> Vec<&'static dyn EngineFactory>;
-    fn oracles(&self) -> &'static [&'static str];
+    /// The names of the leg's oracles ([`oracle_names`] of its [`Kind::Oracle`]).
+    fn oracles(&self) -> Vec<&'static str>;
     fn default_engines(&self) -> &'static [&'static str];
     fn default_oracles(&self) -> &'static [&'static str];
-    /// Rejects combinations that cannot work (a differential oracle with one engine), with
-    /// a message that says how to fix it.
-    fn validate(&self, oracles: &[String], engines: &[EngineInfo]) -> Result<(), String>;
 }
 
 /// A language leg.
 pub trait Kind: KindInfo {
     type Case: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + 'static;
+    type Oracle: Oracle;
 
-    fn generator(&self, opts: &GenOptions, engines: &[EngineInfo]) -> Result<Box<dyn Generator<Self::Case>>, String>;
+    /// Rejects combinations that cannot work (a differential oracle with one engine), with
+    /// a message that says how to fix it.
+    fn validate(&self, oracles: &[Self::Oracle], engines: &[EngineInfo]) -> Result<(), String>;
+
+    fn generator(
+        &self,
+        opts: &GenOptions,
+        engines: &[EngineInfo],
+    ) -> Result<Box<dyn Generator<Self::Case, Self::Oracle>>, String>;
 
     /// Cases with the same setup id share engine state: the runner prepares engines only when
     /// the id changes, so a database is loaded once for many queries.
@@ -145,7 +181,13 @@ pub trait Kind: KindInfo {
     fn prepare(&self, case: &Self::Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check;
 
     /// Runs `oracle` on a prepared case.
-    fn check(&self, oracle: &str, case: &Self::Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check;
+    fn check(
+        &self,
+        oracle: Self::Oracle,
+        case: &Self::Case,
+        engines: &mut [Box<dyn Engine>],
+        opts: &CheckOptions,
+    ) -> Check;
 
     /// Smaller variants of a case, most aggressive first, for the reducer.
     fn shrink(&self, case: &Self::Case) -> Vec<Self::Case>;
@@ -154,14 +196,14 @@ pub trait Kind: KindInfo {
     fn size(&self, case: &Self::Case) -> usize;
 
     /// The shape of a (reduced) case for deduplication: constants and names stripped.
-    fn signature(&self, oracle: &str, case: &Self::Case, evidence: &Evidence) -> String;
+    fn signature(&self, oracle: Self::Oracle, case: &Self::Case, evidence: &Evidence) -> String;
 
     /// Native reproducers `(file name, contents)` whose names start with `stem`
     /// (`repro.sql`, `reduced.sql`), with expected and actual results in comments.
     fn reproducers(
         &self,
         stem: &str,
-        oracle: &str,
+        oracle: Self::Oracle,
         case: &Self::Case,
         evidence: &Evidence,
         engines: &[EngineInfo],

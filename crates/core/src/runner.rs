@@ -7,7 +7,7 @@
 
 use crate::board::Board;
 use crate::engine::EngineInfo;
-use crate::kind::{Evidence, FindingClass, GenOptions, Generator, Kind};
+use crate::kind::{Evidence, FindingClass, GenOptions, Generator, Kind, Oracle};
 use crate::process::{ChildGuard, Tail};
 use crate::store::{now_unix, FindingRecord, Store, StoreError, FORMAT};
 use crate::worker::{unix_ms, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
@@ -96,7 +96,7 @@ enum Event {
     Eof(u32, u64),
 }
 
-struct Slot<C> {
+struct Slot<C, O> {
     worker: u32,
     seed: u64,
     proc_gen: u64,
@@ -116,7 +116,7 @@ struct Slot<C> {
     hello_this_proc: bool,
     deaths_before_hello: u32,
     end: Option<u64>,
-    generator: Option<Box<dyn Generator<C>>>,
+    generator: Option<Box<dyn Generator<C, O>>>,
 }
 
 /// Runs a campaign of `kind` as `cfg` says, with workers started as `exe __worker`.
@@ -132,7 +132,7 @@ pub fn run_campaign<K: Kind>(
     let deadline_unix_ms = cfg.time.map(|t| unix_ms() + t.as_millis() as u64);
     let (tx, rx) = mpsc::channel();
     let spawn_err = |source| RunError::Spawn { exe: exe.display().to_string(), source };
-    let mut slots: Vec<Slot<K::Case>> = (0..cfg.workers)
+    let mut slots: Vec<Slot<K::Case, K::Oracle>> = (0..cfg.workers)
         .map(|w| {
             let end = cfg.tests.map(|n| n / cfg.workers as u64 + u64::from((w as u64) < n % cfg.workers as u64));
             Ok(Slot {
@@ -309,14 +309,14 @@ pub fn run_campaign<K: Kind>(
     Ok(summarize(cfg, &slots, start, &tally, restarts, interrupted))
 }
 
-fn budget_left<C>(slot: &Slot<C>, next: u64, deadline_unix_ms: Option<u64>) -> bool {
+fn budget_left<C, O>(slot: &Slot<C, O>, next: u64, deadline_unix_ms: Option<u64>) -> bool {
     slot.end.is_none_or(|e| next < e) && deadline_unix_ms.is_none_or(|d| unix_ms() < d) && !STOP.load(Ordering::SeqCst)
 }
 
-fn spawn_worker<C>(
+fn spawn_worker<C, O>(
     exe: &Path,
     cfg: &RunConfig,
-    slot: &mut Slot<C>,
+    slot: &mut Slot<C, O>,
     start: u64,
     deadline_unix_ms: Option<u64>,
     tx: &Sender<Event>,
@@ -376,7 +376,7 @@ fn spawn_worker<C>(
     Ok(())
 }
 
-fn reap<C>(slot: &mut Slot<C>) -> Option<ExitStatus> {
+fn reap<C, O>(slot: &mut Slot<C, O>) -> Option<ExitStatus> {
     let mut g = slot.guard.take()?;
     let end = Instant::now() + Duration::from_secs(2);
     while Instant::now() < end {
@@ -410,14 +410,14 @@ fn last_line(tail: &str) -> String {
     }
 }
 
-fn engine_labels<C>(slot: &Slot<C>) -> String {
+fn engine_labels<C, O>(slot: &Slot<C, O>) -> String {
     match &slot.engines {
         Some(e) => e.iter().map(|i| i.label.as_str()).collect::<Vec<_>>().join(", "),
         None => "worker".into(),
     }
 }
 
-fn base_record<C>(cfg: &RunConfig, slot: &Slot<C>, index: u64, oracle: String, ev: Evidence) -> FindingRecord {
+fn base_record<C, O>(cfg: &RunConfig, slot: &Slot<C, O>, index: u64, oracle: String, ev: Evidence) -> FindingRecord {
     FindingRecord {
         format: FORMAT,
         id: String::new(),
@@ -439,7 +439,12 @@ fn base_record<C>(cfg: &RunConfig, slot: &Slot<C>, index: u64, oracle: String, e
     }
 }
 
-fn finding_record<K: Kind>(kind: &K, cfg: &RunConfig, slot: &Slot<K::Case>, f: WorkerFinding) -> FindingRecord {
+fn finding_record<K: Kind>(
+    kind: &K,
+    cfg: &RunConfig,
+    slot: &Slot<K::Case, K::Oracle>,
+    f: WorkerFinding,
+) -> FindingRecord {
     let mut rec = base_record(cfg, slot, f.index, f.oracle, f.evidence);
     rec.case = f.case;
     rec.reduced = f.reduced;
@@ -447,25 +452,28 @@ fn finding_record<K: Kind>(kind: &K, cfg: &RunConfig, slot: &Slot<K::Case>, f: W
     rec
 }
 
-fn ensure_generator<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case>) -> Option<()> {
+fn ensure_generator<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case, K::Oracle>) -> Option<()> {
     if slot.generator.is_none() {
-        let opts = GenOptions { seed: slot.seed, seeds_dir: cfg.seeds_dir.clone(), oracles: cfg.oracles.clone() };
+        let opts = GenOptions { seed: slot.seed, seeds_dir: cfg.seeds_dir.clone() };
         slot.generator = kind.generator(&opts, slot.engines.as_deref().unwrap_or_default()).ok();
     }
     slot.generator.as_ref().map(|_| ())
 }
 
-fn oracle_at(cfg: &RunConfig, index: u64) -> String {
-    cfg.oracles[(index % cfg.oracles.len().max(1) as u64) as usize].clone()
+/// The oracle of case `index`; the CLI checked every name, so `None` means an empty list.
+fn oracle_at<O: Oracle>(cfg: &RunConfig, index: u64) -> Option<O> {
+    let name = cfg.oracles.get((index % cfg.oracles.len().max(1) as u64) as usize)?;
+    O::parse(name)
 }
 
 /// Marks the setup of case `index` as one the restarted worker must skip.
-fn skip_setup_of<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case>, index: u64) {
+fn skip_setup_of<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case, K::Oracle>, index: u64) {
     if ensure_generator(kind, cfg, slot).is_none() {
         return;
     }
     if let Some(g) = slot.generator.as_mut() {
-        let id = kind.setup_id(&g.case(index, &oracle_at(cfg, index)));
+        let Some(oracle) = oracle_at(cfg, index) else { return };
+        let id = kind.setup_id(&g.case(index, oracle));
         if !slot.skip_setups.contains(&id) {
             slot.skip_setups.push(id);
         }
@@ -512,7 +520,7 @@ fn record_death<K: Kind>(
     store: &mut Store,
     sink: &mut dyn Sink,
     tally: &mut Tally,
-    slot: &mut Slot<K::Case>,
+    slot: &mut Slot<K::Case, K::Oracle>,
     index: u64,
     ev: Evidence,
 ) -> Result<(), RunError> {
@@ -535,14 +543,14 @@ fn record_death<K: Kind>(
 fn death_record<K: Kind>(
     kind: &K,
     cfg: &RunConfig,
-    slot: &mut Slot<K::Case>,
+    slot: &mut Slot<K::Case, K::Oracle>,
     index: u64,
     ev: Evidence,
 ) -> Option<FindingRecord> {
-    let oracle = oracle_at(cfg, index);
+    let oracle: K::Oracle = oracle_at(cfg, index)?;
     ensure_generator(kind, cfg, slot)?;
-    let case = slot.generator.as_mut()?.case(index, &oracle);
-    let mut rec = base_record(cfg, slot, index, oracle, ev);
+    let case = slot.generator.as_mut()?.case(index, oracle);
+    let mut rec = base_record(cfg, slot, index, oracle.name().to_string(), ev);
     rec.case = serde_json::to_value(&case).ok()?;
     rec.signature = signature(kind, &rec);
     Some(rec)
@@ -551,9 +559,9 @@ fn death_record<K: Kind>(
 /// The deduplication signature: oracle, class, engine and the leg's shape of the best case.
 pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
     let (case, ev) = rec.best_case();
-    let shape = match serde_json::from_value::<K::Case>(case.clone()) {
-        Ok(c) => kind.signature(&rec.oracle, &c, ev),
-        Err(_) => String::from("?"),
+    let shape = match (serde_json::from_value::<K::Case>(case.clone()), K::Oracle::parse(&rec.oracle)) {
+        (Ok(c), Some(oracle)) => kind.signature(oracle, &c, ev),
+        _ => String::from("?"),
     };
     // An unexpected error, a crash or a hang is the same bug whichever oracle's query met it.
     let oracle = match ev.class {
@@ -566,20 +574,21 @@ pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
 /// Native reproducers of the original case and, when reduced, of the reduced one.
 pub fn reproducer_files<K: Kind>(kind: &K, rec: &FindingRecord) -> Vec<(String, String)> {
     let mut files = Vec::new();
+    let Some(oracle) = K::Oracle::parse(&rec.oracle) else { return files };
     if let Ok(c) = serde_json::from_value::<K::Case>(rec.case.clone()) {
-        files.extend(kind.reproducers("repro", &rec.oracle, &c, &rec.evidence, &rec.engines));
+        files.extend(kind.reproducers("repro", oracle, &c, &rec.evidence, &rec.engines));
     }
     if let Some(r) = &rec.reduced {
         if let Ok(c) = serde_json::from_value::<K::Case>(r.case.clone()) {
-            files.extend(kind.reproducers("reduced", &rec.oracle, &c, &r.evidence, &rec.engines));
+            files.extend(kind.reproducers("reduced", oracle, &c, &r.evidence, &rec.engines));
         }
     }
     files
 }
 
-fn summarize<C>(
+fn summarize<C, O>(
     cfg: &RunConfig,
-    slots: &[Slot<C>],
+    slots: &[Slot<C, O>],
     start: Instant,
     tally: &Tally,
     restarts: u64,

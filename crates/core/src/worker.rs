@@ -7,7 +7,7 @@
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
-use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Kind};
+use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Kind, Oracle};
 use crate::outcome::Outcome;
 use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
@@ -161,13 +161,23 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         }
     };
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    if let Err(e) = kind.validate(&cfg.run.oracles, &infos) {
+    let oracles = match crate::kind::parse_oracles::<K::Oracle>(kind.name(), &cfg.run.oracles) {
+        Ok(o) if !o.is_empty() => o,
+        Ok(_) => {
+            send(&mut out, &Msg::Fatal("no oracle given".into()));
+            return 2;
+        }
+        Err(e) => {
+            send(&mut out, &Msg::Fatal(e));
+            return 2;
+        }
+    };
+    if let Err(e) = kind.validate(&oracles, &infos) {
         send(&mut out, &Msg::Fatal(e));
         return 2;
     }
     send(&mut out, &Msg::Hello { engines: infos.clone() });
-    let gen_opts =
-        GenOptions { seed: cfg.worker_seed, seeds_dir: cfg.run.seeds_dir.clone(), oracles: cfg.run.oracles.clone() };
+    let gen_opts = GenOptions { seed: cfg.worker_seed, seeds_dir: cfg.run.seeds_dir.clone() };
     let mut gen = match kind.generator(&gen_opts, &infos) {
         Ok(g) => g,
         Err(e) => {
@@ -180,14 +190,14 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
     let mut last_report = Instant::now();
     let started = Instant::now();
     let mut setup: Option<(u64, bool)> = None;
-    let mut reductions: HashMap<(String, FindingClass, String, String), u32> = HashMap::new();
-    let n_oracles = cfg.run.oracles.len().max(1) as u64;
+    let mut reductions: HashMap<(&'static str, FindingClass, String, String), u32> = HashMap::new();
+    let n_oracles = oracles.len() as u64;
     let mut index = cfg.start;
     loop {
         if cfg.end.is_some_and(|end| index >= end) || cfg.deadline_unix_ms.is_some_and(|d| unix_ms() >= d) {
             break;
         }
-        let oracle = &cfg.run.oracles[(index % n_oracles) as usize];
+        let oracle = oracles[(index % n_oracles) as usize];
         // The cursor must be on the board before the case runs: it is all that is left if the
         // case kills this process.
         board.set_cursor(index, false);
@@ -229,7 +239,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
             Check::Finding(ev) => {
                 board.count(true, false);
                 let t = Instant::now();
-                let key = (oracle.clone(), ev.class, ev.engine.clone(), ev.key.clone());
+                let key = (oracle.name(), ev.class, ev.engine.clone(), ev.key.clone());
                 let n = reductions.entry(key).or_insert(0);
                 *n += 1;
                 // Reducing every repeat of one failure would eat the campaign (a broken engine
@@ -251,7 +261,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
                 stats.reduce_ns += t.elapsed().as_nanos() as u64;
                 let finding = WorkerFinding {
                     index,
-                    oracle: oracle.clone(),
+                    oracle: oracle.name().to_string(),
                     case: serde_json::to_value(&case).unwrap_or(serde_json::Value::Null),
                     evidence: *ev,
                     reduced,
@@ -273,7 +283,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
 #[allow(clippy::too_many_arguments)]
 fn reduce_case<K: Kind>(
     kind: &K,
-    oracle: &str,
+    oracle: K::Oracle,
     case: &K::Case,
     ev: &Evidence,
     engines: &mut [Box<dyn Engine>],
@@ -312,7 +322,7 @@ fn reduced_record<C: Serialize>(small: C, last: Option<Evidence>, stats: ReduceS
 /// Prepares and checks a case from scratch; the finding it shows, if any.
 pub fn recheck<K: Kind>(
     kind: &K,
-    oracle: &str,
+    oracle: K::Oracle,
     case: &K::Case,
     engines: &mut [Box<dyn Engine>],
     opts: &CheckOptions,
@@ -331,7 +341,7 @@ pub fn recheck<K: Kind>(
 /// Reduces a stored case in this process (the offline `crosscheck reduce`).
 pub fn reduce_offline<K: Kind>(
     kind: &K,
-    oracle: &str,
+    oracle: K::Oracle,
     case: &K::Case,
     ev: &Evidence,
     engines: &mut [Box<dyn Engine>],
@@ -367,8 +377,12 @@ pub fn probe_main<K: Kind>(kind: &K, input: &ProbeInput) -> i32 {
             return 2;
         }
     };
+    let Some(oracle) = K::Oracle::parse(&input.oracle) else {
+        eprintln!("crosscheck: the {} leg has no oracle \"{}\"", input.kind, input.oracle);
+        return 2;
+    };
     let opts = CheckOptions { timeout: input.timeout };
-    let ev = recheck(kind, &input.oracle, &case, &mut engines, &opts);
+    let ev = recheck(kind, oracle, &case, &mut engines, &opts);
     println!("{}", serde_json::to_string(&ev).unwrap_or_else(|_| "null".into()));
     0
 }

@@ -8,9 +8,7 @@
 //! 47.6 programs/s and 303 transformations/s; (2) per engine and oracle, end to end: checks/s
 //! with the generate / execute / check split, % valid, % non-empty and the findings' keys.
 
-use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineInfo, EngineSpec, Generator, Kind, KindInfo, Outcome, SetupError,
-};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Generator, Kind, Outcome, SetupError};
 use crosscheck_datalog::gen::{self, GenConfig};
 use crosscheck_datalog::{common_caps, dlsmith, engines, qf, DatalogGen, DatalogKind};
 use rand::SeedableRng;
@@ -132,6 +130,8 @@ fn generation(secs: f64) {
 }
 
 fn end_to_end(names: &[String], oracle: &str, secs: f64) {
+    let oracle = <crosscheck_datalog::DatalogOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let ns = Arc::new(AtomicU64::new(0));
     let factories = engines::factories();
     let mut es: Vec<Box<dyn Engine>> = Vec::new();
@@ -152,7 +152,7 @@ fn end_to_end(names: &[String], oracle: &str, secs: f64) {
         }
     }
     let infos: Vec<EngineInfo> = es.iter().map(|e| e.info().clone()).collect();
-    if DatalogKind.validate(&[oracle.to_string()], &infos).is_err() {
+    if DatalogKind.validate(&[oracle], &infos).is_err() {
         return;
     }
     let mut g = DatalogGen::new(17, common_caps(&infos), vec![]);

@@ -14,6 +14,10 @@ fn main() {
         eprintln!("usage: dump_case SEED INDEX ORACLE ENGINE");
         std::process::exit(2);
     };
+    let Some(oracle) = <crosscheck_datalog::DatalogOracle as crosscheck_core::Oracle>::parse(oracle) else {
+        eprintln!("dump_case: unknown oracle {oracle}");
+        std::process::exit(2);
+    };
     let spec = EngineSpec { name: engine.clone(), location: None, label: None };
     let e: Box<dyn crosscheck_core::Engine> = match crosscheck_core::open_engine(&engines::factories(), &spec) {
         Ok(e) => e,

@@ -18,7 +18,8 @@ use crate::ast::Program;
 use crate::gen::GenConfig;
 use crate::qf::Expect;
 use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
+    oracle_names, Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind,
+    KindInfo, Oracle,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
@@ -26,7 +27,35 @@ use std::path::{Path, PathBuf};
 
 pub struct DatalogKind;
 
-pub const ORACLES: &[&str] = &["queryfuzz", "dlsmith", "differential", "config"];
+/// The Datalog oracles: queryFuzz's and DLSmith's metamorphic transformations, a differential
+/// between engines, and options that must not change an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DatalogOracle {
+    Queryfuzz,
+    Dlsmith,
+    Differential,
+    Config,
+}
+
+impl Oracle for DatalogOracle {
+    const ALL: &'static [DatalogOracle] =
+        &[DatalogOracle::Queryfuzz, DatalogOracle::Dlsmith, DatalogOracle::Differential, DatalogOracle::Config];
+
+    fn name(self) -> &'static str {
+        match self {
+            DatalogOracle::Queryfuzz => "queryfuzz",
+            DatalogOracle::Dlsmith => "dlsmith",
+            DatalogOracle::Differential => "differential",
+            DatalogOracle::Config => "config",
+        }
+    }
+}
+
+impl std::fmt::Display for DatalogOracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Programs per transformation batch: queryFuzz's `number_of_transformations`.
 pub const TRANSFORMATIONS_PER_PROGRAM: u64 = 10;
@@ -67,28 +96,14 @@ impl KindInfo for DatalogKind {
     fn engines(&self) -> Vec<&'static dyn EngineFactory> {
         engines::factories()
     }
-    fn oracles(&self) -> &'static [&'static str] {
-        ORACLES
+    fn oracles(&self) -> Vec<&'static str> {
+        oracle_names::<DatalogOracle>()
     }
     fn default_engines(&self) -> &'static [&'static str] {
         &["cozo", "reference"]
     }
     fn default_oracles(&self) -> &'static [&'static str] {
         &["queryfuzz", "dlsmith", "differential"]
-    }
-    fn validate(&self, oracles: &[String], engines: &[EngineInfo]) -> Result<(), String> {
-        for o in oracles {
-            if !ORACLES.contains(&o.as_str()) {
-                return Err(format!("unknown datalog oracle \"{o}\" (known: {})", ORACLES.join(", ")));
-            }
-        }
-        if oracles.iter().any(|o| o == "differential") && engines.len() < 2 {
-            return Err("the differential oracle needs at least two engines (e.g. --engines cozo,reference)".into());
-        }
-        if engines.is_empty() {
-            return Err("no engine given (e.g. --engines cozo)".into());
-        }
-        Ok(())
     }
 }
 
@@ -227,14 +242,14 @@ impl DatalogGen {
     }
 }
 
-impl Generator<Case> for DatalogGen {
-    fn case(&mut self, index: u64, oracle: &str) -> Case {
+impl Generator<Case, DatalogOracle> for DatalogGen {
+    fn case(&mut self, index: u64, oracle: DatalogOracle) -> Case {
         let pidx = index / TRANSFORMATIONS_PER_PROGRAM;
-        let layered = oracle == "dlsmith";
+        let layered = oracle == DatalogOracle::Dlsmith;
         let program = self.program(pidx, layered);
         let mut rng = crosscheck_core::rng(self.seed ^ 0x5eed, index);
         let test = match oracle {
-            "queryfuzz" => {
+            DatalogOracle::Queryfuzz => {
                 if self.prepared.as_ref().is_none_or(|(i, _)| *i != pidx) {
                     self.prepared = Some((pidx, qf::Prepared::new(&program)));
                 }
@@ -245,7 +260,7 @@ impl Generator<Case> for DatalogGen {
                 .map(|t| Test::Metamorphic { transformed: t.program, expect: t.expect, steps: t.steps, inline: vec![] })
                 .unwrap_or_else(|| Test::Nothing("no transformation applies".into()))
             }
-            "dlsmith" => (0..20)
+            DatalogOracle::Dlsmith => (0..20)
                 .find_map(|_| dlsmith::transform(&mut rng, &program, self.cfg(pidx), 100))
                 .map(|t| Test::Metamorphic {
                     transformed: t.program,
@@ -254,8 +269,8 @@ impl Generator<Case> for DatalogGen {
                     inline: t.inline,
                 })
                 .unwrap_or_else(|| Test::Nothing("no transformation applies".into())),
-            "config" => Test::Config { option: (index % 97) as usize },
-            _ => Test::Differential,
+            DatalogOracle::Config => Test::Config { option: (index % 97) as usize },
+            DatalogOracle::Differential => Test::Differential,
         };
         Case { index, program, test }
     }
@@ -263,8 +278,23 @@ impl Generator<Case> for DatalogGen {
 
 impl Kind for DatalogKind {
     type Case = Case;
+    type Oracle = DatalogOracle;
 
-    fn generator(&self, opts: &GenOptions, engines: &[EngineInfo]) -> Result<Box<dyn Generator<Case>>, String> {
+    fn validate(&self, oracles: &[DatalogOracle], engines: &[EngineInfo]) -> Result<(), String> {
+        if oracles.contains(&DatalogOracle::Differential) && engines.len() < 2 {
+            return Err("the differential oracle needs at least two engines (e.g. --engines cozo,reference)".into());
+        }
+        if engines.is_empty() {
+            return Err("no engine given (e.g. --engines cozo)".into());
+        }
+        Ok(())
+    }
+
+    fn generator(
+        &self,
+        opts: &GenOptions,
+        engines: &[EngineInfo],
+    ) -> Result<Box<dyn Generator<Case, DatalogOracle>>, String> {
         let seeds = match &opts.seeds_dir {
             Some(d) => load_seeds(d)?,
             None => vec![],
@@ -281,7 +311,7 @@ impl Kind for DatalogKind {
         Check::Pass { nonempty: false }
     }
 
-    fn check(&self, oracle: &str, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+    fn check(&self, oracle: DatalogOracle, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
         oracle::check(oracle, case, engines, opts)
     }
 
@@ -297,7 +327,7 @@ impl Kind for DatalogKind {
         case.program.size() + extra
     }
 
-    fn signature(&self, oracle: &str, _case: &Case, evidence: &Evidence) -> String {
+    fn signature(&self, oracle: DatalogOracle, _case: &Case, evidence: &Evidence) -> String {
         // Engine and failure key only (for a metamorphic oracle the key names the expected and
         // the observed relation, `queryfuzz:EQU:different`). Program features vary from one
         // random program to the next for the same fault, and so does the transformation
@@ -310,7 +340,7 @@ impl Kind for DatalogKind {
     fn reproducers(
         &self,
         stem: &str,
-        oracle: &str,
+        oracle: DatalogOracle,
         case: &Case,
         evidence: &Evidence,
         engines: &[EngineInfo],

@@ -6,6 +6,7 @@ use crate::analysis::features;
 use crate::ast::{Fact, Program, Type, Val};
 use crate::engines::{self, print};
 use crate::qf::Expect;
+use crate::DatalogOracle;
 use crate::{Case, Test};
 use crosscheck_core::bag::diff;
 use crosscheck_core::{
@@ -121,7 +122,7 @@ fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Option<&str>, op
     }
 }
 
-pub fn check(oracle: &str, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+pub fn check(oracle: DatalogOracle, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
     match &case.test {
         Test::Nothing(why) => Check::Skip(why.clone()),
         Test::Metamorphic { transformed, expect, steps, inline } => {
@@ -158,7 +159,7 @@ pub fn inline_facts(p: &Program, rel: &str, rows: &Rows) -> Option<Program> {
 
 #[allow(clippy::too_many_arguments)]
 fn metamorphic(
-    oracle: &str,
+    oracle: DatalogOracle,
     orig: &Program,
     trans: &Program,
     expect: Expect,
@@ -365,7 +366,7 @@ fn commented(prefix: &str, text: &str) -> String {
 /// dialect, each with the oracle, the expected and the actual answer in comments.
 pub fn reproducers(
     stem: &str,
-    oracle: &str,
+    oracle: DatalogOracle,
     case: &Case,
     ev: &Evidence,
     engines: &[EngineInfo],

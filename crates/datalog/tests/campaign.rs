@@ -8,6 +8,8 @@ use std::time::Duration;
 
 /// Runs `n` cases of `oracle` on `engines`; returns (passes, skips, findings).
 pub fn campaign(names: &[&str], oracle: &str, n: u64, seed: u64) -> Option<(u64, u64, Vec<String>)> {
+    let oracle = <crosscheck_datalog::DatalogOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let mut engines: Vec<Box<dyn Engine>> = Vec::new();
     for name in names {
         engines.push(open(name)?);
@@ -162,12 +164,13 @@ fn generated_relations_with_two_recursive_rules_run_on_the_sql_engines() {
     };
     let (mut seen, mut pass) = (0, 0);
     for i in 0..400 {
-        let case = gen.case(i * crosscheck_datalog::TRANSFORMATIONS_PER_PROGRAM, "differential");
+        let case = gen
+            .case(i * crosscheck_datalog::TRANSFORMATIONS_PER_PROGRAM, crosscheck_datalog::DatalogOracle::Differential);
         if !twice(&case.program) {
             continue;
         }
         seen += 1;
-        match DatalogKind.check("differential", &case, &mut engines, &opts) {
+        match DatalogKind.check(crosscheck_datalog::DatalogOracle::Differential, &case, &mut engines, &opts) {
             Check::Pass { .. } => pass += 1,
             Check::Skip(why) => eprintln!("case {i} skipped: {why}"),
             Check::Finding(ev) => {

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 type Found = (Case, crosscheck_core::Evidence, Vec<Box<dyn Engine>>);
 
 fn first_finding(names: &[&str], oracle: &str, n: u64) -> Option<Found> {
+    let oracle = <crosscheck_datalog::DatalogOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let mut engines: Vec<Box<dyn Engine>> = names.iter().map(|n| open(n).expect("engine opens")).collect();
     let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
     let mut gen = DatalogGen::new(99, common_caps(&infos), vec![]);
@@ -36,8 +38,14 @@ fn drop_row_caught_by_differential_and_reduced() {
         |c| DatalogKind.shrink(c),
         |c| DatalogKind.size(c),
         |c| {
-            crosscheck_core::worker::recheck(&DatalogKind, "differential", c, &mut engines, &opts)
-                .is_some_and(|e| e.same_failure(&ev))
+            crosscheck_core::worker::recheck(
+                &DatalogKind,
+                crosscheck_datalog::DatalogOracle::Differential,
+                c,
+                &mut engines,
+                &opts,
+            )
+            .is_some_and(|e| e.same_failure(&ev))
         },
         Instant::now() + Duration::from_secs(60),
     );
@@ -46,7 +54,7 @@ fn drop_row_caught_by_differential_and_reduced() {
     // are enough to show it.
     assert!(small.program.facts.len() <= 2, "{}", small.program);
     let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
-    let files = DatalogKind.reproducers("repro", "differential", &small, &ev, &infos);
+    let files = DatalogKind.reproducers("repro", crosscheck_datalog::DatalogOracle::Differential, &small, &ev, &infos);
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     assert!(names.contains(&"repro.dl"), "{names:?}");
     assert!(names.iter().any(|n| n.ends_with(".cozo")), "{names:?}");
@@ -83,14 +91,23 @@ fn drop_row_caught_by_queryfuzz_and_reduced() {
         |c| DatalogKind.shrink(c),
         |c| DatalogKind.size(c),
         |c| {
-            crosscheck_core::worker::recheck(&DatalogKind, "queryfuzz", c, &mut engines, &opts)
-                .is_some_and(|e| e.same_failure(&ev))
+            crosscheck_core::worker::recheck(
+                &DatalogKind,
+                crosscheck_datalog::DatalogOracle::Queryfuzz,
+                c,
+                &mut engines,
+                &opts,
+            )
+            .is_some_and(|e| e.same_failure(&ev))
         },
         Instant::now() + Duration::from_secs(60),
     );
     assert!(DatalogKind.size(&small) < before);
     let mut r = open("reference").expect("reference");
-    assert!(matches!(DatalogKind.check("queryfuzz", &small, std::slice::from_mut(&mut r), &opts), Check::Pass { .. }));
+    assert!(matches!(
+        DatalogKind.check(crosscheck_datalog::DatalogOracle::Queryfuzz, &small, std::slice::from_mut(&mut r), &opts),
+        Check::Pass { .. }
+    ));
 }
 
 #[test]

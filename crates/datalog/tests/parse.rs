@@ -67,13 +67,13 @@ fn seeds_are_extended_and_transformed() {
     let caps = crosscheck_datalog::engines::reference::CAPS.iter().map(|s| s.to_string()).collect();
     let mut g = crosscheck_datalog::DatalogGen::new(3, caps, vec![seed]);
     use crosscheck_core::Generator;
-    let c = g.case(0, "dlsmith");
+    let c = g.case(0, crosscheck_datalog::DatalogOracle::Dlsmith);
     assert!(c.program.decl("path").is_some() && c.program.decls.len() > 2);
     assert!(c.program.outputs.contains(&"path".to_string()));
     // DLSmith never adds a rule to a seed relation.
     if let crosscheck_datalog::Test::Metamorphic { transformed, .. } = &c.test {
         assert_eq!(transformed.rules.iter().filter(|r| r.head.rel == "path").count(), 2);
     }
-    let c = g.case(1, "queryfuzz");
+    let c = g.case(1, crosscheck_datalog::DatalogOracle::Queryfuzz);
     assert!(c.program.decl("edge").is_some());
 }

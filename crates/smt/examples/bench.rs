@@ -104,7 +104,11 @@ fn arg(args: &[String], name: &str) -> Option<String> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let engines = arg(&args, "--engines").unwrap_or_else(|| "z3".into());
-    let oracle = arg(&args, "--oracle").unwrap_or_else(|| "storm".into());
+    let oracle_name = arg(&args, "--oracle").unwrap_or_else(|| "storm".into());
+    let Some(oracle) = <crosscheck_smt::SmtOracle as crosscheck_core::Oracle>::parse(&oracle_name) else {
+        eprintln!("bench: unknown oracle {oracle_name}");
+        std::process::exit(2);
+    };
     let cases: u64 = arg(&args, "--cases").and_then(|c| c.parse().ok()).unwrap_or(2000);
     let seed: u64 = arg(&args, "--seed").and_then(|c| c.parse().ok()).unwrap_or(1);
     let timeout = Duration::from_millis(arg(&args, "--timeout-ms").and_then(|c| c.parse().ok()).unwrap_or(10_000));
@@ -144,12 +148,13 @@ fn main() {
     let reduce_n: usize = arg(&args, "--reduce").and_then(|c| c.parse().ok()).unwrap_or(0);
     let storm_only = args.iter().any(|a| a == "--storm-only");
     let reduce_secs: u64 = arg(&args, "--reduce-secs").and_then(|c| c.parse().ok()).unwrap_or(60);
-    let opts = GenOptions { seed, seeds_dir: (!random).then_some(seeds_dir), oracles: vec![oracle.clone()] };
+    let opts = GenOptions { seed, seeds_dir: (!random).then_some(seeds_dir) };
     let mut smt_gen = crosscheck_smt::generator::SmtGenerator::new(&opts, &infos).expect("generator");
     if let Some(n) = arg(&args, "--per-seed").and_then(|c| c.parse().ok()) {
         smt_gen.params.mutants_per_seed = n;
     }
-    let mut gen: Box<dyn crosscheck_core::Generator<crosscheck_smt::SmtCase>> = Box::new(smt_gen);
+    let mut gen: Box<dyn crosscheck_core::Generator<crosscheck_smt::SmtCase, crosscheck_smt::SmtOracle>> =
+        Box::new(smt_gen);
     let copts = CheckOptions { timeout };
     let (mut gen_ns, mut check_total_ns) = (0u64, 0u64);
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
@@ -159,7 +164,7 @@ fn main() {
     let start = Instant::now();
     for i in 0..cases {
         let t0 = Instant::now();
-        let case = gen.case(i, &oracle);
+        let case = gen.case(i, oracle);
         if std::env::var_os("BENCH_DUMP").is_some() {
             eprintln!(
                 "case {i}: seed {} asserts {} bytes {} tactic {:?} incr {}",
@@ -172,7 +177,7 @@ fn main() {
         }
         let t1 = Instant::now();
         gen_ns += (t1 - t0).as_nanos() as u64;
-        let r = kind.check(&oracle, &case, &mut engs, &copts);
+        let r = kind.check(oracle, &case, &mut engs, &copts);
         check_total_ns += t1.elapsed().as_nanos() as u64;
         let key = format!("{} {}", case.logic.as_deref().unwrap_or("-"), case.seed);
         let slot = by_logic.entry(key).or_default();
@@ -237,7 +242,7 @@ fn main() {
                 if storm_only && c.min == Some(crosscheck_smt::minimize::MinState::Syntax) {
                     return false;
                 }
-                matches!(kind.check(&oracle, c, &mut engs, &copts), Check::Finding(e) if e.same_failure(&ev))
+                matches!(kind.check(oracle, c, &mut engs, &copts), Check::Finding(e) if e.same_failure(&ev))
             },
             deadline,
         );

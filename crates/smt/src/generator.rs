@@ -9,6 +9,7 @@ use crate::eval::{self, Env};
 use crate::script::Script;
 use crate::storm::{self, Entry, Params, Step};
 use crate::term::{Arena, TermId};
+use crate::SmtOracle;
 use crosscheck_core::engine::{EngineFactory, EngineSpec};
 use crosscheck_core::{Engine, EngineInfo, GenOptions, Generator, Outcome, Verdict};
 use rand::seq::SliceRandom;
@@ -464,8 +465,8 @@ fn random_assignment(script: &Script, round: u64) -> Option<(String, String, Vec
     Some(("random assignment + evaluator".into(), model, Vec::new()))
 }
 
-impl Generator<SmtCase> for SmtGenerator {
-    fn case(&mut self, index: u64, oracle: &str) -> SmtCase {
+impl Generator<SmtCase, SmtOracle> for SmtGenerator {
+    fn case(&mut self, index: u64, oracle: SmtOracle) -> SmtCase {
         let round = index / self.params.mutants_per_seed.max(1);
         if self.cache.as_ref().map(|p| p.round) != Some(round) {
             self.cache = self.prepare(round);
@@ -474,7 +475,7 @@ impl Generator<SmtCase> for SmtGenerator {
         let options = self.sample_options(&mut rng);
         let params = self.params;
         let Some(p) = self.cache.as_mut() else { return self.empty_case(index) };
-        let free = oracle == "differential" && rng.gen_bool(0.5);
+        let free = oracle == SmtOracle::Differential && rng.gen_bool(0.5);
         let (texts, sat_by_construction) = if free {
             let picked = storm::free_instance(&mut rng, &params, &p.init, &p.constr);
             let sat = picked.iter().all(|(_, v)| *v);
@@ -483,7 +484,7 @@ impl Generator<SmtCase> for SmtGenerator {
             let a = storm::instance(&mut p.arena, &mut rng, &params, &p.init, &p.constr);
             (a.iter().map(|t| p.arena.to_text(*t)).collect(), true)
         };
-        let get_model = oracle == "model";
+        let get_model = oracle == SmtOracle::Model;
         let incremental = p.incremental && !get_model;
         let steps = if incremental {
             storm::incremental_steps(&mut rng, texts)

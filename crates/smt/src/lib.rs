@@ -19,12 +19,39 @@ pub mod term;
 
 pub use case::SmtCase;
 use crosscheck_core::engine::EngineFactory;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo};
+use crosscheck_core::{
+    oracle_names, Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo, Oracle,
+};
 
 /// The SMT leg.
 pub struct SmtKind;
 
-pub const ORACLES: &[&str] = &["storm", "differential", "model"];
+/// The SMT oracles: STORM's satisfiable-by-construction instances, a differential between
+/// solvers, and model validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SmtOracle {
+    Storm,
+    Differential,
+    Model,
+}
+
+impl Oracle for SmtOracle {
+    const ALL: &'static [SmtOracle] = &[SmtOracle::Storm, SmtOracle::Differential, SmtOracle::Model];
+
+    fn name(self) -> &'static str {
+        match self {
+            SmtOracle::Storm => "storm",
+            SmtOracle::Differential => "differential",
+            SmtOracle::Model => "model",
+        }
+    }
+}
+
+impl std::fmt::Display for SmtOracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 impl KindInfo for SmtKind {
     fn name(&self) -> &'static str {
@@ -35,8 +62,8 @@ impl KindInfo for SmtKind {
         engines::factories()
     }
 
-    fn oracles(&self) -> &'static [&'static str] {
-        ORACLES
+    fn oracles(&self) -> Vec<&'static str> {
+        oracle_names::<SmtOracle>()
     }
 
     fn default_engines(&self) -> &'static [&'static str] {
@@ -46,26 +73,26 @@ impl KindInfo for SmtKind {
     fn default_oracles(&self) -> &'static [&'static str] {
         &["storm"]
     }
+}
 
-    fn validate(&self, oracles: &[String], engines: &[EngineInfo]) -> Result<(), String> {
-        for o in oracles {
-            if !ORACLES.contains(&o.as_str()) {
-                return Err(format!("unknown smt oracle \"{o}\" (known: {})", ORACLES.join(", ")));
-            }
-        }
-        if oracles.iter().any(|o| o == "differential") && engines.len() < 2 {
+impl Kind for SmtKind {
+    type Case = SmtCase;
+    type Oracle = SmtOracle;
+
+    fn validate(&self, oracles: &[SmtOracle], engines: &[EngineInfo]) -> Result<(), String> {
+        if oracles.contains(&SmtOracle::Differential) && engines.len() < 2 {
             return Err("the differential oracle needs two or more engines (e.g. --engines z3,cvc5, or two versions: \
                         --engines z3@new,z3@old=/usr/bin/z3)"
                 .into());
         }
         Ok(())
     }
-}
 
-impl Kind for SmtKind {
-    type Case = SmtCase;
-
-    fn generator(&self, opts: &GenOptions, engines: &[EngineInfo]) -> Result<Box<dyn Generator<SmtCase>>, String> {
+    fn generator(
+        &self,
+        opts: &GenOptions,
+        engines: &[EngineInfo],
+    ) -> Result<Box<dyn Generator<SmtCase, SmtOracle>>, String> {
         Ok(Box::new(generator::SmtGenerator::new(opts, engines)?))
     }
 
@@ -78,15 +105,14 @@ impl Kind for SmtKind {
         Check::Pass { nonempty: false }
     }
 
-    fn check(&self, oracle: &str, case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+    fn check(&self, oracle: SmtOracle, case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
         if let Some(why) = budget::skip_reason(case) {
             return Check::Skip(why);
         }
         match oracle {
-            "storm" => oracle::storm(case, engines, opts),
-            "differential" => oracle::differential(case, engines, opts),
-            "model" => oracle::model(case, engines, opts),
-            other => Check::Skip(format!("unknown smt oracle {other}")),
+            SmtOracle::Storm => oracle::storm(case, engines, opts),
+            SmtOracle::Differential => oracle::differential(case, engines, opts),
+            SmtOracle::Model => oracle::model(case, engines, opts),
         }
     }
 
@@ -98,7 +124,7 @@ impl Kind for SmtKind {
         shrink::size(case)
     }
 
-    fn signature(&self, oracle: &str, case: &SmtCase, evidence: &Evidence) -> String {
+    fn signature(&self, oracle: SmtOracle, case: &SmtCase, evidence: &Evidence) -> String {
         // The failing configuration, not the formula: instances differ on every run, while a
         // solver bug shows up as one (engine, logic, check-sat mode) over and over. Constants,
         // names and the Boolean shape are left out on purpose.
@@ -117,7 +143,7 @@ impl Kind for SmtKind {
     fn reproducers(
         &self,
         stem: &str,
-        oracle: &str,
+        oracle: SmtOracle,
         case: &SmtCase,
         evidence: &Evidence,
         engines: &[EngineInfo],

@@ -12,7 +12,7 @@ fn comment(text: &str) -> String {
 
 pub fn reproducers(
     stem: &str,
-    oracle: &str,
+    oracle: crate::SmtOracle,
     case: &SmtCase,
     ev: &Evidence,
     engines: &[EngineInfo],

@@ -39,10 +39,10 @@ fn a_seed_that_keeps_timing_out_is_skipped_with_a_reason() {
     let mut engines = vec![z3];
     let opts = CheckOptions { timeout: Duration::from_millis(200) };
     for i in 0..3 {
-        let c = SmtKind.check("storm", &hard(i), &mut engines, &opts);
+        let c = SmtKind.check(crosscheck_smt::SmtOracle::Storm, &hard(i), &mut engines, &opts);
         assert_eq!(c, Check::Skip("z3: timeout".into()), "case {i} runs and times out");
     }
-    match SmtKind.check("storm", &hard(3), &mut engines, &opts) {
+    match SmtKind.check(crosscheck_smt::SmtOracle::Storm, &hard(3), &mut engines, &opts) {
         Check::Skip(why) => assert!(why.contains("budget-test.smt2 skipped: 3 of its 3 solver calls"), "{why}"),
         other => panic!("not skipped: {other:?}"),
     }
@@ -51,5 +51,8 @@ fn a_seed_that_keeps_timing_out_is_skipped_with_a_reason() {
     // A reduction candidate of the same seed still runs.
     let mut candidate = hard(4);
     candidate.min = Some(MinState::Syntax);
-    assert_eq!(SmtKind.check("storm", &candidate, &mut engines, &opts), Check::Skip("z3: timeout".into()));
+    assert_eq!(
+        SmtKind.check(crosscheck_smt::SmtOracle::Storm, &candidate, &mut engines, &opts),
+        Check::Skip("z3: timeout".into())
+    );
 }

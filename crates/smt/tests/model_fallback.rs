@@ -95,7 +95,7 @@ fn check_fallback(c: &SmtCase, names: &[&str], tamper: impl Fn(&str) -> Option<S
         let m = model_of(engines[0].as_mut(), c).expect("model");
         println!("{name}: {m}");
         assert!(model_violation(c, &m).is_err(), "{name}: the evaluator should not cover this model: {m}");
-        match SmtKind.check("model", c, &mut engines, &opts()) {
+        match SmtKind.check(crosscheck_smt::SmtOracle::Model, c, &mut engines, &opts()) {
             Check::Pass { nonempty: true } => {}
             other => panic!("{name}: the second solver did not check the model ({other:?}):\n{m}"),
         }

@@ -2,7 +2,7 @@
 //! must be present or the test fails; any other missing solver skips its test with a line.
 
 use crosscheck_core::Generator;
-use crosscheck_core::{Check, Engine, EngineInfo, FindingClass, GenOptions, Kind, KindInfo, Outcome, Verdict};
+use crosscheck_core::{Check, Engine, EngineInfo, FindingClass, GenOptions, Kind, Outcome, Verdict};
 use crosscheck_smt::case::SmtCase;
 use crosscheck_smt::eval::{self, Env};
 use crosscheck_smt::generator::{load_seeds, shipped_seeds_dir, SmtGenerator};
@@ -63,8 +63,7 @@ fn malformed_seed_is_reported_with_file_line_col_and_skipped() {
     assert!(errors[0].ends_with("bad.smt2:3:1: assert needs exactly one term"), "{}", errors[0]);
     // A directory with only malformed seeds is a configuration error naming the problem.
     let d = seed_dir_with(&[("bad.smt2", "(assert (> x\n")]);
-    let err = SmtKind
-        .generator(&GenOptions { seed: 1, seeds_dir: Some(d.path().into()), oracles: vec!["storm".into()] }, &[]);
+    let err = SmtKind.generator(&GenOptions { seed: 1, seeds_dir: Some(d.path().into()) }, &[]);
     let msg = err.err().expect("no usable seed");
     assert!(msg.contains("bad.smt2:1:9"), "{msg}");
 }
@@ -79,12 +78,11 @@ fn generated_instances_are_true_under_m() {
         ("c.smt2", "(set-logic QF_LRA)\n(declare-fun r () Real)\n(assert (and (< r 2.5) (> (* 2.0 r) 1.0)))\n(assert (< r 0.0))\n"),
     ]);
     // No engine under test: M comes from a reference solver if one is here.
-    let mut g = SmtGenerator::new(&GenOptions { seed: 7, seeds_dir: Some(d.path().into()), oracles: vec![] }, &[])
-        .expect("gen");
+    let mut g = SmtGenerator::new(&GenOptions { seed: 7, seeds_dir: Some(d.path().into()) }, &[]).expect("gen");
     g.params.mutants_per_seed = 50;
     let mut checked = 0;
     for i in 0..300 {
-        let c = g.case(i, "storm");
+        let c = g.case(i, crosscheck_smt::SmtOracle::Storm);
         assert!(c.sat_by_construction);
         for a in c.asserts() {
             let mut arena = Arena::new();
@@ -101,8 +99,7 @@ fn generated_instances_are_true_under_m() {
 
 fn gen_for(engines: &[&dyn Engine], seeds: &Path, seed: u64, per_seed: u64) -> SmtGenerator {
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let mut g =
-        SmtGenerator::new(&GenOptions { seed, seeds_dir: Some(seeds.into()), oracles: vec![] }, &infos).expect("gen");
+    let mut g = SmtGenerator::new(&GenOptions { seed, seeds_dir: Some(seeds.into()) }, &infos).expect("gen");
     g.params.mutants_per_seed = per_seed;
     g
 }
@@ -126,8 +123,8 @@ fn plain_z3_has_no_soundness_finding_on_a_fixed_seed() {
     let mut engines = vec![z3];
     let mut sat = 0;
     for i in 0..300 {
-        let c = g.case(i, "storm");
-        match SmtKind.check("storm", &c, &mut engines, &opts()) {
+        let c = g.case(i, crosscheck_smt::SmtOracle::Storm);
+        match SmtKind.check(crosscheck_smt::SmtOracle::Storm, &c, &mut engines, &opts()) {
             Check::Finding(e) => panic!("false alarm on case {i}: {e:?}\n{}", c.script_for(engines[0].info())),
             Check::Pass { nonempty } => sat += usize::from(nonempty),
             Check::Skip(_) => {}
@@ -144,8 +141,8 @@ fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
     let mut engines = vec![m];
     let mut found = None;
     for i in 0..20 {
-        let c = g.case(i, "storm");
-        if let Check::Finding(e) = SmtKind.check("storm", &c, &mut engines, &opts()) {
+        let c = g.case(i, crosscheck_smt::SmtOracle::Storm);
+        if let Check::Finding(e) = SmtKind.check(crosscheck_smt::SmtOracle::Storm, &c, &mut engines, &opts()) {
             assert_eq!(e.class, FindingClass::Soundness);
             assert_eq!(e.key, "unsat");
             found = Some((c, e));
@@ -159,7 +156,7 @@ fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
         case.clone(),
         |c| SmtKind.shrink(c),
         |c| SmtKind.size(c),
-        |c| matches!(SmtKind.check("storm", c, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
+        |c| matches!(SmtKind.check(crosscheck_smt::SmtOracle::Storm, c, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
         deadline,
     );
     // STORM's minimization: still satisfiable by construction, still answered `unsat` by the
@@ -169,10 +166,11 @@ fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
     assert_true_under_m(&small);
     assert!(small.min.is_some(), "the bound search ran");
     assert!(
-        matches!(SmtKind.check("storm", &small, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
+        matches!(SmtKind.check(crosscheck_smt::SmtOracle::Storm, &small, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
         "the faulty engine still says unsat"
     );
-    let files = SmtKind.reproducers("repro", "storm", &small, &ev, &[engines[0].info().clone()]);
+    let files =
+        SmtKind.reproducers("repro", crosscheck_smt::SmtOracle::Storm, &small, &ev, &[engines[0].info().clone()]);
     assert_eq!(files[0].0, "repro.smt2");
     assert!(files[0].1.contains("version"), "{}", files[0].1);
     assert!(files[0].1.contains("define-fun"), "M is in the comments");
@@ -241,10 +239,13 @@ fn incremental_instances_answer_every_check_sat() {
     let mut engines = vec![z3];
     let mut multi = 0;
     for i in 0..60 {
-        let c = g.case(i, "storm");
+        let c = g.case(i, crosscheck_smt::SmtOracle::Storm);
         assert!(c.incremental);
         multi += usize::from(c.steps.iter().filter(|s| matches!(s, Step::CheckSat)).count() > 1);
-        assert!(!matches!(SmtKind.check("storm", &c, &mut engines, &opts()), Check::Finding(_)));
+        assert!(!matches!(
+            SmtKind.check(crosscheck_smt::SmtOracle::Storm, &c, &mut engines, &opts()),
+            Check::Finding(_)
+        ));
     }
     assert!(multi > 10);
 }
@@ -258,14 +259,14 @@ fn differential_and_model_oracles_hold_on_correct_solvers_and_catch_the_mutant()
     let mut engines = vec![z3, other];
     let (mut unsat_free, mut modeled) = (0, 0);
     for i in 0..80 {
-        let c = g.case(i, "differential");
-        match SmtKind.check("differential", &c, &mut engines, &opts()) {
+        let c = g.case(i, crosscheck_smt::SmtOracle::Differential);
+        match SmtKind.check(crosscheck_smt::SmtOracle::Differential, &c, &mut engines, &opts()) {
             Check::Finding(e) => panic!("differential false alarm {e:?}"),
             Check::Pass { nonempty: false } => unsat_free += 1,
             _ => {}
         }
-        let c = g.case(i, "model");
-        match SmtKind.check("model", &c, &mut engines, &opts()) {
+        let c = g.case(i, crosscheck_smt::SmtOracle::Model);
+        match SmtKind.check(crosscheck_smt::SmtOracle::Model, &c, &mut engines, &opts()) {
             Check::Finding(e) => panic!("model false alarm {e:?}"),
             Check::Pass { .. } => modeled += 1,
             _ => {}
@@ -276,8 +277,8 @@ fn differential_and_model_oracles_hold_on_correct_solvers_and_catch_the_mutant()
     let Some(m) = open("mutant:z3:flip-verdict") else { return };
     engines[0] = m;
     let caught = (0..40).any(|i| {
-        let c = g.case(i, "differential");
-        matches!(SmtKind.check("differential", &c, &mut engines, &opts()), Check::Finding(e) if e.key == "sat-vs-unsat")
+        let c = g.case(i, crosscheck_smt::SmtOracle::Differential);
+        matches!(SmtKind.check(crosscheck_smt::SmtOracle::Differential, &c, &mut engines, &opts()), Check::Finding(e) if e.key == "sat-vs-unsat")
     });
     assert!(caught, "differential catches the flipped verdict");
 }
@@ -285,9 +286,9 @@ fn differential_and_model_oracles_hold_on_correct_solvers_and_catch_the_mutant()
 #[test]
 fn validate_rejects_bad_configurations() {
     let one = vec![EngineInfo { name: "z3".into(), label: "z3".into(), ..Default::default() }];
-    assert!(SmtKind.validate(&["differential".into()], &one).is_err());
-    assert!(SmtKind.validate(&["nope".into()], &one).is_err());
-    assert!(SmtKind.validate(&["storm".into(), "model".into()], &one).is_ok());
+    assert!(SmtKind.validate(&[crosscheck_smt::SmtOracle::Differential], &one).is_err());
+    assert!(<crosscheck_smt::SmtOracle as crosscheck_core::Oracle>::parse("nope").is_none());
+    assert!(SmtKind.validate(&[crosscheck_smt::SmtOracle::Storm, crosscheck_smt::SmtOracle::Model], &one).is_ok());
 }
 
 #[test]
@@ -295,11 +296,12 @@ fn case_stream_is_deterministic_and_random_access() {
     let seeds = shipped(&["QF_LIA", "QF_BV", "QF_UF"]);
     let mut a = gen_for(&[], seeds.path(), 9, 30);
     let mut b = gen_for(&[], seeds.path(), 9, 30);
-    let forward: Vec<SmtCase> = [0u64, 5, 31, 64, 95].iter().map(|&i| a.case(i, "storm")).collect();
+    let forward: Vec<SmtCase> =
+        [0u64, 5, 31, 64, 95].iter().map(|&i| a.case(i, crosscheck_smt::SmtOracle::Storm)).collect();
     // The same indices out of order (as a restarted worker asks for them) give the same cases.
     for (k, &i) in [0u64, 5, 31, 64, 95].iter().enumerate().rev() {
-        assert_eq!(b.case(i, "storm"), forward[k], "case {i}");
+        assert_eq!(b.case(i, crosscheck_smt::SmtOracle::Storm), forward[k], "case {i}");
     }
     let mut c = gen_for(&[], seeds.path(), 10, 30);
-    assert_ne!(c.case(0, "storm"), forward[0], "another campaign seed gives another stream");
+    assert_ne!(c.case(0, crosscheck_smt::SmtOracle::Storm), forward[0], "another campaign seed gives another stream");
 }

@@ -59,11 +59,13 @@ struct Run {
 }
 
 fn run(oracle: &str, seed: u64, n: u64) -> Run {
+    let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let spec = EngineSpec { name: "sqlite".into(), location: None, label: None };
     let engine = crosscheck_core::open_engine(&crosscheck_sql::engines::registry(), &spec).expect("sqlite opens");
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Timed { inner: engine })];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let opts = GenOptions { seed, seeds_dir: None, oracles: vec![oracle.into()] };
+    let opts = GenOptions { seed, seeds_dir: None };
     let kind = SqlKind;
     let mut gen = kind.generator(&opts, &infos).expect("generator");
     let copts = CheckOptions { timeout: Duration::from_secs(5) };

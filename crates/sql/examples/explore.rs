@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let oracle = args.get(1).map_or("tlp", String::as_str);
+    let Some(oracle) = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle) else {
+        eprintln!("explore: unknown oracle {oracle}");
+        std::process::exit(2);
+    };
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(7);
     let n: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let names: Vec<&str> = args.get(4).map_or("sqlite", String::as_str).split(',').collect();
@@ -24,7 +28,7 @@ fn main() {
         })
         .collect();
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let gopts = GenOptions { seed, seeds_dir: None, oracles: vec![oracle.into()] };
+    let gopts = GenOptions { seed, seeds_dir: None };
     let mut gen = kind.generator(&gopts, &infos).expect("generator");
     let mut setup: Option<(u64, bool)> = None;
     for i in 0..n {

@@ -12,7 +12,7 @@ use crate::ast::{
 use crate::case::{Query, SqlCase};
 use crate::dialect::{cap, Caps};
 use crate::exprgen::{edge_value, lit_type, ty_index, ColInfo, Env, ExprGen, ScopeCol, TableInfo};
-use crate::oracle::TLP_VARIANTS;
+use crate::oracle::SqlOracle;
 use crosscheck_core::Generator;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -45,23 +45,24 @@ impl SqlGenerator {
     }
 }
 
-impl Generator<SqlCase> for SqlGenerator {
-    fn case(&mut self, index: u64, oracle: &str) -> SqlCase {
+impl Generator<SqlCase, SqlOracle> for SqlGenerator {
+    fn case(&mut self, index: u64, oracle: SqlOracle) -> SqlCase {
         let db = index / CHECKS_PER_DB;
         let seed = self.seed;
         let union_all = self.caps.has(cap::UNION_ALL);
         let (_, setup, env) = self.database(db);
         let mut rng = crosscheck_core::rng(seed ^ QUERY_SALT, index);
-        let concrete = if oracle == "tlp" {
-            match TLP_VARIANTS[rng.gen_range(0..TLP_VARIANTS.len())] {
+        let concrete = if oracle == SqlOracle::Tlp {
+            let variants = SqlOracle::TLP_VARIANTS;
+            match variants[rng.gen_range(0..variants.len())] {
                 // Same draw either way, so runs with UNION ALL keep their stream.
-                "tlp-aggregate" if !union_all => "tlp-where".to_string(),
-                v => v.to_string(),
+                SqlOracle::TlpAggregate if !union_all => SqlOracle::TlpWhere,
+                v => v,
             }
         } else {
-            oracle.to_string()
+            oracle
         };
-        let query = gen_query(&mut rng, env, &concrete);
+        let query = gen_query(&mut rng, env, concrete);
         let strict = !env.loose;
         SqlCase { seed, db, index, oracle: concrete, strict, setup: setup.clone(), query }
     }
@@ -460,26 +461,26 @@ fn column_or(g: &mut ExprGen, other: Expr) -> Expr {
 }
 
 /// The query of one check, shaped for its oracle.
-pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: &str) -> Query {
+pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: SqlOracle) -> Query {
     let (from, joins, scope) = gen_from(rng, env);
     // NoREC's predicate filters the rows counted, so keep it shallower: a deep random
     // predicate is mostly false or NULL and the check would count nothing.
-    let depth = if oracle == "norec" { rng.gen_range(0..=2) } else { rng.gen_range(1..=3) };
+    let depth = if oracle == SqlOracle::Norec { rng.gen_range(0..=2) } else { rng.gen_range(1..=3) };
     let mut g = ExprGen::new(rng, env, scope);
     let mut select = Select { from, joins, ..Select::default() };
     let mut pred = Some(g.predicate(depth));
     let mut count_rows = false;
     match oracle {
-        "tlp-distinct" | "tlp-group-by" => {
+        SqlOracle::TlpDistinct | SqlOracle::TlpGroupBy => {
             let n = g.rng.gen_range(1..=2);
             select.items = plain_items(&mut g, n);
-            if oracle == "tlp-distinct" {
+            if oracle == SqlOracle::TlpDistinct {
                 select.distinct = true;
             } else {
                 select.group_by = select.items.iter().map(|i| i.expr.clone()).collect();
             }
         }
-        "tlp-having" => {
+        SqlOracle::TlpHaving => {
             // SQLite may evaluate a HAVING term on group keys row by row (it moves such terms
             // into WHERE), so keys must have no distinguishable equal members: exact columns.
             let exact: Vec<Expr> = g
@@ -518,7 +519,7 @@ pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: &str) -> Query {
             select.items = items;
             pred = Some(g.predicate(depth.min(2)));
         }
-        "tlp-aggregate" => {
+        SqlOracle::TlpAggregate => {
             let t = g.any_type();
             let arg = g.expr(t, 1);
             let func = *[Agg::Min, Agg::Max, Agg::Sum, Agg::Count].choose(g.rng).unwrap_or(&Agg::Count);
@@ -533,7 +534,7 @@ pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: &str) -> Query {
             };
             select.items = vec![Item { expr: Expr::Agg { func, distinct: false, arg }, alias: Some("agg".into()) }];
         }
-        "norec" => {
+        SqlOracle::Norec => {
             count_rows = g.rng.gen();
             if count_rows && g.rng.gen_bool(0.3) {
                 let n = g.rng.gen_range(1..=2);
@@ -541,7 +542,7 @@ pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: &str) -> Query {
                 select.order_by = select.items.iter().map(|i| Order { expr: i.expr.clone(), desc: false }).collect();
             }
         }
-        "differential" | "config" => {
+        SqlOracle::Differential | SqlOracle::Config => {
             let n = g.rng.gen_range(1..=3);
             select.items = plain_items(&mut g, n);
             select.where_ = pred.take();
@@ -549,8 +550,8 @@ pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: &str) -> Query {
                 select.distinct = true;
             }
         }
-        _ => {
-            // tlp-where (and anything unknown, which validate() has already refused).
+        // `Tlp` is resolved to a variant before a query is generated.
+        SqlOracle::TlpWhere | SqlOracle::Tlp => {
             let n = g.rng.gen_range(0..=3);
             select.items = plain_items(&mut g, n);
             if g.rng.gen_bool(0.2) {

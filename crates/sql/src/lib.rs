@@ -23,9 +23,11 @@ pub mod repro;
 pub use case::{Query, SqlCase};
 
 use crate::dialect::{by_name, Caps};
-use crate::oracle::{dialect_of, exec, ORACLES};
+pub use crate::oracle::SqlOracle;
+use crate::oracle::{dialect_of, exec};
 use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
+    oracle_names, Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind,
+    KindInfo,
 };
 
 /// The SQL kind of engine.
@@ -40,8 +42,8 @@ impl KindInfo for SqlKind {
         engines::registry()
     }
 
-    fn oracles(&self) -> &'static [&'static str] {
-        ORACLES
+    fn oracles(&self) -> Vec<&'static str> {
+        oracle_names::<SqlOracle>()
     }
 
     fn default_engines(&self) -> &'static [&'static str] {
@@ -51,8 +53,13 @@ impl KindInfo for SqlKind {
     fn default_oracles(&self) -> &'static [&'static str] {
         &["tlp", "norec"]
     }
+}
 
-    fn validate(&self, oracles: &[String], engines: &[EngineInfo]) -> Result<(), String> {
+impl Kind for SqlKind {
+    type Case = SqlCase;
+    type Oracle = SqlOracle;
+
+    fn validate(&self, oracles: &[SqlOracle], engines: &[EngineInfo]) -> Result<(), String> {
         for e in engines {
             if by_name(&e.dialect).is_none() {
                 return Err(format!(
@@ -61,7 +68,7 @@ impl KindInfo for SqlKind {
                 ));
             }
         }
-        if oracles.iter().any(|o| o == "tlp-aggregate") {
+        if oracles.contains(&SqlOracle::TlpAggregate) {
             if let Some(e) = engines.iter().find(|e| !run_caps(std::slice::from_ref(e)).has(dialect::cap::UNION_ALL)) {
                 return Err(format!(
                     "tlp-aggregate unions its partitions with UNION ALL, which {} lacks (plain `tlp` skips that variant)",
@@ -69,10 +76,10 @@ impl KindInfo for SqlKind {
                 ));
             }
         }
-        if oracles.iter().any(|o| o == "differential") && engines.len() < 2 {
+        if oracles.contains(&SqlOracle::Differential) && engines.len() < 2 {
             return Err("the differential oracle needs two or more engines (e.g. --engines sqlite,duckdb)".into());
         }
-        if oracles.iter().any(|o| o == "config") {
+        if oracles.contains(&SqlOracle::Config) {
             for e in engines {
                 let d = by_name(&e.dialect).unwrap_or(&dialect::Sqlite);
                 if d.config_variants().is_empty() {
@@ -82,28 +89,12 @@ impl KindInfo for SqlKind {
         }
         Ok(())
     }
-}
 
-/// What the run may generate: the capabilities every engine declares (or, when an engine
-/// declares none, those of its dialect).
-pub fn run_caps(engines: &[EngineInfo]) -> Caps {
-    let sets: Vec<_> = engines
-        .iter()
-        .map(|e| {
-            if e.capabilities.is_empty() {
-                by_name(&e.dialect).map(|d| d.capabilities().into_iter().collect()).unwrap_or_default()
-            } else {
-                e.capabilities.clone()
-            }
-        })
-        .collect();
-    Caps::common(sets.iter())
-}
-
-impl Kind for SqlKind {
-    type Case = SqlCase;
-
-    fn generator(&self, opts: &GenOptions, engines: &[EngineInfo]) -> Result<Box<dyn Generator<SqlCase>>, String> {
+    fn generator(
+        &self,
+        opts: &GenOptions,
+        engines: &[EngineInfo],
+    ) -> Result<Box<dyn Generator<SqlCase, SqlOracle>>, String> {
         Ok(Box::new(gen::SqlGenerator::new(opts.seed, run_caps(engines))))
     }
 
@@ -147,12 +138,12 @@ impl Kind for SqlKind {
         Check::Pass { nonempty: false }
     }
 
-    fn check(&self, oracle: &str, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
-        let oracle = if oracle == "tlp" { case.oracle.as_str() } else { oracle };
-        match oracle {
-            "differential" => cross::differential(case, engines, opts),
-            "config" => cross::config(case, engines, opts),
-            _ => oracle::check_metamorphic(oracle, case, engines, opts),
+    fn check(&self, _oracle: SqlOracle, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        // The case holds the oracle with `tlp` resolved to its variant.
+        match case.oracle {
+            SqlOracle::Differential => cross::differential(case, engines, opts),
+            SqlOracle::Config => cross::config(case, engines, opts),
+            oracle => oracle::check_metamorphic(oracle, case, engines, opts),
         }
     }
 
@@ -164,7 +155,7 @@ impl Kind for SqlKind {
         case.size()
     }
 
-    fn signature(&self, _oracle: &str, case: &SqlCase, evidence: &Evidence) -> String {
+    fn signature(&self, _oracle: SqlOracle, case: &SqlCase, evidence: &Evidence) -> String {
         // An unexpected error is its message (names and numbers stripped): the shape of the
         // query that met it would split one refusal into as many bugs as queries.
         if evidence.class == crosscheck_core::FindingClass::Error {
@@ -176,11 +167,27 @@ impl Kind for SqlKind {
     fn reproducers(
         &self,
         stem: &str,
-        oracle: &str,
+        oracle: SqlOracle,
         case: &SqlCase,
         evidence: &Evidence,
         engines: &[EngineInfo],
     ) -> Vec<(String, String)> {
         repro::reproducers(stem, oracle, case, evidence, engines)
     }
+}
+
+/// What the run may generate: the capabilities every engine declares (or, when an engine
+/// declares none, those of its dialect).
+pub fn run_caps(engines: &[EngineInfo]) -> Caps {
+    let sets: Vec<_> = engines
+        .iter()
+        .map(|e| {
+            if e.capabilities.is_empty() {
+                by_name(&e.dialect).map(|d| d.capabilities().into_iter().collect()).unwrap_or_default()
+            } else {
+                e.capabilities.clone()
+            }
+        })
+        .collect();
+    Caps::common(sets.iter())
 }

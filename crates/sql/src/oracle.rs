@@ -10,22 +10,69 @@ use crate::case::{Query, SqlCase};
 use crate::collation::Collations;
 use crate::compare::{compare, dedup, fold_flags, Fold};
 use crate::dialect::{by_name, cap, Dialect, Sqlite};
-use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Outcome, Rows, Value};
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Oracle, Outcome, Rows, Value};
+use serde::{Deserialize, Serialize};
 
-pub const TLP_VARIANTS: &[&str] = &["tlp-where", "tlp-distinct", "tlp-group-by", "tlp-having", "tlp-aggregate"];
+/// The oracles a run may name. `tlp` picks one TLP variant per case; the case keeps the
+/// variant, so nothing after the generator sees `Tlp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SqlOracle {
+    Tlp,
+    TlpWhere,
+    TlpDistinct,
+    TlpGroupBy,
+    TlpHaving,
+    TlpAggregate,
+    Norec,
+    Differential,
+    Config,
+}
 
-/// Oracles a run may name. `tlp` picks one TLP variant per case.
-pub const ORACLES: &[&str] = &[
-    "tlp",
-    "tlp-where",
-    "tlp-distinct",
-    "tlp-group-by",
-    "tlp-having",
-    "tlp-aggregate",
-    "norec",
-    "differential",
-    "config",
-];
+impl SqlOracle {
+    /// The variants `tlp` chooses among, in the order of the generator's draw.
+    pub const TLP_VARIANTS: &'static [SqlOracle] = &[
+        SqlOracle::TlpWhere,
+        SqlOracle::TlpDistinct,
+        SqlOracle::TlpGroupBy,
+        SqlOracle::TlpHaving,
+        SqlOracle::TlpAggregate,
+    ];
+}
+
+impl Oracle for SqlOracle {
+    const ALL: &'static [SqlOracle] = &[
+        SqlOracle::Tlp,
+        SqlOracle::TlpWhere,
+        SqlOracle::TlpDistinct,
+        SqlOracle::TlpGroupBy,
+        SqlOracle::TlpHaving,
+        SqlOracle::TlpAggregate,
+        SqlOracle::Norec,
+        SqlOracle::Differential,
+        SqlOracle::Config,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            SqlOracle::Tlp => "tlp",
+            SqlOracle::TlpWhere => "tlp-where",
+            SqlOracle::TlpDistinct => "tlp-distinct",
+            SqlOracle::TlpGroupBy => "tlp-group-by",
+            SqlOracle::TlpHaving => "tlp-having",
+            SqlOracle::TlpAggregate => "tlp-aggregate",
+            SqlOracle::Norec => "norec",
+            SqlOracle::Differential => "differential",
+            SqlOracle::Config => "config",
+        }
+    }
+}
+
+impl std::fmt::Display for SqlOracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The dialect an engine speaks (SQLite when it names none we know).
 pub fn dialect_of(e: &dyn Engine) -> &'static dyn Dialect {
@@ -48,27 +95,27 @@ fn with_where(s: &Select, p: Expr) -> Select {
 
 /// The queries an oracle runs for a case, printed in a dialect, each with a label; the same
 /// list the reproducers print.
-pub fn plan(oracle: &str, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
+pub fn plan(oracle: SqlOracle, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
     let s = &q.select;
     let p = q.pred.clone().unwrap_or(Expr::Lit(Lit::Bool(true)));
-    if oracle == "norec" {
+    if oracle == SqlOracle::Norec {
         return norec_plan(q, s, p, d);
     }
     let mut out = vec![("Q".to_string(), s.to_sql(d))];
     match oracle {
-        "tlp-where" | "tlp-distinct" | "tlp-group-by" => {
+        SqlOracle::TlpWhere | SqlOracle::TlpDistinct | SqlOracle::TlpGroupBy => {
             for (label, part) in ["p", "NOT p", "p IS NULL"].iter().zip(partitions(&p)) {
                 out.push((format!("Q WHERE {label}"), with_where(s, part).to_sql(d)));
             }
         }
-        "tlp-having" => {
+        SqlOracle::TlpHaving => {
             for (label, part) in ["p", "NOT p", "p IS NULL"].iter().zip(partitions(&p)) {
                 let mut h = s.clone();
                 h.having = Some(part);
                 out.push((format!("Q HAVING {label}"), h.to_sql(d)));
             }
         }
-        "tlp-aggregate" => {
+        SqlOracle::TlpAggregate => {
             let parts: Vec<String> = partitions(&p).into_iter().map(|part| with_where(s, part).to_sql(d)).collect();
             let (outer, collate) = match s.items.first().map(|i| &i.expr) {
                 Some(Expr::Agg { func, arg, .. }) => (
@@ -88,7 +135,7 @@ pub fn plan(oracle: &str, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
                 format!("SELECT {outer}(agg{collate}) FROM ({}) AS tlp", parts.join(" UNION ALL ")),
             ));
         }
-        _ => {}
+        SqlOracle::Tlp | SqlOracle::Norec | SqlOracle::Differential | SqlOracle::Config => {}
     }
     out
 }
@@ -209,7 +256,14 @@ pub fn render(rows: &Rows) -> String {
     }
 }
 
-fn logic(engine: &dyn Engine, oracle: &str, key: &str, expected: String, actual: String, summary: String) -> Check {
+fn logic(
+    engine: &dyn Engine,
+    oracle: SqlOracle,
+    key: &str,
+    expected: String,
+    actual: String,
+    summary: String,
+) -> Check {
     Check::finding(Evidence {
         class: FindingClass::Logic,
         engine: engine.info().label.clone(),
@@ -222,7 +276,12 @@ fn logic(engine: &dyn Engine, oracle: &str, key: &str, expected: String, actual:
 }
 
 /// Checks a prepared case with one of the metamorphic oracles on every engine of the run.
-pub fn check_metamorphic(oracle: &str, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+pub fn check_metamorphic(
+    oracle: SqlOracle,
+    case: &SqlCase,
+    engines: &mut [Box<dyn Engine>],
+    opts: &CheckOptions,
+) -> Check {
     let mut nonempty = false;
     for e in engines.iter_mut() {
         match check_one(oracle, case, e.as_mut(), opts) {
@@ -233,7 +292,7 @@ pub fn check_metamorphic(oracle: &str, case: &SqlCase, engines: &mut [Box<dyn En
     Check::Pass { nonempty }
 }
 
-fn check_one(oracle: &str, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions) -> Result<bool, Check> {
+fn check_one(oracle: SqlOracle, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions) -> Result<bool, Check> {
     let d = dialect_of(e);
     let steps = plan(oracle, &case.query, d);
     let mut results = Vec::with_capacity(steps.len());
@@ -243,14 +302,18 @@ fn check_one(oracle: &str, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptio
     let colls = Collations::new(&case.setup);
     let s = &case.query.select;
     match oracle {
-        "tlp-where" | "tlp-having" | "tlp-distinct" | "tlp-group-by" => {
+        SqlOracle::TlpWhere | SqlOracle::TlpHaving | SqlOracle::TlpDistinct | SqlOracle::TlpGroupBy => {
             let q = &results[0];
             let fold = match oracle {
-                "tlp-where" => Fold::none(q),
+                SqlOracle::TlpWhere => Fold::none(q),
                 _ => fold_flags(&colls, s, q),
             };
             let union = crosscheck_core::bag::union_all(&results[1..]);
-            let union = if matches!(oracle, "tlp-distinct" | "tlp-group-by") { dedup(&union, &fold) } else { union };
+            let union = if matches!(oracle, SqlOracle::TlpDistinct | SqlOracle::TlpGroupBy) {
+                dedup(&union, &fold)
+            } else {
+                union
+            };
             if overflowed(q) || overflowed(&union) {
                 // A float SUM in a grouped select that reached infinity depends on the order of
                 // addition, which the HAVING partition may change: no verdict.
@@ -268,7 +331,7 @@ fn check_one(oracle: &str, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptio
             }
             Ok(!q.is_empty())
         }
-        "tlp-aggregate" => {
+        SqlOracle::TlpAggregate => {
             let (q, parts) = (&results[0], &results[1]);
             for (what, r) in [("Q", q), ("the partitions' query", parts)] {
                 if r.len() != 1 {
@@ -297,7 +360,7 @@ fn check_one(oracle: &str, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptio
             }
             Ok(q.rows.first().and_then(|r| r.first()).is_some_and(|v| !v.is_null()))
         }
-        "norec" => {
+        SqlOracle::Norec => {
             let (opt, unopt) = (&results[0], &results[1]);
             let count = if case.query.count_rows { Some(opt.len() as i64) } else { single_int(opt) };
             let reference = match unopt.rows.as_slice() {
@@ -320,7 +383,7 @@ fn check_one(oracle: &str, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptio
                 }
             }
         }
-        _ => Ok(!results[0].is_empty()),
+        SqlOracle::Tlp | SqlOracle::Differential | SqlOracle::Config => Ok(!results[0].is_empty()),
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::ast::{Agg, Expr, Item, Lit, Select, Stmt};
 use crate::case::{Query, SqlCase};
+use crate::oracle::SqlOracle;
 use crosscheck_core::reduce::cuts;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -125,16 +126,16 @@ fn grouped_ok(e: &Expr, keys: &[Expr]) -> bool {
 /// Whether a reduced query still has the shape its oracle's argument needs: a candidate that
 /// breaks it could fail for a reason that is no bug (a bare column in a grouped query takes its
 /// value from an arbitrary row).
-fn keeps_shape(oracle: &str, q: &Query) -> bool {
+fn keeps_shape(oracle: SqlOracle, q: &Query) -> bool {
     let s = &q.select;
     match oracle {
-        "tlp-group-by" => s.items.iter().map(|i| &i.expr).eq(s.group_by.iter()),
-        "tlp-having" => {
+        SqlOracle::TlpGroupBy => s.items.iter().map(|i| &i.expr).eq(s.group_by.iter()),
+        SqlOracle::TlpHaving => {
             !s.group_by.is_empty()
                 && s.items.iter().all(|i| grouped_ok(&i.expr, &s.group_by))
                 && q.pred.as_ref().is_none_or(|p| grouped_ok(p, &s.group_by))
         }
-        "tlp-aggregate" => matches!(
+        SqlOracle::TlpAggregate => matches!(
             s.items.as_slice(),
             [Item { expr: Expr::Agg { func: Agg::Min | Agg::Max | Agg::Sum | Agg::Count, distinct: false, .. }, .. }]
         ),
@@ -146,7 +147,7 @@ fn keeps_shape(oracle: &str, q: &Query) -> bool {
 fn clause_candidates(case: &SqlCase) -> Vec<Query> {
     let q = &case.query;
     let s = &q.select;
-    let oracle = case.oracle.as_str();
+    let oracle = case.oracle;
     let mut out = Vec::new();
     let mut push = |f: &dyn Fn(&mut Query)| {
         let mut c = q.clone();
@@ -169,10 +170,10 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
     if !s.order_by.is_empty() {
         push(&|c| c.select.order_by.clear());
     }
-    if s.distinct && oracle != "tlp-distinct" {
+    if s.distinct && oracle != SqlOracle::TlpDistinct {
         push(&|c| c.select.distinct = false);
     }
-    if !s.group_by.is_empty() && !matches!(oracle, "tlp-group-by" | "tlp-having") {
+    if !s.group_by.is_empty() && !matches!(oracle, SqlOracle::TlpGroupBy | SqlOracle::TlpHaving) {
         push(&|c| c.select.group_by.clear());
     }
     if s.having.is_some() {
@@ -183,13 +184,13 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
             push(&|c| c.select.joins[i].on = None);
         }
     }
-    let min_items = if oracle == "tlp-where" || (oracle == "norec" && q.count_rows) { 0 } else { 1 };
-    if s.items.len() > min_items && oracle != "tlp-aggregate" && oracle != "tlp-having" {
+    let min_items = if oracle == SqlOracle::TlpWhere || (oracle == SqlOracle::Norec && q.count_rows) { 0 } else { 1 };
+    if s.items.len() > min_items && !matches!(oracle, SqlOracle::TlpAggregate | SqlOracle::TlpHaving) {
         for i in 0..s.items.len() {
             push(&|c| {
                 c.select.items.remove(i);
                 // A tlp-group-by query groups by exactly what it selects.
-                if oracle == "tlp-group-by" && i < c.select.group_by.len() {
+                if oracle == SqlOracle::TlpGroupBy && i < c.select.group_by.len() {
                     c.select.group_by.remove(i);
                 }
             });
@@ -222,7 +223,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
             .collect();
         out.push(SqlCase { setup: Arc::new(setup), ..case.clone() });
     }
-    let oracle = case.oracle.as_str();
+    let oracle = case.oracle;
     out.extend(clause_candidates(case).into_iter().filter(|q| keeps_shape(oracle, q)).map(|q| with_query(case, q)));
     out.extend(column_candidates(case));
     // Expressions: each node replaced by something smaller.

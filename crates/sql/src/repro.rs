@@ -5,7 +5,7 @@
 use crate::ast::ToSql;
 use crate::case::SqlCase;
 use crate::dialect::{by_name, Dialect, Sqlite};
-use crate::oracle::plan;
+use crate::oracle::{plan, SqlOracle};
 use crosscheck_core::{EngineInfo, Evidence};
 
 fn comment(out: &mut String, label: &str, text: &str) {
@@ -16,7 +16,7 @@ fn comment(out: &mut String, label: &str, text: &str) {
 }
 
 /// The reproducer in one dialect.
-pub fn script(case: &SqlCase, oracle: &str, ev: &Evidence, engines: &[EngineInfo], d: &dyn Dialect) -> String {
+pub fn script(case: &SqlCase, oracle: SqlOracle, ev: &Evidence, engines: &[EngineInfo], d: &dyn Dialect) -> String {
     let mut out = String::new();
     out.push_str(&format!("-- crosscheck {} reproducer ({} dialect)\n", crosscheck_core::TOOL_VERSION, d.name()));
     out.push_str(&format!("-- run: {}\n", d.client()));
@@ -37,9 +37,9 @@ pub fn script(case: &SqlCase, oracle: &str, ev: &Evidence, engines: &[EngineInfo
         out.push_str(";\n");
     }
     out.push('\n');
-    let oracle = if oracle == "tlp" { case.oracle.as_str() } else { oracle };
-    match oracle {
-        "config" => {
+    // The case holds the TLP variant `tlp` resolved to.
+    match case.oracle {
+        SqlOracle::Config => {
             out.push_str(&format!("-- Q:\n{};\n", case.query.select.to_sql(d)));
             for v in d.config_variants() {
                 out.push_str(&format!("-- Q with {}:\n", v.name));
@@ -53,7 +53,7 @@ pub fn script(case: &SqlCase, oracle: &str, ev: &Evidence, engines: &[EngineInfo
             }
         }
         _ => {
-            for (label, sql) in plan(oracle, &case.query, d) {
+            for (label, sql) in plan(case.oracle, &case.query, d) {
                 out.push_str(&format!("-- {label}:\n{sql};\n"));
             }
         }
@@ -78,7 +78,7 @@ pub fn script(case: &SqlCase, oracle: &str, ev: &Evidence, engines: &[EngineInfo
 /// `<stem>.<dialect>.sql` for each.
 pub fn reproducers(
     stem: &str,
-    oracle: &str,
+    oracle: SqlOracle,
     case: &SqlCase,
     ev: &Evidence,
     engines: &[EngineInfo],

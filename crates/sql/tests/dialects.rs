@@ -120,11 +120,11 @@ fn a_four_engine_run_has_no_subquery_limit_and_no_nonpositive_substr() {
     let infos: Vec<EngineInfo> = ENGINES.iter().map(|d| dialect_info(d)).collect();
     let caps = crosscheck_sql::run_caps(&infos);
     assert!(!caps.has(cap::LIMIT_IN_SUBQUERY) && !caps.has(cap::SUBSTR_NONPOSITIVE));
-    let opts = GenOptions { seed: 3, seeds_dir: None, oracles: vec!["differential".into()] };
+    let opts = GenOptions { seed: 3, seeds_dir: None };
     let mut gen = SqlKind.generator(&opts, &infos).expect("generator");
     let my = by_name("mariadb").expect("mariadb");
     for i in 0..2000 {
-        let case = gen.case(i, "differential");
+        let case = gen.case(i, crosscheck_sql::SqlOracle::Differential);
         case.query.select.visit_exprs(&mut |e| match e {
             Expr::InSelect { select, .. } => assert!(select.limit.is_none(), "{}", case.query.select.to_sql(my)),
             Expr::Func(Func::Substr, args) => {
@@ -144,17 +144,17 @@ fn generated_four_engine_cases_run_without_unexpected_errors() {
         return;
     }
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let opts = GenOptions { seed: 11, seeds_dir: None, oracles: vec!["differential".into()] };
+    let opts = GenOptions { seed: 11, seeds_dir: None };
     let mut gen = SqlKind.generator(&opts, &infos).expect("generator");
     let check = CheckOptions { timeout: Duration::from_secs(10) };
     let per_db = crosscheck_sql::gen::CHECKS_PER_DB;
     for db in 0..25 {
-        let first = gen.case(db * per_db, "differential");
+        let first = gen.case(db * per_db, crosscheck_sql::SqlOracle::Differential);
         if let Check::Finding(f) = SqlKind.prepare(&first, &mut engines, &check) {
             panic!("setup: {}\n{:?}", f.summary, f.detail);
         }
         for i in 0..8 {
-            let case = gen.case(db * per_db + i, "differential");
+            let case = gen.case(db * per_db + i, crosscheck_sql::SqlOracle::Differential);
             for e in engines.iter_mut() {
                 let d = by_name(&e.info().dialect).expect("dialect");
                 let sql = case.query.select.to_sql(d);
@@ -191,7 +191,7 @@ fn small_case() -> (crosscheck_sql::SqlCase, crosscheck_core::Evidence) {
         seed: 1,
         db: 0,
         index: 0,
-        oracle: "differential".into(),
+        oracle: crosscheck_sql::SqlOracle::Differential,
         strict: true,
         setup: std::sync::Arc::new(setup),
         query: crosscheck_sql::Query { select, pred: None, count_rows: false },
@@ -231,8 +231,15 @@ fn run_client(client: &str, args: &[&str], script: &str) -> Option<String> {
 fn reproducers_run_in_the_engines_own_clients() {
     let (case, ev) = small_case();
     let engines: Vec<EngineInfo> = ["duckdb", "mariadb"].iter().map(|d| dialect_info(d)).collect();
-    let script =
-        |d: &str| crosscheck_sql::repro::script(&case, "differential", &ev, &engines, by_name(d).expect("dialect"));
+    let script = |d: &str| {
+        crosscheck_sql::repro::script(
+            &case,
+            crosscheck_sql::SqlOracle::Differential,
+            &ev,
+            &engines,
+            by_name(d).expect("dialect"),
+        )
+    };
     match run_client("duckdb", &[], &script("duckdb")) {
         Some(out) => assert_eq!(out.trim(), "2|b"),
         None => eprintln!("skipped: no duckdb CLI here (pip install duckdb-cli)"),
@@ -255,11 +262,11 @@ fn reproducers_run_in_the_engines_own_clients() {
 #[test]
 fn expression_index_keys_cannot_overflow_outside_sqlite() {
     let infos: Vec<EngineInfo> = ["sqlite", "duckdb"].iter().map(|d| dialect_info(d)).collect();
-    let opts = GenOptions { seed: 5, seeds_dir: None, oracles: vec!["differential".into()] };
+    let opts = GenOptions { seed: 5, seeds_dir: None };
     let mut gen = SqlKind.generator(&opts, &infos).expect("generator");
     let mut expression_keys = 0;
     for db in 0..400 {
-        let case = gen.case(db * crosscheck_sql::gen::CHECKS_PER_DB, "differential");
+        let case = gen.case(db * crosscheck_sql::gen::CHECKS_PER_DB, crosscheck_sql::SqlOracle::Differential);
         for s in case.setup.iter() {
             let Stmt::CreateIndex { keys, .. } = s else { continue };
             for k in keys.iter().filter(|k| !matches!(k.expr, Expr::Col(_))) {
@@ -288,9 +295,11 @@ fn differential_and_config_oracles_reach_verdicts_on_every_engine() {
     let check = CheckOptions { timeout: Duration::from_secs(10) };
     let per_db = crosscheck_sql::gen::CHECKS_PER_DB;
     let verdicts = |oracle: &str, mut engines: Vec<Box<dyn Engine>>, seed: u64| {
+        let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
+            .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
         let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
         let names: Vec<String> = infos.iter().map(|i| i.label.clone()).collect();
-        let opts = GenOptions { seed, seeds_dir: None, oracles: vec![oracle.into()] };
+        let opts = GenOptions { seed, seeds_dir: None };
         let mut gen = SqlKind.generator(&opts, &infos).expect("generator");
         let (mut ran, mut decided) = (0, 0);
         for db in 0..6 {

@@ -646,7 +646,7 @@ fn engines_that_refuse_different_setup_statements_are_not_compared() {
             seed: 0,
             db: 0,
             index: 0,
-            oracle: "differential".into(),
+            oracle: crosscheck_sql::SqlOracle::Differential,
             strict: true,
             setup: setup.into(),
             query: Query { select: Default::default(), pred: None, count_rows: false },

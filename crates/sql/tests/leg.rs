@@ -3,9 +3,7 @@
 //! fixed-seed run that must find nothing, reduction and reproducers.
 
 use crosscheck_core::reduce::reduce;
-use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, FindingClass, GenOptions, Kind, KindInfo,
-};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, FindingClass, GenOptions, Kind};
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::{by_name, Sqlite};
 use crosscheck_sql::oracle::plan;
@@ -98,7 +96,7 @@ fn where_query() -> Query {
 
 #[test]
 fn tlp_partitions_are_p_not_p_and_p_is_null() {
-    let p = plan("tlp-where", &where_query(), &Sqlite);
+    let p = plan(crosscheck_sql::SqlOracle::TlpWhere, &where_query(), &Sqlite);
     let sql: Vec<&str> = p.iter().map(|(_, s)| s.as_str()).collect();
     assert_eq!(
         sql,
@@ -112,7 +110,7 @@ fn tlp_partitions_are_p_not_p_and_p_is_null() {
     let mut q = where_query();
     q.select.group_by = vec![col("t0", "c0")];
     q.select.items.push(Item { expr: Expr::Agg { func: Agg::Count, distinct: false, arg: None }, alias: None });
-    let h = plan("tlp-having", &q, &Sqlite);
+    let h = plan(crosscheck_sql::SqlOracle::TlpHaving, &q, &Sqlite);
     assert_eq!(h[3].1, "SELECT t0.c0, COUNT(*) FROM t0 GROUP BY t0.c0 HAVING ((t0.c0 > 1) IS NULL)");
 }
 
@@ -124,7 +122,7 @@ fn tlp_aggregate_combines_partitions_with_the_outer_aggregate() {
         expr: Expr::Agg { func: Agg::Min, distinct: false, arg: Some(Box::new(arg)) },
         alias: Some("agg".into()),
     }];
-    let p = plan("tlp-aggregate", &q, &Sqlite);
+    let p = plan(crosscheck_sql::SqlOracle::TlpAggregate, &q, &Sqlite);
     assert_eq!(p[0].1, "SELECT MIN((t0.c0 COLLATE NOCASE)) AS agg FROM t0");
     assert_eq!(
         p[1].1,
@@ -133,38 +131,34 @@ fn tlp_aggregate_combines_partitions_with_the_outer_aggregate() {
          UNION ALL SELECT MIN((t0.c0 COLLATE NOCASE)) AS agg FROM t0 WHERE ((t0.c0 > 1) IS NULL)) AS tlp"
     );
     q.select.items[0].expr = Expr::Agg { func: Agg::Count, distinct: false, arg: None };
-    assert!(plan("tlp-aggregate", &q, &Sqlite)[1].1.starts_with("SELECT SUM(agg) FROM ("));
+    assert!(plan(crosscheck_sql::SqlOracle::TlpAggregate, &q, &Sqlite)[1].1.starts_with("SELECT SUM(agg) FROM ("));
 }
 
 #[test]
 fn norec_counts_rows_against_an_unoptimizable_sum() {
-    let p = plan("norec", &where_query(), &Sqlite);
+    let p = plan(crosscheck_sql::SqlOracle::Norec, &where_query(), &Sqlite);
     assert_eq!(p[0].1, "SELECT COUNT(*) FROM t0 WHERE (t0.c0 > 1)");
     assert_eq!(p.len(), 2);
     assert_eq!(p[1].1, "SELECT SUM(((t0.c0 > 1) IS TRUE)) AS norec FROM t0");
     // Strict dialects get a CASE instead of summing booleans.
-    let pg = plan("norec", &where_query(), by_name("postgres").expect("postgres"));
+    let pg = plan(crosscheck_sql::SqlOracle::Norec, &where_query(), by_name("postgres").expect("postgres"));
     assert_eq!(pg[1].1, "SELECT SUM((CASE WHEN (t0.c0 > 1) THEN 1 ELSE 0 END)) AS norec FROM t0");
 }
 
 /// t0(c0 INTEGER) holding 1, 2, 3 and NULL.
 fn known_case(oracle: &str) -> SqlCase {
+    let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![ColumnDef::plain("c0", SqlType::Int)] }];
     for v in [Lit::Int(1), Lit::Int(2), Lit::Int(3), Lit::Null] {
         setup.push(Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] });
     }
-    SqlCase {
-        seed: 0,
-        db: 0,
-        index: 0,
-        oracle: oracle.into(),
-        strict: false,
-        setup: setup.into(),
-        query: where_query(),
-    }
+    SqlCase { seed: 0, db: 0, index: 0, oracle, strict: false, setup: setup.into(), query: where_query() }
 }
 
 fn check(engine_name: &str, oracle: &str, case: &SqlCase) -> Check {
+    let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let mut engines = vec![engine(engine_name)];
     let kind = SqlKind;
     match kind.prepare(case, &mut engines, &OPTS) {
@@ -211,10 +205,12 @@ fn campaign(
     n: u64,
     stop_at_first: bool,
 ) -> (u64, Vec<(SqlCase, Evidence)>) {
+    let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let kind = SqlKind;
     let mut engines = vec![engine(engine_name)];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let opts = GenOptions { seed, seeds_dir: None, oracles: vec![oracle.into()] };
+    let opts = GenOptions { seed, seeds_dir: None };
     let mut gen = kind.generator(&opts, &infos).expect("generator");
     let mut setup: Option<(u64, bool)> = None;
     let mut findings = Vec::new();
@@ -279,12 +275,12 @@ fn plain_sqlite_gives_no_finding_on_a_fixed_seed() {
 fn the_generator_is_a_pure_function_of_seed_and_index() {
     let kind = SqlKind;
     let infos = vec![engine("sqlite").info().clone()];
-    let opts = GenOptions { seed: 11, seeds_dir: None, oracles: vec!["tlp".into()] };
+    let opts = GenOptions { seed: 11, seeds_dir: None };
     let mut a = kind.generator(&opts, &infos).expect("generator");
     let mut b = kind.generator(&opts, &infos).expect("generator");
-    let forward: Vec<SqlCase> = (0..450).map(|i| a.case(i, "tlp")).collect();
+    let forward: Vec<SqlCase> = (0..450).map(|i| a.case(i, crosscheck_sql::SqlOracle::Tlp)).collect();
     for i in (0..450).rev().step_by(37) {
-        assert_eq!(b.case(i, "tlp"), forward[i as usize]);
+        assert_eq!(b.case(i, crosscheck_sql::SqlOracle::Tlp), forward[i as usize]);
     }
     assert_eq!(kind.setup_id(&forward[0]), kind.setup_id(&forward[199]));
     assert_ne!(kind.setup_id(&forward[0]), kind.setup_id(&forward[200]));
@@ -302,7 +298,7 @@ fn reduction_keeps_the_failure_and_ends_small() {
         |c| kind.shrink(c),
         |c| kind.size(c),
         |c| {
-            crosscheck_core::worker::recheck(&kind, "tlp-where", c, &mut engines, &OPTS)
+            crosscheck_core::worker::recheck(&kind, crosscheck_sql::SqlOracle::TlpWhere, c, &mut engines, &OPTS)
                 .is_some_and(|e| e.same_failure(&ev))
         },
         deadline,
@@ -315,7 +311,7 @@ fn reduction_keeps_the_failure_and_ends_small() {
     assert_eq!(inserts, 1, "{small:?}");
     // The reproducer runs in the sqlite3 shell as it is, when the shell is installed.
     let infos = vec![engines[0].info().clone()];
-    let files = kind.reproducers("repro", "tlp-where", &small, &ev, &infos);
+    let files = kind.reproducers("repro", crosscheck_sql::SqlOracle::TlpWhere, &small, &ev, &infos);
     assert_eq!(files[0].0, "repro.sql");
     assert!(files[0].1.contains("-- expected:") && files[0].1.contains("CREATE TABLE"));
     if let Ok(out) = std::process::Command::new("sqlite3")
@@ -350,9 +346,15 @@ fn signatures_ignore_constants_and_names() {
         detail: serde_json::Value::Null,
     };
     let kind = SqlKind;
-    assert_eq!(kind.signature("tlp", &a, &ev("rows-differ")), kind.signature("tlp", &b, &ev("rows-differ")));
+    assert_eq!(
+        kind.signature(crosscheck_sql::SqlOracle::Tlp, &a, &ev("rows-differ")),
+        kind.signature(crosscheck_sql::SqlOracle::Tlp, &b, &ev("rows-differ"))
+    );
     b.query.pred = Some(Expr::bin(BinOp::Like, col("t0", "c0"), Expr::Lit(Lit::Text("a%".into()))));
-    assert_ne!(kind.signature("tlp", &a, &ev("rows-differ")), kind.signature("tlp", &b, &ev("rows-differ")));
+    assert_ne!(
+        kind.signature(crosscheck_sql::SqlOracle::Tlp, &a, &ev("rows-differ")),
+        kind.signature(crosscheck_sql::SqlOracle::Tlp, &b, &ev("rows-differ"))
+    );
 }
 
 #[test]
@@ -360,11 +362,14 @@ fn sqlite_against_itself_and_under_planner_settings_agrees() {
     // The quality bar: an engine checked against itself, and a configuration that must not
     // change answers, report nothing.
     let kind = SqlKind;
-    for (oracle, engines) in [("differential", vec!["sqlite", "sqlite"]), ("config", vec!["sqlite"])] {
+    for (oracle, engines) in [
+        (crosscheck_sql::SqlOracle::Differential, vec!["sqlite", "sqlite"]),
+        (crosscheck_sql::SqlOracle::Config, vec!["sqlite"]),
+    ] {
         let mut es: Vec<Box<dyn Engine>> = engines.iter().map(|n| engine(n)).collect();
         let infos: Vec<EngineInfo> = es.iter().map(|e| e.info().clone()).collect();
-        kind.validate(&[oracle.to_string()], &infos).expect("valid run");
-        let opts = GenOptions { seed: 5, seeds_dir: None, oracles: vec![oracle.into()] };
+        kind.validate(&[oracle], &infos).expect("valid run");
+        let opts = GenOptions { seed: 5, seeds_dir: None };
         let mut gen = kind.generator(&opts, &infos).expect("generator");
         let mut db = None;
         for i in 0..1500 {
@@ -380,7 +385,7 @@ fn sqlite_against_itself_and_under_planner_settings_agrees() {
     }
     // One engine is not a differential run.
     let one = vec![engine("sqlite").info().clone()];
-    assert!(kind.validate(&["differential".to_string()], &one).is_err());
+    assert!(kind.validate(&[crosscheck_sql::SqlOracle::Differential], &one).is_err());
 }
 
 #[test]
@@ -392,11 +397,11 @@ fn a_run_generates_only_what_every_engine_supports() {
     assert!(caps.has(cap::IS_TRUE) && caps.has_fn(Func::Coalesce) && !caps.has_fn(Func::Typeof));
     // A strict run: every generated query prints without SQLite-only constructs.
     let kind = SqlKind;
-    let opts = GenOptions { seed: 1, seeds_dir: None, oracles: vec!["differential".into()] };
+    let opts = GenOptions { seed: 1, seeds_dir: None };
     let mut gen = kind.generator(&opts, &[info("sqlite"), info("postgres")]).expect("generator");
     let pg = by_name("postgres").expect("postgres");
     for i in 0..300 {
-        let case = gen.case(i, "differential");
+        let case = gen.case(i, crosscheck_sql::SqlOracle::Differential);
         let sql = case.query.select.to_sql(pg);
         for bad in ["GLOB", "NOCASE", "typeof(", "quote(", "TOTAL("] {
             assert!(!sql.contains(bad), "{bad} in a SQLite+PostgreSQL run: {sql}");
