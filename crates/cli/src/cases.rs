@@ -22,6 +22,9 @@ fn print_cases<K: Kind>(kind: &K, cfg: &RunConfig, n: u64) -> Result<i32> {
     let oracles = parse_oracles::<K::Oracle>(kind.name(), &cfg.oracles).map_err(user)?;
     let opts = GenOptions { seed: crosscheck_core::derive_seed(cfg.seed, 0), seeds_dir: cfg.seeds_dir.clone() };
     let mut gen = kind.generator(&opts, &infos).map_err(user)?;
+    for text in crosscheck_core::notes::take() {
+        eprintln!("crosscheck: {text}");
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for index in 0..n {

@@ -2,7 +2,7 @@
 
 use crate::errors::{user, Result, EXIT_OK};
 use crate::kinds::kinds;
-use crosscheck_core::store::Store;
+use crosscheck_core::store::{self, Store};
 use std::path::Path;
 
 pub fn engines(json: bool) -> Result<i32> {
@@ -52,7 +52,7 @@ pub fn engines(json: bool) -> Result<i32> {
 }
 
 pub fn findings(dir: &Path, json: bool) -> Result<i32> {
-    if !dir.join("findings.db").is_file() {
+    if !store::is_store(dir) {
         return Err(user(format!("{} holds no findings.db (give a campaign's --out directory)", dir.display())));
     }
     let store = Store::open(dir)?;
@@ -65,20 +65,8 @@ pub fn findings(dir: &Path, json: bool) -> Result<i32> {
     println!("{} distinct bug(s) from {} finding(s) in {}", bugs.len(), total, dir.display());
     for b in &bugs {
         println!("#{:<3} x{:<5} {:<10} {:<14} {:<20} {}", b.id, b.count, b.class, b.oracle, b.engine, b.summary);
-        let d = dir.join(&b.dir);
-        let repro = std::fs::read_dir(&d)
-            .map(|it| {
-                let mut names: Vec<String> = it
-                    .filter_map(|e| e.ok())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|n| n != "finding.json")
-                    .collect();
-                names.sort();
-                // The reduced reproducer first: it is the one to read.
-                names.sort_by_key(|n| !n.starts_with("reduced"));
-                names
-            })
-            .unwrap_or_default();
+        let d = store::finding_dir(dir, &b.first_finding);
+        let repro = store::reproducers_in(&d);
         println!("      {} {}", d.display(), repro.join(" "));
     }
     Ok(EXIT_OK)

@@ -10,7 +10,7 @@ use crosscheck_core::kind::{CheckOptions, Evidence, FindingClass, Kind, Oracle};
 use crosscheck_core::process::{run_once, RunOnce};
 use crosscheck_core::reduce::reduce as reduce_case;
 use crosscheck_core::store::{self, load_finding, FindingRecord, Reduced, Store};
-use crosscheck_core::worker::{open_engines, probe_main, reduce_offline, ProbeInput};
+use crosscheck_core::worker::{self, open_engines, reduce_offline, ProbeInput};
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -210,5 +210,7 @@ pub fn probe() -> Result<i32> {
     std::io::stdin().read_to_string(&mut text).map_err(|e| user(format!("probe: cannot read its input: {e}")))?;
     let input: ProbeInput = serde_json::from_str(&text).map_err(|e| user(format!("probe: bad input: {e}")))?;
     let kind = input.kind.clone();
-    with_kind!(kind.as_str(), |k| Ok(probe_main(k, &input)))
+    let ev = with_kind!(kind.as_str(), |k| worker::probe(k, &input).map_err(user))?;
+    println!("{}", serde_json::to_string(&ev).unwrap_or_else(|_| "null".into()));
+    Ok(EXIT_OK)
 }

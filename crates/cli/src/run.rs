@@ -3,12 +3,13 @@
 use crate::errors::{user, Result, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
 use crate::kinds::{kind_info, unknown_kind, with_kind};
 use crosscheck_core::engine::EngineSpec;
-use crosscheck_core::runner::{self, Sink, Summary};
+use crosscheck_core::runner::{self, Launcher, Sink, Summary};
 use crosscheck_core::store::{FindingRecord, Store};
 use crosscheck_core::worker::{worker_main, RunConfig, WorkerConfig};
 use crosscheck_core::{mutant, KindInfo};
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -185,8 +186,35 @@ impl Sink for Terminal {
             ev.engine,
             size,
             ev.summary,
-            self.out.join("findings").join(&rec.id).display()
+            crosscheck_core::store::finding_dir(&self.out, &rec.id).display()
         );
+    }
+
+    fn note(&mut self, text: &str) {
+        eprintln!("crosscheck: {text}");
+    }
+}
+
+/// Workers and background reducers are this binary's hidden `__worker` and its `reduce`.
+struct SelfLauncher {
+    exe: PathBuf,
+}
+
+impl Launcher for SelfLauncher {
+    fn worker(&self) -> Command {
+        let mut cmd = Command::new(&self.exe);
+        cmd.arg("__worker");
+        cmd
+    }
+
+    fn reducer(&self, dir: &Path, time: Duration) -> Command {
+        let mut cmd = Command::new(&self.exe);
+        cmd.arg("reduce").arg(dir).arg("--time").arg(format!("{}ms", time.as_millis()));
+        cmd
+    }
+
+    fn program(&self) -> String {
+        self.exe.display().to_string()
     }
 }
 
@@ -220,8 +248,9 @@ pub fn run(args: RunArgs) -> Result<i32> {
         args.out.display()
     );
     let mut sink = Terminal { out: args.out.clone() };
+    let launcher = SelfLauncher { exe };
     let summary =
-        with_kind!(cfg.kind.as_str(), |k| runner::run_campaign(k, &cfg, &exe, &mut store, campaign, &mut sink)
+        with_kind!(cfg.kind.as_str(), |k| runner::run_campaign(k, &cfg, &launcher, &mut store, campaign, &mut sink)
             .map_err(crate::errors::UserError::from))?;
     let json = serde_json::to_string_pretty(&summary).unwrap_or_default();
     store.end_campaign(campaign, &json)?;

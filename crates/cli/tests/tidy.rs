@@ -61,3 +61,89 @@ fn core_depends_on_no_leg_and_names_no_engine() {
         }
     }
 }
+
+/// The non-test part of a source file.
+fn non_test(text: &str) -> &str {
+    text.split("#[cfg(test)]").next().unwrap_or("")
+}
+
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    non_test(text).lines().filter(|l| !l.trim_start().starts_with("//"))
+}
+
+#[test]
+fn only_the_binary_writes_to_the_terminal() {
+    let mut files = Vec::new();
+    for krate in ["core", "sql", "smt", "datalog", "engines"] {
+        rust_files(&root().join("crates").join(krate).join("src"), &mut files);
+    }
+    let mut problems = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for word in ["println!", "eprintln!", "print!(", "eprint!(", "std::io::stdout()", "std::io::stderr()"] {
+            if code_lines(&text).any(|l| l.contains(word)) {
+                problems.push(format!("{}: {word} (raise a notice with crosscheck_core::notes instead)", f.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn core_names_no_subcommand_and_only_the_store_knows_the_layout() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/core/src"), &mut files);
+    rust_files(&root().join("crates/cli/src"), &mut files);
+    let mut problems = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        let in_core = f.to_string_lossy().contains("crates/core/");
+        if in_core && code_lines(&text).any(|l| l.contains(".arg(") || l.contains("\"__")) {
+            problems
+                .push(format!("{}: core starts a command line of its own (the binary's Launcher does)", f.display()));
+        }
+        if !f.ends_with("store.rs")
+            && code_lines(&text).any(|l| l.contains("\"findings\"") || l.contains("\"findings.db\""))
+        {
+            problems.push(format!("{}: knows the findings layout (ask crosscheck_core::store)", f.display()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The `crosscheck-*` crates a manifest depends on (dev-dependencies excluded).
+fn internal_deps(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.to_string();
+        } else if section == "[dependencies]" && line.starts_with("crosscheck-") {
+            out.push(line.split(['.', ' ', '=']).next().unwrap_or("").to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn no_leg_depends_on_another_and_core_on_none() {
+    let legs = ["crosscheck-sql", "crosscheck-smt", "crosscheck-datalog"];
+    let mut problems = Vec::new();
+    for krate in ["core", "sql", "smt", "datalog", "engines"] {
+        let Ok(manifest) = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")) else {
+            continue;
+        };
+        let deps = internal_deps(&manifest);
+        let allowed: &[&str] = match krate {
+            "core" => &[],
+            "engines" => &["crosscheck-core"],
+            _ => &["crosscheck-core", "crosscheck-engines"],
+        };
+        for d in deps.iter().filter(|d| !allowed.contains(&d.as_str())) {
+            let why = if legs.contains(&d.as_str()) { "a leg depends on a leg" } else { "not an allowed edge" };
+            problems.push(format!("crates/{krate} depends on {d}: {why}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -10,6 +10,7 @@ pub mod board;
 pub mod engine;
 pub mod kind;
 pub mod mutant;
+pub mod notes;
 pub mod outcome;
 pub mod process;
 pub mod reduce;

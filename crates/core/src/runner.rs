@@ -78,6 +78,19 @@ pub struct EngineSummary {
 pub trait Sink {
     fn progress(&mut self, summary: &Summary);
     fn finding(&mut self, rec: &FindingRecord, new_bug: bool);
+    /// A notice from a worker or a leg (a seed skipped); each text once per campaign.
+    fn note(&mut self, text: &str);
+}
+
+/// How the supervisor starts its child processes. The binary fills it in, so core names no
+/// command line of its own.
+pub trait Launcher {
+    /// A worker: reads a [`WorkerConfig`] on stdin and speaks [`Msg`] lines on stdout.
+    fn worker(&self) -> Command;
+    /// A background reduction of the finding in `dir`, bounded by `time`.
+    fn reducer(&self, dir: &Path, time: Duration) -> Command;
+    /// The program, for an error message when it cannot start.
+    fn program(&self) -> String;
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -119,11 +132,11 @@ struct Slot<C, O> {
     generator: Option<Box<dyn Generator<C, O>>>,
 }
 
-/// Runs a campaign of `kind` as `cfg` says, with workers started as `exe __worker`.
+/// Runs a campaign of `kind` as `cfg` says, with workers started by `launcher`.
 pub fn run_campaign<K: Kind>(
     kind: &K,
     cfg: &RunConfig,
-    exe: &Path,
+    launcher: &dyn Launcher,
     store: &mut Store,
     campaign: i64,
     sink: &mut dyn Sink,
@@ -131,7 +144,7 @@ pub fn run_campaign<K: Kind>(
     let start = Instant::now();
     let deadline_unix_ms = cfg.time.map(|t| unix_ms() + t.as_millis() as u64);
     let (tx, rx) = mpsc::channel();
-    let spawn_err = |source| RunError::Spawn { exe: exe.display().to_string(), source };
+    let spawn_err = |source| RunError::Spawn { exe: launcher.program(), source };
     let mut slots: Vec<Slot<K::Case, K::Oracle>> = (0..cfg.workers)
         .map(|w| {
             let end = cfg.tests.map(|n| n / cfg.workers as u64 + u64::from((w as u64) < n % cfg.workers as u64));
@@ -158,7 +171,7 @@ pub fn run_campaign<K: Kind>(
         })
         .collect::<Result<_, RunError>>()?;
     for slot in slots.iter_mut().filter(|s| !s.finished) {
-        spawn_worker(exe, cfg, slot, 0, deadline_unix_ms, &tx)?;
+        spawn_worker(launcher, cfg, slot, 0, deadline_unix_ms, &tx)?;
     }
     let mut tally = Tally::default();
     let mut restarts = 0u64;
@@ -192,6 +205,11 @@ pub fn run_campaign<K: Kind>(
                         slot.done = true;
                     }
                     Msg::Fatal(m) => break Err(RunError::Setup(m)),
+                    Msg::Note(text) => {
+                        if tally.notes.insert(text.clone()) {
+                            sink.note(&text);
+                        }
+                    }
                     Msg::Finding(f) => {
                         let mut rec = finding_record(kind, cfg, slot, *f);
                         record(kind, store, campaign, sink, &mut tally, &mut rec)?;
@@ -234,7 +252,7 @@ pub fn run_campaign<K: Kind>(
                         key: crash_key(status),
                         detail: serde_json::json!({ "stderr_tail": tail }),
                     };
-                    let ctx = Ctx { kind, cfg, exe, campaign };
+                    let ctx = Ctx { kind, cfg, launcher, campaign };
                     record_death(&ctx, store, sink, &mut tally, slot, index, ev)?;
                 }
                 if cursor.is_some_and(|c| c.1) {
@@ -243,7 +261,7 @@ pub fn run_campaign<K: Kind>(
                 let next = if cursor.is_some() { index + 1 } else { 0 };
                 if budget_left(slot, next, deadline_unix_ms) {
                     restarts += 1;
-                    spawn_worker(exe, cfg, slot, next, deadline_unix_ms, &tx)?;
+                    spawn_worker(launcher, cfg, slot, next, deadline_unix_ms, &tx)?;
                 } else {
                     slot.finished = true;
                 }
@@ -279,7 +297,7 @@ pub fn run_campaign<K: Kind>(
                 skip_setup_of(kind, cfg, slot, index);
             }
             if slot.hello_this_proc {
-                let ctx = Ctx { kind, cfg, exe, campaign };
+                let ctx = Ctx { kind, cfg, launcher, campaign };
                 record_death(&ctx, store, sink, &mut tally, slot, index, ev)?;
             }
             // Counted as a death without a crash finding of its own.
@@ -314,14 +332,14 @@ fn budget_left<C, O>(slot: &Slot<C, O>, next: u64, deadline_unix_ms: Option<u64>
 }
 
 fn spawn_worker<C, O>(
-    exe: &Path,
+    launcher: &dyn Launcher,
     cfg: &RunConfig,
     slot: &mut Slot<C, O>,
     start: u64,
     deadline_unix_ms: Option<u64>,
     tx: &Sender<Event>,
 ) -> Result<(), RunError> {
-    let spawn_err = |source| RunError::Spawn { exe: exe.display().to_string(), source };
+    let spawn_err = |source| RunError::Spawn { exe: launcher.program(), source };
     let wc = WorkerConfig {
         run: cfg.clone(),
         worker: slot.worker,
@@ -332,8 +350,8 @@ fn spawn_worker<C, O>(
         skip_setups: slot.skip_setups.clone(),
         board_fd: slot.board.raw_fd(),
     };
-    let mut cmd = Command::new(exe);
-    cmd.arg("__worker").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut cmd = launcher.worker();
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let board_fd = slot.board.raw_fd();
     // SAFETY: prctl and fcntl are async-signal-safe. prctl makes the worker die with the
     // supervisor, even when the supervisor is killed with SIGKILL and cannot clean up; clearing
@@ -485,13 +503,15 @@ fn skip_setup_of<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case, K:
 struct Tally {
     findings: u64,
     signatures: HashSet<String>,
+    /// Notices already shown: every worker raises the same ones.
+    notes: HashSet<String>,
     reducers: Vec<ChildGuard>,
 }
 
 struct Ctx<'a, K> {
     kind: &'a K,
     cfg: &'a RunConfig,
-    exe: &'a Path,
+    launcher: &'a dyn Launcher,
     campaign: i64,
 }
 
@@ -527,9 +547,7 @@ fn record_death<K: Kind>(
     let Some(mut rec) = death_record(ctx.kind, ctx.cfg, slot, index, ev) else { return Ok(()) };
     let (id, new_bug) = record(ctx.kind, store, ctx.campaign, sink, tally, &mut rec)?;
     if new_bug && !ctx.cfg.reduce_time.is_zero() {
-        let dir = store.dir().join("findings").join(&id);
-        let mut cmd = Command::new(ctx.exe);
-        cmd.arg("reduce").arg(&dir).arg("--time").arg(format!("{}ms", ctx.cfg.reduce_time.as_millis()));
+        let mut cmd = ctx.launcher.reducer(&store.finding_dir(&id), ctx.cfg.reduce_time);
         cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
         if let Ok(g) = ChildGuard::spawn(&mut cmd) {
             tally.reducers.push(g);

@@ -132,6 +132,11 @@ impl Store {
         Ok(Store { dir: dir.to_path_buf(), conn })
     }
 
+    /// The directory of finding `id`.
+    pub fn finding_dir(&self, id: &str) -> PathBuf {
+        finding_dir(&self.dir, id)
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -376,6 +381,29 @@ pub fn load_finding(dir: &Path) -> Result<FindingRecord, StoreError> {
         return Err(not(format!("finding.json has format {}, this crosscheck reads {FORMAT}", rec.format)));
     }
     Ok(rec)
+}
+
+/// The directory of finding `id` in the campaign directory `out`.
+pub fn finding_dir(out: &Path, id: &str) -> PathBuf {
+    out.join("findings").join(id)
+}
+
+/// Whether `out` holds a campaign's record.
+pub fn is_store(out: &Path) -> bool {
+    out.join("findings.db").is_file()
+}
+
+/// The reproducers in a finding directory, the reduced ones first: they are the ones to read.
+pub fn reproducers_in(finding_dir: &Path) -> Vec<String> {
+    let Ok(entries) = fs::read_dir(finding_dir) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "finding.json")
+        .collect();
+    names.sort();
+    names.sort_by_key(|n| !n.starts_with("reduced"));
+    names
 }
 
 /// The store that holds a finding directory (`<out>/findings/<id>`), if any.

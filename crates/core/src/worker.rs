@@ -100,6 +100,8 @@ pub enum Msg {
     Finding(Box<WorkerFinding>),
     /// The worker cannot run (an engine failed to start): the campaign stops with exit 2.
     Fatal(String),
+    /// A notice for the person running the campaign (see [`crate::notes`]).
+    Note(String),
     Done(Stats),
 }
 
@@ -177,6 +179,12 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         return 2;
     }
     send(&mut out, &Msg::Hello { engines: infos.clone() });
+    // Notices of the generator's set-up (seed files it could not read) come after the hello.
+    let flush_notes = |out: &mut io::BufWriter<Box<dyn Write>>| {
+        for text in crate::notes::take() {
+            send(out, &Msg::Note(text));
+        }
+    };
     let gen_opts = GenOptions { seed: cfg.worker_seed, seeds_dir: cfg.run.seeds_dir.clone() };
     let mut gen = match kind.generator(&gen_opts, &infos) {
         Ok(g) => g,
@@ -185,6 +193,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
             return 2;
         }
     };
+    flush_notes(&mut out);
     let opts = CheckOptions { timeout: cfg.run.timeout };
     let mut stats = Stats::default();
     let mut last_report = Instant::now();
@@ -268,6 +277,9 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
                 };
                 send(&mut out, &Msg::Finding(Box::new(finding)));
             }
+        }
+        for text in crate::notes::take() {
+            send(&mut out, &Msg::Note(text));
         }
         if last_report.elapsed() >= Duration::from_millis(250) {
             send(&mut out, &Msg::Stats(stats));
@@ -361,30 +373,15 @@ pub struct ProbeInput {
     pub timeout: Duration,
 }
 
-/// Runs a probe and prints the evidence it finds (or `null`) as JSON; exit 2 on bad input.
-pub fn probe_main<K: Kind>(kind: &K, input: &ProbeInput) -> i32 {
-    let case: K::Case = match serde_json::from_value(input.case.clone()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("crosscheck: the case does not fit the {} leg: {e}", input.kind);
-            return 2;
-        }
-    };
-    let mut engines = match open_engines(kind, &input.engines) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("crosscheck: {e}");
-            return 2;
-        }
-    };
-    let Some(oracle) = K::Oracle::parse(&input.oracle) else {
-        eprintln!("crosscheck: the {} leg has no oracle \"{}\"", input.kind, input.oracle);
-        return 2;
-    };
+/// Runs a probe: the evidence the case shows, if any; an error for input that does not fit.
+pub fn probe<K: Kind>(kind: &K, input: &ProbeInput) -> Result<Option<Evidence>, String> {
+    let case: K::Case = serde_json::from_value(input.case.clone())
+        .map_err(|e| format!("the case does not fit the {} leg: {e}", input.kind))?;
+    let mut engines = open_engines(kind, &input.engines).map_err(|e| e.message)?;
+    let oracle = K::Oracle::parse(&input.oracle)
+        .ok_or_else(|| format!("the {} leg has no oracle \"{}\"", input.kind, input.oracle))?;
     let opts = CheckOptions { timeout: input.timeout };
-    let ev = recheck(kind, oracle, &case, &mut engines, &opts);
-    println!("{}", serde_json::to_string(&ev).unwrap_or_else(|_| "null".into()));
-    0
+    Ok(recheck(kind, oracle, &case, &mut engines, &opts))
 }
 
 /// Takes stdout for the protocol alone: engines that print (to Rust's stdout or to fd 1 from C)

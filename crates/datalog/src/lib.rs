@@ -147,7 +147,7 @@ pub fn cap_sets(engines: &[EngineInfo]) -> Vec<BTreeSet<String>> {
 }
 
 /// Reads every `.dl` file of a seed directory (and its subdirectories, one level). Files it
-/// cannot read are reported on stderr with file and line; none readable is an error.
+/// cannot read are raised as notices (file and line); none readable is an error.
 pub fn load_seeds(dir: &Path) -> Result<Vec<Program>, String> {
     let mut files: Vec<PathBuf> = Vec::new();
     let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read seed directory {}: {e}", dir.display()))?;
@@ -171,7 +171,7 @@ pub fn load_seeds(dir: &Path) -> Result<Vec<Program>, String> {
         match parse::parse_file(f) {
             Ok(p) => out.push(p),
             Err(e) => {
-                eprintln!("crosscheck: skipping seed {e}");
+                crosscheck_core::notes::note(format!("skipping seed {e}"));
                 first_err.get_or_insert(e);
             }
         }

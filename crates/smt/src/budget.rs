@@ -85,7 +85,7 @@ pub fn skip_reason(case: &SmtCase) -> Option<String> {
         TIME_SHARE * 100.0
     );
     if e.skipped == 1 {
-        eprintln!("crosscheck: {why}; its remaining instances are skipped in this worker");
+        crosscheck_core::notes::note(format!("{why}; its remaining instances are skipped in this worker"));
     }
     Some(why)
 }

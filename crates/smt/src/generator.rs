@@ -222,7 +222,7 @@ impl SmtGenerator {
                 }
                 let (seeds, errors) = load_seeds(dir);
                 for e in &errors {
-                    eprintln!("crosscheck: skipping seed {e}");
+                    crosscheck_core::notes::note(format!("skipping seed {e}"));
                 }
                 // Seeds in logics some engine under test lacks only produce rejected inputs.
                 let total = seeds.len();
@@ -326,7 +326,10 @@ impl SmtGenerator {
             match (ours, theirs) {
                 (Some(a), Some(b)) if a != b => {
                     self.stats.disagreements += 1;
-                    eprintln!("crosscheck: evaluator and {source} disagree on {} in {name}; dropped", arena.to_text(c));
+                    let text = arena.to_text(c);
+                    crosscheck_core::notes::note(format!(
+                        "evaluator and {source} disagree on {text} in {name}; dropped"
+                    ));
                 }
                 (Some(a), _) => {
                     self.stats.by_evaluator += 1;
