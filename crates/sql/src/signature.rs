@@ -47,7 +47,14 @@ pub fn signature(case: &SqlCase, key: &str) -> String {
             f.insert(name.into());
         }
     }
-    for st in case.setup.iter() {
+    setup_features(&case.setup, &mut f);
+    let shape: Vec<String> = f.into_iter().collect();
+    format!("{}|{}|{}", case.oracle, key, shape.join(","))
+}
+
+/// The features of the setup statements: column constraints, kinds of index, views, ANALYZE.
+fn setup_features(setup: &[Stmt], f: &mut BTreeSet<String>) {
+    for st in setup {
         match st {
             Stmt::CreateTable { columns, .. } => {
                 for c in columns {
@@ -84,6 +91,4 @@ pub fn signature(case: &SqlCase, key: &str) -> String {
             Stmt::Insert { .. } => {}
         }
     }
-    let shape: Vec<String> = f.into_iter().collect();
-    format!("{}|{}|{}", case.oracle, key, shape.join(","))
 }
