@@ -1,5 +1,6 @@
 //! The case generator: random databases (schema, rows with edge values, indexes, views) and,
-//! per check, a query shaped for the oracle.
+//! per check, a query: its FROM clause and predicate here, the rest shaped by the oracle's rules
+//! (`oracles::OracleRules::shape`) on the same rng.
 //!
 //! `case(index, oracle)` is a pure function of the seed, the engines' capabilities and the
 //! index: database number `index / CHECKS_PER_DB` is built from `rng(seed, db)`, the query from
