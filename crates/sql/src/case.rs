@@ -33,7 +33,7 @@ pub struct SqlCase {
     pub db: u64,
     pub index: u64,
     /// The concrete oracle (`tlp` picks one of the TLP variants per case).
-    pub oracle: crate::oracle::SqlOracle,
+    pub oracle: crate::oracles::SqlOracle,
     /// Generated for a strict dialect: reduction keeps predicates boolean.
     #[serde(default)]
     pub strict: bool,

@@ -1,18 +1,18 @@
 //! The case generator: random databases (schema, rows with edge values, indexes, views) and,
-//! per check, a query shaped for the oracle.
+//! per check, a query: its FROM clause and predicate here, the rest shaped by the oracle's rules
+//! (`oracles::OracleRules::shape`) on the same rng.
 //!
 //! `case(index, oracle)` is a pure function of the seed, the engines' capabilities and the
 //! index: database number `index / CHECKS_PER_DB` is built from `rng(seed, db)`, the query from
 //! `rng(seed ^ QUERY_SALT, index)`. The current database is cached.
 
 use crate::ast::{
-    Agg, BinOp, Collation, ColumnDef, Expr, Func, IndexKey, Item, Join, JoinKind, Lit, Order, Select, SqlType, Stmt,
-    TableRef,
+    BinOp, Collation, ColumnDef, Expr, Func, IndexKey, Item, Join, JoinKind, Lit, Select, SqlType, Stmt, TableRef,
 };
 use crate::case::{Query, SqlCase};
 use crate::dialect::{cap, Caps};
 use crate::exprgen::{edge_value, lit_type, ty_index, ColInfo, Env, ExprGen, ScopeCol, TableInfo};
-use crate::oracle::SqlOracle;
+use crate::oracles::SqlOracle;
 use crosscheck_core::Generator;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -49,19 +49,10 @@ impl Generator<SqlCase, SqlOracle> for SqlGenerator {
     fn case(&mut self, index: u64, oracle: SqlOracle) -> SqlCase {
         let db = index / CHECKS_PER_DB;
         let seed = self.seed;
-        let union_all = self.caps.has(cap::UNION_ALL);
-        let (_, setup, env) = self.database(db);
+        // The database has its own rng, so resolving the oracle first draws nothing from it.
         let mut rng = crosscheck_core::rng(seed ^ QUERY_SALT, index);
-        let concrete = if oracle == SqlOracle::Tlp {
-            let variants = SqlOracle::TLP_VARIANTS;
-            match variants[rng.gen_range(0..variants.len())] {
-                // Same draw either way, so runs with UNION ALL keep their stream.
-                SqlOracle::TlpAggregate if !union_all => SqlOracle::TlpWhere,
-                v => v,
-            }
-        } else {
-            oracle
-        };
+        let concrete = oracle.resolve(&mut rng, &self.caps);
+        let (_, setup, env) = self.database(db);
         let query = gen_query(&mut rng, env, concrete);
         let strict = !env.loose;
         SqlCase { seed, db, index, oracle: concrete, strict, setup: setup.clone(), query }
@@ -121,106 +112,19 @@ fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; 5], caps: &C
 /// A database: its setup statements and what the query generator needs to know about it.
 pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
     let mut env = empty_env(caps);
-    let mut types = vec![SqlType::Int, SqlType::Real, SqlType::Text];
-    if caps.has(cap::BLOB) {
-        types.push(SqlType::Blob);
-    }
-    if caps.has(cap::BOOL_TYPE) && !env.loose {
-        types.push(SqlType::Bool);
-    }
-    let mut shared: [Vec<Lit>; 5] = Default::default();
-    for t in &types {
-        shared[ty_index(*t)] = (0..4).map(|_| edge_value(rng, *t, caps.has(cap::OVERFLOW_TO_REAL))).collect();
-    }
+    let types = column_types(caps, env.loose);
+    let shared = shared_values(rng, &types, caps);
     let mut creates = Vec::new();
     let mut inserts = Vec::new();
-    let mut indexes = Vec::new();
-    let n_tables = rng.gen_range(1..=3);
+    let n_tables: i32 = rng.gen_range(1..=3);
     for ti in 0..n_tables {
-        let name = format!("t{ti}");
-        let n_cols = rng.gen_range(1..=4);
-        let mut cols = Vec::new();
-        let mut infos = Vec::new();
-        let mut has_pk = false;
-        for ci in 0..n_cols {
-            let untyped = caps.has(cap::UNTYPED) && rng.gen_bool(0.2);
-            let vt = *types.choose(rng).unwrap_or(&SqlType::Int);
-            let ty = if untyped { None } else { Some(vt) };
-            // GlueSQL refuses a FLOAT key ("unsupported for unique constraint").
-            let keyable = vt != SqlType::Real || caps.has(cap::REAL_KEY);
-            let primary_key = !has_pk && rng.gen_bool(0.15) && keyable;
-            has_pk |= primary_key;
-            let domain = domain_for(rng, vt, &shared, caps);
-            let textual = matches!(ty, None | Some(SqlType::Text));
-            let collate = if textual && env.collations.len() > 1 && rng.gen_bool(0.3) {
-                env.collations.choose(rng).copied()
-            } else {
-                None
-            };
-            cols.push(ColumnDef {
-                name: format!("c{ci}"),
-                ty,
-                primary_key,
-                unique: !primary_key && rng.gen_bool(0.1) && keyable,
-                // Only SQLite lets a non-INTEGER primary key hold NULL.
-                not_null: rng.gen_bool(0.1) || (primary_key && !caps.has(cap::PK_NULL)),
-                default: if rng.gen_bool(0.1) { domain.first().cloned() } else { None },
-                collate,
-            });
-            infos.push((domain, ty));
-        }
-        // Small tables keep joins cheap: the engine's time goes into many queries, not into
-        // big cross products.
-        let n_rows = if rng.gen_bool(0.05) { 0 } else { rng.gen_range(1..=6) };
-        let mut col_values: Vec<Vec<Lit>> = vec![Vec::new(); n_cols];
-        for _ in 0..n_rows {
-            let all = !rng.gen_bool(0.1);
-            let mut names = Vec::new();
-            let mut values = Vec::new();
-            for (ci, c) in cols.iter().enumerate() {
-                // SQLite fills a left-out INTEGER PRIMARY KEY with a rowid, where the others
-                // reject the row: outside SQLite alone, the key is always given.
-                let keep = c.primary_key && !caps.has(cap::PK_NULL);
-                if !all && rng.gen() && !keep {
-                    continue;
-                }
-                let mut v = row_value(rng, &infos[ci].0, env.loose, caps);
-                // SQLite fills a NULL INTEGER PRIMARY KEY with a rowid; others reject it.
-                if v == Lit::Null && c.primary_key && !caps.has(cap::PK_NULL) {
-                    v = infos[ci].0.first().cloned().unwrap_or(Lit::Int(0));
-                }
-                col_values[ci].push(v.clone());
-                names.push(c.name.clone());
-                values.push(Expr::Lit(v));
-            }
-            // A row of defaults only where the dialects can spell it.
-            if names.is_empty() && !caps.has(cap::DEFAULT_ROW) {
-                continue;
-            }
-            inserts.push(Stmt::Insert { table: name.clone(), columns: names, values });
-        }
-        let columns: Vec<ColInfo> = cols
-            .iter()
-            .zip(col_values)
-            .map(|(c, values)| ColInfo {
-                name: c.name.clone(),
-                ty: c.ty,
-                values,
-                exact: c.ty.is_some_and(|t| t != SqlType::Blob) && c.collate.is_none_or(|k| k == Collation::Binary),
-            })
-            .collect();
-        creates.push(Stmt::CreateTable { name: name.clone(), columns: cols });
-        env.tables.push(TableInfo { name, columns, view: false });
+        let (create, rows, table) = gen_table(rng, &env, &types, &shared, ti);
+        creates.push(create);
+        inserts.extend(rows);
+        env.tables.push(table);
     }
-    for t in &env.tables {
-        for c in &t.columns {
-            for v in &c.values {
-                if let Some(lt) = lit_type(v) {
-                    env.pool[ty_index(lt)].push(v.clone());
-                }
-            }
-        }
-    }
+    fill_pool(&mut env);
+    let mut indexes = Vec::new();
     if caps.has(cap::INDEXES) {
         for i in 0..rng.gen_range(0..=3) {
             indexes.push(gen_index(rng, &env, i));
@@ -246,6 +150,149 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
         setup.push(Stmt::Analyze);
     }
     (setup, env)
+}
+
+/// The column types the run's engines all have.
+fn column_types(caps: &Caps, loose: bool) -> Vec<SqlType> {
+    let mut types = vec![SqlType::Int, SqlType::Real, SqlType::Text];
+    if caps.has(cap::BLOB) {
+        types.push(SqlType::Blob);
+    }
+    if caps.has(cap::BOOL_TYPE) && !loose {
+        types.push(SqlType::Bool);
+    }
+    types
+}
+
+/// Per type, values that columns of different tables share, so that they join.
+fn shared_values(rng: &mut ChaCha8Rng, types: &[SqlType], caps: &Caps) -> [Vec<Lit>; 5] {
+    let mut shared: [Vec<Lit>; 5] = Default::default();
+    for t in types {
+        shared[ty_index(*t)] = (0..4).map(|_| edge_value(rng, *t, caps.has(cap::OVERFLOW_TO_REAL))).collect();
+    }
+    shared
+}
+
+/// Table `t{ti}`: its CREATE TABLE, its INSERTs and what the query generator knows of it.
+fn gen_table(
+    rng: &mut ChaCha8Rng,
+    env: &Env,
+    types: &[SqlType],
+    shared: &[Vec<Lit>; 5],
+    ti: i32,
+) -> (Stmt, Vec<Stmt>, TableInfo) {
+    let name = format!("t{ti}");
+    let (cols, domains) = gen_columns(rng, env, types, shared);
+    let (inserts, col_values) = gen_rows(rng, env, &name, &cols, &domains);
+    let columns: Vec<ColInfo> = cols
+        .iter()
+        .zip(col_values)
+        .map(|(c, values)| ColInfo {
+            name: c.name.clone(),
+            ty: c.ty,
+            values,
+            exact: c.ty.is_some_and(|t| t != SqlType::Blob) && c.collate.is_none_or(|k| k == Collation::Binary),
+        })
+        .collect();
+    (Stmt::CreateTable { name: name.clone(), columns: cols }, inserts, TableInfo { name, columns, view: false })
+}
+
+/// The columns of a table, each with the small domain its values are drawn from.
+fn gen_columns(
+    rng: &mut ChaCha8Rng,
+    env: &Env,
+    types: &[SqlType],
+    shared: &[Vec<Lit>; 5],
+) -> (Vec<ColumnDef>, Vec<Vec<Lit>>) {
+    let caps = &env.caps;
+    let n_cols: usize = rng.gen_range(1..=4);
+    let mut cols = Vec::new();
+    let mut domains = Vec::new();
+    let mut has_pk = false;
+    for ci in 0..n_cols {
+        let untyped = caps.has(cap::UNTYPED) && rng.gen_bool(0.2);
+        let vt = *types.choose(rng).unwrap_or(&SqlType::Int);
+        let ty = if untyped { None } else { Some(vt) };
+        // GlueSQL refuses a FLOAT key ("unsupported for unique constraint").
+        let keyable = vt != SqlType::Real || caps.has(cap::REAL_KEY);
+        let primary_key = !has_pk && rng.gen_bool(0.15) && keyable;
+        has_pk |= primary_key;
+        let domain = domain_for(rng, vt, shared, caps);
+        let textual = matches!(ty, None | Some(SqlType::Text));
+        let collate = if textual && env.collations.len() > 1 && rng.gen_bool(0.3) {
+            env.collations.choose(rng).copied()
+        } else {
+            None
+        };
+        cols.push(ColumnDef {
+            name: format!("c{ci}"),
+            ty,
+            primary_key,
+            unique: !primary_key && rng.gen_bool(0.1) && keyable,
+            // Only SQLite lets a non-INTEGER primary key hold NULL.
+            not_null: rng.gen_bool(0.1) || (primary_key && !caps.has(cap::PK_NULL)),
+            default: if rng.gen_bool(0.1) { domain.first().cloned() } else { None },
+            collate,
+        });
+        domains.push(domain);
+    }
+    (cols, domains)
+}
+
+/// The INSERTs of table `name`, and per column the values they put in it.
+fn gen_rows(
+    rng: &mut ChaCha8Rng,
+    env: &Env,
+    name: &str,
+    cols: &[ColumnDef],
+    domains: &[Vec<Lit>],
+) -> (Vec<Stmt>, Vec<Vec<Lit>>) {
+    let caps = &env.caps;
+    let mut inserts = Vec::new();
+    // Small tables keep joins cheap: the engine's time goes into many queries, not into
+    // big cross products.
+    let n_rows: i32 = if rng.gen_bool(0.05) { 0 } else { rng.gen_range(1..=6) };
+    let mut col_values: Vec<Vec<Lit>> = vec![Vec::new(); cols.len()];
+    for _ in 0..n_rows {
+        let all = !rng.gen_bool(0.1);
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for (ci, c) in cols.iter().enumerate() {
+            // SQLite fills a left-out INTEGER PRIMARY KEY with a rowid, where the others
+            // reject the row: outside SQLite alone, the key is always given.
+            let keep = c.primary_key && !caps.has(cap::PK_NULL);
+            if !all && rng.gen() && !keep {
+                continue;
+            }
+            let mut v = row_value(rng, &domains[ci], env.loose, caps);
+            // SQLite fills a NULL INTEGER PRIMARY KEY with a rowid; others reject it.
+            if v == Lit::Null && c.primary_key && !caps.has(cap::PK_NULL) {
+                v = domains[ci].first().cloned().unwrap_or(Lit::Int(0));
+            }
+            col_values[ci].push(v.clone());
+            names.push(c.name.clone());
+            values.push(Expr::Lit(v));
+        }
+        // A row of defaults only where the dialects can spell it.
+        if names.is_empty() && !caps.has(cap::DEFAULT_ROW) {
+            continue;
+        }
+        inserts.push(Stmt::Insert { table: name.to_string(), columns: names, values });
+    }
+    (inserts, col_values)
+}
+
+/// The values of every column, by type, for literals that hit stored data.
+fn fill_pool(env: &mut Env) {
+    for t in &env.tables {
+        for c in &t.columns {
+            for v in &c.values {
+                if let Some(lt) = lit_type(v) {
+                    env.pool[ty_index(lt)].push(v.clone());
+                }
+            }
+        }
+    }
 }
 
 fn table_scope(env: &Env, ti: usize, visible: &str) -> Vec<ScopeCol> {
@@ -431,7 +478,7 @@ fn join_condition(rng: &mut ChaCha8Rng, env: &Env, scope: &[ScopeCol], new_cols:
     g.predicate(1)
 }
 
-fn plain_items(g: &mut ExprGen, n: usize) -> Vec<Item> {
+pub(crate) fn plain_items(g: &mut ExprGen, n: usize) -> Vec<Item> {
     (0..n)
         .map(|_| {
             let t = g.any_type();
@@ -446,13 +493,13 @@ fn plain_items(g: &mut ExprGen, n: usize) -> Vec<Item> {
         .collect()
 }
 
-fn mentions_column(e: &Expr) -> bool {
+pub(crate) fn mentions_column(e: &Expr) -> bool {
     let mut found = false;
     e.visit(&mut |x| found |= matches!(x, Expr::Col(_)));
     found
 }
 
-fn column_or(g: &mut ExprGen, other: Expr) -> Expr {
+pub(crate) fn column_or(g: &mut ExprGen, other: Expr) -> Expr {
     if g.scope.is_empty() {
         return other;
     }
@@ -460,111 +507,21 @@ fn column_or(g: &mut ExprGen, other: Expr) -> Expr {
     Expr::col(&sc.visible, &g.env.tables[sc.table].columns[sc.column].name)
 }
 
-/// The query of one check, shaped for its oracle.
+/// The query of one check: a FROM clause and a predicate, shaped by the oracle's rules.
 pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: SqlOracle) -> Query {
+    let rules = oracle.rules();
     let (from, joins, scope) = gen_from(rng, env);
-    // NoREC's predicate filters the rows counted, so keep it shallower: a deep random
-    // predicate is mostly false or NULL and the check would count nothing.
-    let depth = if oracle == SqlOracle::Norec { rng.gen_range(0..=2) } else { rng.gen_range(1..=3) };
+    let depth = rules.predicate_depth(rng);
     let mut g = ExprGen::new(rng, env, scope);
-    let mut select = Select { from, joins, ..Select::default() };
-    let mut pred = Some(g.predicate(depth));
-    let mut count_rows = false;
-    match oracle {
-        SqlOracle::TlpDistinct | SqlOracle::TlpGroupBy => {
-            let n = g.rng.gen_range(1..=2);
-            select.items = plain_items(&mut g, n);
-            if oracle == SqlOracle::TlpDistinct {
-                select.distinct = true;
-            } else {
-                select.group_by = select.items.iter().map(|i| i.expr.clone()).collect();
-            }
-        }
-        SqlOracle::TlpHaving => {
-            // SQLite may evaluate a HAVING term on group keys row by row (it moves such terms
-            // into WHERE), so keys must have no distinguishable equal members: exact columns.
-            let exact: Vec<Expr> = g
-                .scope
-                .iter()
-                .filter(|sc| g.env.tables[sc.table].columns[sc.column].exact)
-                .map(|sc| Expr::col(&sc.visible, &g.env.tables[sc.table].columns[sc.column].name))
-                .collect();
-            let keys: Vec<Item> = if exact.is_empty() {
-                // No such column: group by its text, which has no collation and no two spellings.
-                let c = column_or(&mut g, Expr::Lit(Lit::Int(0)));
-                let key = Expr::bin(
-                    BinOp::Concat,
-                    Expr::Cast(Box::new(c), SqlType::Text),
-                    Expr::Lit(Lit::Text(String::new())),
-                );
-                vec![Item { expr: key, alias: None }]
-            } else {
-                let n = g.rng.gen_range(1..=2.min(exact.len()));
-                exact.choose_multiple(g.rng, n).cloned().map(|expr| Item { expr, alias: None }).collect()
-            };
-            select.group_by = keys.iter().map(|i| i.expr.clone()).collect();
-            if g.rng.gen_bool(0.3) {
-                select.where_ = Some(g.predicate(1));
-            }
-            // HAVING and the select list may name only group keys and aggregates: any other
-            // column would take its value from an arbitrary row of the group.
-            let typed: Vec<(Expr, Option<SqlType>)> =
-                select.group_by.iter().map(|e| (e.clone(), expr_type(env, &g.scope, e))).collect();
-            g.group_keys = Some(typed);
-            g.aggregates = true;
-            g.subqueries = false;
-            let mut items = keys;
-            let t = g.any_type();
-            items.push(Item { expr: g.aggregate(t, 1), alias: None });
-            select.items = items;
-            pred = Some(g.predicate(depth.min(2)));
-        }
-        SqlOracle::TlpAggregate => {
-            let t = g.any_type();
-            let arg = g.expr(t, 1);
-            let func = *[Agg::Min, Agg::Max, Agg::Sum, Agg::Count].choose(g.rng).unwrap_or(&Agg::Count);
-            let arg = match func {
-                Agg::Count if g.rng.gen() => None,
-                // An explicit collation makes the inner and the outer MIN/MAX compare alike.
-                Agg::Min | Agg::Max if env.collations.len() > 1 => {
-                    let c = *env.collations.choose(g.rng).unwrap_or(&Collation::Binary);
-                    Some(Box::new(Expr::Collate(Box::new(arg), c)))
-                }
-                _ => Some(Box::new(arg)),
-            };
-            select.items = vec![Item { expr: Expr::Agg { func, distinct: false, arg }, alias: Some("agg".into()) }];
-        }
-        SqlOracle::Norec => {
-            count_rows = g.rng.gen();
-            if count_rows && g.rng.gen_bool(0.3) {
-                let n = g.rng.gen_range(1..=2);
-                select.items = plain_items(&mut g, n);
-                select.order_by = select.items.iter().map(|i| Order { expr: i.expr.clone(), desc: false }).collect();
-            }
-        }
-        SqlOracle::Differential | SqlOracle::Config => {
-            let n = g.rng.gen_range(1..=3);
-            select.items = plain_items(&mut g, n);
-            select.where_ = pred.take();
-            if g.rng.gen_bool(0.2) {
-                select.distinct = true;
-            }
-        }
-        // `Tlp` is resolved to a variant before a query is generated.
-        SqlOracle::TlpWhere | SqlOracle::Tlp => {
-            let n = g.rng.gen_range(0..=3);
-            select.items = plain_items(&mut g, n);
-            if g.rng.gen_bool(0.2) {
-                select.order_by =
-                    select.items.iter().map(|i| Order { expr: i.expr.clone(), desc: g.rng.gen() }).collect();
-            }
-        }
-    }
-    Query { select, pred, count_rows }
+    let select = Select { from, joins, ..Select::default() };
+    let mut q = Query { select, pred: None, count_rows: false };
+    q.pred = Some(g.predicate(depth));
+    rules.shape(&mut g, &mut q, depth);
+    q
 }
 
 /// The static type of a column reference, for group keys (other expressions: unknown).
-fn expr_type(env: &Env, scope: &[ScopeCol], e: &Expr) -> Option<SqlType> {
+pub(crate) fn expr_type(env: &Env, scope: &[ScopeCol], e: &Expr) -> Option<SqlType> {
     match e {
         Expr::Col(c) => scope
             .iter()

@@ -1,33 +1,42 @@
 //! The SQL leg: a SQL syntax tree printed per dialect, a random database and query generator,
 //! the TLP / NoREC / differential / config / error oracles, and the SQL engines.
 //!
+//! Rooms, as every leg has them: the model (`ast`, `case`), the dialect trait and its
+//! implementations (`dialect`, `dialects`), the printer (`print`), the generator (`gen`,
+//! `exprgen`), the oracles (`oracles/`, one module each, over `exec` and `compare`), the
+//! reducer's steps (`reduce`), the dedup signature (`signature`), the reproducers (`repro`) and
+//! the engines (`engines/`).
+//!
 //! Path of a case: `gen` builds a database and a query (asking only capabilities every engine
-//! of the run has) → `oracle` prints the oracle's queries in each engine's dialect and compares
-//! their answers → `reduce` shrinks a finding → `repro` prints it for the engine's own client.
+//! of the run has, and the oracle's rules for the query's shape) → the oracle prints its
+//! queries in each engine's dialect, runs them through `exec` and judges the answers →
+//! `reduce` shrinks a finding → `signature` names its bug → `repro` prints it for the
+//! engine's own client.
 
 pub mod ast;
 pub mod case;
 pub mod collation;
 pub mod compare;
-pub mod cross;
 pub mod dialect;
 pub mod dialects;
 pub mod engines;
+pub mod exec;
 pub mod exprgen;
 pub mod gen;
-pub mod oracle;
+pub mod oracles;
 pub mod print;
 pub mod reduce;
 pub mod repro;
+pub mod signature;
 
 pub use case::{Query, SqlCase};
 
 use crate::dialect::{by_name, Caps};
-pub use crate::oracle::SqlOracle;
-use crate::oracle::{dialect_of, exec};
+use crate::exec::{dialect_of, exec};
+pub use crate::oracles::SqlOracle;
 use crosscheck_core::{
     oracle_names, Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind,
-    KindInfo,
+    KindInfo, Oracle,
 };
 
 /// The SQL kind of engine.
@@ -68,24 +77,9 @@ impl Kind for SqlKind {
                 ));
             }
         }
-        if oracles.contains(&SqlOracle::TlpAggregate) {
-            if let Some(e) = engines.iter().find(|e| !run_caps(std::slice::from_ref(e)).has(dialect::cap::UNION_ALL)) {
-                return Err(format!(
-                    "tlp-aggregate unions its partitions with UNION ALL, which {} lacks (plain `tlp` skips that variant)",
-                    e.label
-                ));
-            }
-        }
-        if oracles.contains(&SqlOracle::Differential) && engines.len() < 2 {
-            return Err("the differential oracle needs two or more engines (e.g. --engines sqlite,duckdb)".into());
-        }
-        if oracles.contains(&SqlOracle::Config) {
-            for e in engines {
-                let d = by_name(&e.dialect).unwrap_or(&dialect::Sqlite);
-                if d.config_variants().is_empty() {
-                    return Err(format!("the config oracle knows no alternative settings for {}", e.label));
-                }
-            }
+        // In the registry's order, whatever order the user named them in.
+        for o in SqlOracle::ALL.iter().filter(|o| oracles.contains(o)) {
+            o.rules().validate(engines)?;
         }
         Ok(())
     }
@@ -140,11 +134,7 @@ impl Kind for SqlKind {
 
     fn check(&self, _oracle: SqlOracle, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
         // The case holds the oracle with `tlp` resolved to its variant.
-        match case.oracle {
-            SqlOracle::Differential => cross::differential(case, engines, opts),
-            SqlOracle::Config => cross::config(case, engines, opts),
-            oracle => oracle::check_metamorphic(oracle, case, engines, opts),
-        }
+        case.oracle.rules().check(case, engines, opts)
     }
 
     fn shrink(&self, case: &SqlCase) -> Vec<SqlCase> {
@@ -161,7 +151,7 @@ impl Kind for SqlKind {
         if evidence.class == crosscheck_core::FindingClass::Error {
             return evidence.key.clone();
         }
-        reduce::signature(case, &evidence.key)
+        signature::signature(case, &evidence.key)
     }
 
     fn reproducers(

@@ -78,31 +78,9 @@ impl ToSql for Expr {
                 }
                 d.write_ident(out, &c.column);
             }
-            Expr::Unary(op, e) => {
-                out.push('(');
-                out.push_str(match op {
-                    UnOp::Not => "NOT ",
-                    UnOp::Neg => "- ",
-                    UnOp::Pos => "+ ",
-                    UnOp::BitNot => "~ ",
-                });
-                e.write_sql(d, out);
-                out.push(')');
-            }
+            Expr::Unary(op, e) => write_unary(*op, e, d, out),
             Expr::Binary(op, a, b) => d.write_binary(out, *op, a, b),
-            Expr::Postfix(op, e) => {
-                out.push('(');
-                e.write_sql(d, out);
-                out.push_str(match op {
-                    PostOp::IsNull => " IS NULL",
-                    PostOp::NotNull => " IS NOT NULL",
-                    PostOp::IsTrue => " IS TRUE",
-                    PostOp::IsFalse => " IS FALSE",
-                    PostOp::IsNotTrue => " IS NOT TRUE",
-                    PostOp::IsNotFalse => " IS NOT FALSE",
-                });
-                out.push(')');
-            }
+            Expr::Postfix(op, e) => write_postfix(*op, e, d, out),
             Expr::Between { expr, low, high, not } => {
                 out.push('(');
                 expr.write_sql(d, out);
@@ -113,16 +91,12 @@ impl ToSql for Expr {
                 out.push(')');
             }
             Expr::InList { expr, list, not } => {
-                out.push('(');
-                expr.write_sql(d, out);
-                out.push_str(if *not { " NOT IN (" } else { " IN (" });
+                write_in_head(expr, *not, d, out);
                 write_list(list, d, out);
                 out.push_str("))");
             }
             Expr::InSelect { expr, select, not } => {
-                out.push('(');
-                expr.write_sql(d, out);
-                out.push_str(if *not { " NOT IN (" } else { " IN (" });
+                write_in_head(expr, *not, d, out);
                 select.write_sql(d, out);
                 out.push_str("))");
             }
@@ -137,22 +111,7 @@ impl ToSql for Expr {
                 out.push(')');
             }
             Expr::Case { operand, whens, otherwise } => {
-                out.push_str("(CASE");
-                if let Some(o) = operand {
-                    out.push(' ');
-                    o.write_sql(d, out);
-                }
-                for (w, t) in whens {
-                    out.push_str(" WHEN ");
-                    w.write_sql(d, out);
-                    out.push_str(" THEN ");
-                    t.write_sql(d, out);
-                }
-                if let Some(e) = otherwise {
-                    out.push_str(" ELSE ");
-                    e.write_sql(d, out);
-                }
-                out.push_str(" END)");
+                write_case(operand.as_deref(), whens, otherwise.as_deref(), d, out)
             }
             Expr::Cast(e, ty) => {
                 out.push_str("CAST(");
@@ -162,20 +121,7 @@ impl ToSql for Expr {
                 out.push(')');
             }
             Expr::Func(f, args) => d.write_func(out, *f, args),
-            Expr::Agg { func, distinct, arg } => {
-                out.push_str(func.name());
-                out.push('(');
-                match arg {
-                    None => out.push('*'),
-                    Some(a) => {
-                        if *distinct {
-                            out.push_str("DISTINCT ");
-                        }
-                        a.write_sql(d, out);
-                    }
-                }
-                out.push(')');
-            }
+            Expr::Agg { func, distinct, arg } => write_agg(*func, *distinct, arg.as_deref(), d, out),
             Expr::Collate(e, c) => {
                 out.push('(');
                 e.write_sql(d, out);
@@ -185,6 +131,79 @@ impl ToSql for Expr {
             }
         }
     }
+}
+
+fn write_unary(op: UnOp, e: &Expr, d: &dyn Dialect, out: &mut String) {
+    out.push('(');
+    out.push_str(match op {
+        UnOp::Not => "NOT ",
+        UnOp::Neg => "- ",
+        UnOp::Pos => "+ ",
+        UnOp::BitNot => "~ ",
+    });
+    e.write_sql(d, out);
+    out.push(')');
+}
+
+fn write_postfix(op: PostOp, e: &Expr, d: &dyn Dialect, out: &mut String) {
+    out.push('(');
+    e.write_sql(d, out);
+    out.push_str(match op {
+        PostOp::IsNull => " IS NULL",
+        PostOp::NotNull => " IS NOT NULL",
+        PostOp::IsTrue => " IS TRUE",
+        PostOp::IsFalse => " IS FALSE",
+        PostOp::IsNotTrue => " IS NOT TRUE",
+        PostOp::IsNotFalse => " IS NOT FALSE",
+    });
+    out.push(')');
+}
+
+/// `(expr IN (` or `(expr NOT IN (`; the caller writes the list and closes both.
+fn write_in_head(expr: &Expr, not: bool, d: &dyn Dialect, out: &mut String) {
+    out.push('(');
+    expr.write_sql(d, out);
+    out.push_str(if not { " NOT IN (" } else { " IN (" });
+}
+
+fn write_case(
+    operand: Option<&Expr>,
+    whens: &[(Expr, Expr)],
+    otherwise: Option<&Expr>,
+    d: &dyn Dialect,
+    out: &mut String,
+) {
+    out.push_str("(CASE");
+    if let Some(o) = operand {
+        out.push(' ');
+        o.write_sql(d, out);
+    }
+    for (w, t) in whens {
+        out.push_str(" WHEN ");
+        w.write_sql(d, out);
+        out.push_str(" THEN ");
+        t.write_sql(d, out);
+    }
+    if let Some(e) = otherwise {
+        out.push_str(" ELSE ");
+        e.write_sql(d, out);
+    }
+    out.push_str(" END)");
+}
+
+fn write_agg(func: Agg, distinct: bool, arg: Option<&Expr>, d: &dyn Dialect, out: &mut String) {
+    out.push_str(func.name());
+    out.push('(');
+    match arg {
+        None => out.push('*'),
+        Some(a) => {
+            if distinct {
+                out.push_str("DISTINCT ");
+            }
+            a.write_sql(d, out);
+        }
+    }
+    out.push(')');
 }
 
 impl ToSql for TableRef {
@@ -263,41 +282,7 @@ impl ToSql for Select {
 impl ToSql for Stmt {
     fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
         match self {
-            Stmt::CreateTable { name, columns } => {
-                out.push_str("CREATE TABLE ");
-                d.write_ident(out, name);
-                out.push_str(" (");
-                for (i, c) in columns.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    d.write_ident(out, &c.name);
-                    if let Some(t) = c.ty {
-                        out.push(' ');
-                        out.push_str(d.column_type(t));
-                    }
-                    if c.primary_key {
-                        out.push_str(" PRIMARY KEY");
-                    }
-                    if c.unique {
-                        out.push_str(" UNIQUE");
-                    }
-                    if c.not_null {
-                        out.push_str(" NOT NULL");
-                    }
-                    if let Some(v) = &c.default {
-                        out.push_str(" DEFAULT ");
-                        // A negative default must be parenthesized in SQLite's grammar anyway.
-                        v.write_sql(d, out);
-                    }
-                    if let Some(col) = c.collate {
-                        out.push_str(" COLLATE ");
-                        out.push_str(d.collation_name(col));
-                    }
-                }
-                out.push(')');
-                out.push_str(d.table_suffix());
-            }
+            Stmt::CreateTable { name, columns } => write_create_table(name, columns, d, out),
             Stmt::Insert { table, columns, values } => {
                 out.push_str("INSERT INTO ");
                 d.write_ident(out, table);
@@ -315,25 +300,7 @@ impl ToSql for Stmt {
                 }
             }
             Stmt::CreateIndex { name, table, unique, keys, where_ } => {
-                out.push_str(if *unique { "CREATE UNIQUE INDEX " } else { "CREATE INDEX " });
-                d.write_ident(out, name);
-                out.push_str(" ON ");
-                d.write_ident(out, table);
-                out.push_str(" (");
-                for (i, k) in keys.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    k.expr.write_sql(d, out);
-                    if k.desc {
-                        out.push_str(" DESC");
-                    }
-                }
-                out.push(')');
-                if let Some(w) = where_ {
-                    out.push_str(" WHERE ");
-                    w.write_sql(d, out);
-                }
+                write_create_index(name, table, *unique, keys, where_.as_ref(), d, out)
             }
             Stmt::CreateView { name, columns, select } => {
                 out.push_str("CREATE VIEW ");
@@ -348,5 +315,71 @@ impl ToSql for Stmt {
             }
             Stmt::Analyze => out.push_str(d.analyze()),
         }
+    }
+}
+
+fn write_create_table(name: &str, columns: &[ColumnDef], d: &dyn Dialect, out: &mut String) {
+    out.push_str("CREATE TABLE ");
+    d.write_ident(out, name);
+    out.push_str(" (");
+    for (i, c) in columns.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        d.write_ident(out, &c.name);
+        if let Some(t) = c.ty {
+            out.push(' ');
+            out.push_str(d.column_type(t));
+        }
+        if c.primary_key {
+            out.push_str(" PRIMARY KEY");
+        }
+        if c.unique {
+            out.push_str(" UNIQUE");
+        }
+        if c.not_null {
+            out.push_str(" NOT NULL");
+        }
+        if let Some(v) = &c.default {
+            out.push_str(" DEFAULT ");
+            // A negative default must be parenthesized in SQLite's grammar anyway.
+            v.write_sql(d, out);
+        }
+        if let Some(col) = c.collate {
+            out.push_str(" COLLATE ");
+            out.push_str(d.collation_name(col));
+        }
+    }
+    out.push(')');
+    out.push_str(d.table_suffix());
+}
+
+fn write_create_index(
+    name: &str,
+    table: &str,
+    unique: bool,
+    keys: &[IndexKey],
+    where_: Option<&Expr>,
+    d: &dyn Dialect,
+    out: &mut String,
+) {
+    out.push_str(if unique { "CREATE UNIQUE INDEX " } else { "CREATE INDEX " });
+    d.write_ident(out, name);
+    out.push_str(" ON ");
+    d.write_ident(out, table);
+    out.push_str(" (");
+    for (i, k) in keys.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        k.expr.write_sql(d, out);
+        if k.desc {
+            out.push_str(" DESC");
+        }
+    }
+    out.push(')');
+    if let Some(w) = where_ {
+        out.push_str(" WHERE ");
+        w.write_sql(d, out);
     }
 }

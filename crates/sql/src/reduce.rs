@@ -1,13 +1,13 @@
-//! Reduction candidates and deduplication signatures for SQL cases.
+//! Reduction candidates for SQL cases, most aggressive first.
 //!
-//! Candidates keep each oracle's invariants (a `tlp-group-by` query keeps its GROUP BY equal
-//! to its select list, a `tlp-distinct` query stays DISTINCT), so that a reduced case shows the
+//! Candidates keep each oracle's invariants (the oracle's `keeps_shape` and `keep`: a
+//! `tlp-group-by` query keeps its GROUP BY equal to its select list, a `tlp-distinct` query
+//! stays DISTINCT), so that a reduced case shows the
 //! same failure and not an artefact of the reduction. Candidates that break the setup or the
 //! query simply fail the re-check and are dropped by the reducer.
 
-use crate::ast::{Agg, Expr, Item, Lit, Select, Stmt};
+use crate::ast::{Expr, Lit, Select, Stmt};
 use crate::case::{Query, SqlCase};
-use crate::oracle::SqlOracle;
 use crosscheck_core::reduce::cuts;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -113,41 +113,11 @@ fn with_query(case: &SqlCase, q: Query) -> SqlCase {
     SqlCase { query: q, ..case.clone() }
 }
 
-/// Outside aggregates, only whole group keys may be used.
-fn grouped_ok(e: &Expr, keys: &[Expr]) -> bool {
-    keys.contains(e)
-        || match e {
-            Expr::Agg { .. } | Expr::Lit(_) => true,
-            Expr::Col(_) => false,
-            _ => e.subquery().is_none() && e.children().into_iter().all(|c| grouped_ok(c, keys)),
-        }
-}
-
-/// Whether a reduced query still has the shape its oracle's argument needs: a candidate that
-/// breaks it could fail for a reason that is no bug (a bare column in a grouped query takes its
-/// value from an arbitrary row).
-fn keeps_shape(oracle: SqlOracle, q: &Query) -> bool {
-    let s = &q.select;
-    match oracle {
-        SqlOracle::TlpGroupBy => s.items.iter().map(|i| &i.expr).eq(s.group_by.iter()),
-        SqlOracle::TlpHaving => {
-            !s.group_by.is_empty()
-                && s.items.iter().all(|i| grouped_ok(&i.expr, &s.group_by))
-                && q.pred.as_ref().is_none_or(|p| grouped_ok(p, &s.group_by))
-        }
-        SqlOracle::TlpAggregate => matches!(
-            s.items.as_slice(),
-            [Item { expr: Expr::Agg { func: Agg::Min | Agg::Max | Agg::Sum | Agg::Count, distinct: false, .. }, .. }]
-        ),
-        _ => true,
-    }
-}
-
-/// Clause-level candidates for the query.
+/// Clause-level candidates for the query, leaving alone what the oracle's argument needs.
 fn clause_candidates(case: &SqlCase) -> Vec<Query> {
     let q = &case.query;
     let s = &q.select;
-    let oracle = case.oracle;
+    let keep = case.oracle.rules().keep(q);
     let mut out = Vec::new();
     let mut push = |f: &dyn Fn(&mut Query)| {
         let mut c = q.clone();
@@ -170,10 +140,10 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
     if !s.order_by.is_empty() {
         push(&|c| c.select.order_by.clear());
     }
-    if s.distinct && oracle != SqlOracle::TlpDistinct {
+    if s.distinct && !keep.distinct {
         push(&|c| c.select.distinct = false);
     }
-    if !s.group_by.is_empty() && !matches!(oracle, SqlOracle::TlpGroupBy | SqlOracle::TlpHaving) {
+    if !s.group_by.is_empty() && !keep.group_by {
         push(&|c| c.select.group_by.clear());
     }
     if s.having.is_some() {
@@ -184,13 +154,11 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
             push(&|c| c.select.joins[i].on = None);
         }
     }
-    let min_items = if oracle == SqlOracle::TlpWhere || (oracle == SqlOracle::Norec && q.count_rows) { 0 } else { 1 };
-    if s.items.len() > min_items && !matches!(oracle, SqlOracle::TlpAggregate | SqlOracle::TlpHaving) {
+    if keep.min_items.is_some_and(|m| s.items.len() > m) {
         for i in 0..s.items.len() {
             push(&|c| {
                 c.select.items.remove(i);
-                // A tlp-group-by query groups by exactly what it selects.
-                if oracle == SqlOracle::TlpGroupBy && i < c.select.group_by.len() {
+                if keep.items_are_keys && i < c.select.group_by.len() {
                     c.select.group_by.remove(i);
                 }
             });
@@ -223,8 +191,8 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
             .collect();
         out.push(SqlCase { setup: Arc::new(setup), ..case.clone() });
     }
-    let oracle = case.oracle;
-    out.extend(clause_candidates(case).into_iter().filter(|q| keeps_shape(oracle, q)).map(|q| with_query(case, q)));
+    let rules = case.oracle.rules();
+    out.extend(clause_candidates(case).into_iter().filter(|q| rules.keeps_shape(q)).map(|q| with_query(case, q)));
     out.extend(column_candidates(case));
     // Expressions: each node replaced by something smaller.
     for (k, node) in nodes(&case.query).iter().enumerate() {
@@ -237,7 +205,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
                 }
                 i += 1;
             });
-            if keeps_shape(oracle, &q) {
+            if rules.keeps_shape(&q) {
                 out.push(with_query(case, q));
             }
         }
@@ -309,87 +277,4 @@ fn mentions(s: &Stmt, table: &str) -> bool {
         Stmt::CreateView { select, .. } => select.from.iter().any(|t| t.name == table),
         Stmt::Analyze => false,
     }
-}
-
-/// The shape of a case: its oracle, clauses, operators, functions and setup features, with
-/// names and constants stripped, sorted so that equal shapes compare equal.
-pub fn signature(case: &SqlCase, key: &str) -> String {
-    let mut f: BTreeSet<String> = BTreeSet::new();
-    let mut note = |e: &Expr| {
-        let name = match e {
-            Expr::Lit(_) | Expr::Col(_) => return,
-            Expr::Unary(op, _) => format!("{op:?}"),
-            Expr::Binary(op, ..) => format!("{op:?}"),
-            Expr::Postfix(op, _) => format!("{op:?}"),
-            Expr::Between { not, .. } => format!("between{}", if *not { "-not" } else { "" }),
-            Expr::InList { .. } => "in-list".into(),
-            Expr::InSelect { .. } => "in-select".into(),
-            Expr::Exists { .. } => "exists".into(),
-            Expr::Subquery(_) => "scalar-subquery".into(),
-            Expr::Case { operand, .. } => format!("case{}", if operand.is_some() { "-operand" } else { "" }),
-            Expr::Cast(_, t) => format!("cast-{t:?}"),
-            Expr::Func(func, _) => func.name().to_string(),
-            Expr::Agg { func, distinct, .. } => format!("{}{}", func.name(), if *distinct { "-distinct" } else { "" }),
-            Expr::Collate(_, c) => format!("collate-{c:?}"),
-        };
-        f.insert(name);
-    };
-    case.query.select.visit_exprs(&mut note);
-    if let Some(p) = &case.query.pred {
-        p.visit(&mut note);
-    }
-    let s = &case.query.select;
-    for j in &s.joins {
-        f.insert(format!("{:?}-join", j.kind));
-    }
-    for (present, name) in [
-        (s.from.len() > 1, "comma-join"),
-        (s.distinct, "distinct"),
-        (s.where_.is_some(), "where"),
-        (!s.group_by.is_empty(), "group-by"),
-        (s.having.is_some(), "having"),
-    ] {
-        if present {
-            f.insert(name.into());
-        }
-    }
-    for st in case.setup.iter() {
-        match st {
-            Stmt::CreateTable { columns, .. } => {
-                for c in columns {
-                    if c.ty.is_none() {
-                        f.insert("untyped-column".into());
-                    }
-                    for (on, name) in [
-                        (c.primary_key, "pk"),
-                        (c.unique, "unique"),
-                        (c.not_null, "not-null"),
-                        (c.default.is_some(), "default"),
-                    ] {
-                        if on {
-                            f.insert(name.into());
-                        }
-                    }
-                    if let Some(col) = c.collate {
-                        f.insert(format!("column-collate-{col:?}"));
-                    }
-                }
-            }
-            Stmt::CreateIndex { unique, where_, .. } => {
-                f.insert(if *unique { "unique-index" } else { "index" }.into());
-                if where_.is_some() {
-                    f.insert("partial-index".into());
-                }
-            }
-            Stmt::CreateView { .. } => {
-                f.insert("view".into());
-            }
-            Stmt::Analyze => {
-                f.insert("analyze".into());
-            }
-            Stmt::Insert { .. } => {}
-        }
-    }
-    let shape: Vec<String> = f.into_iter().collect();
-    format!("{}|{}|{}", case.oracle, key, shape.join(","))
 }

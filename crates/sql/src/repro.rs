@@ -5,7 +5,7 @@
 use crate::ast::ToSql;
 use crate::case::SqlCase;
 use crate::dialect::{by_name, Dialect, Sqlite};
-use crate::oracle::{plan, SqlOracle};
+use crate::oracles::SqlOracle;
 use crosscheck_core::{EngineInfo, Evidence};
 
 fn comment(out: &mut String, label: &str, text: &str) {
@@ -38,26 +38,7 @@ pub fn script(case: &SqlCase, oracle: SqlOracle, ev: &Evidence, engines: &[Engin
     }
     out.push('\n');
     // The case holds the TLP variant `tlp` resolved to.
-    match case.oracle {
-        SqlOracle::Config => {
-            out.push_str(&format!("-- Q:\n{};\n", case.query.select.to_sql(d)));
-            for v in d.config_variants() {
-                out.push_str(&format!("-- Q with {}:\n", v.name));
-                for s in v.enable {
-                    out.push_str(&format!("{s};\n"));
-                }
-                out.push_str(&format!("{};\n", case.query.select.to_sql(d)));
-                for s in v.disable {
-                    out.push_str(&format!("{s};\n"));
-                }
-            }
-        }
-        _ => {
-            for (label, sql) in plan(case.oracle, &case.query, d) {
-                out.push_str(&format!("-- {label}:\n{sql};\n"));
-            }
-        }
-    }
+    case.oracle.rules().script(case, d, &mut out);
     out.push('\n');
     comment(&mut out, "expected", &ev.expected);
     comment(&mut out, "actual", &ev.actual);

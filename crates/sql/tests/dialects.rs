@@ -158,7 +158,7 @@ fn generated_four_engine_cases_run_without_unexpected_errors() {
             for e in engines.iter_mut() {
                 let d = by_name(&e.info().dialect).expect("dialect");
                 let sql = case.query.select.to_sql(d);
-                if let Err(Check::Finding(f)) = crosscheck_sql::oracle::exec(e.as_mut(), &sql, &check) {
+                if let Err(Check::Finding(f)) = crosscheck_sql::exec::exec(e.as_mut(), &sql, &check) {
                     panic!("{}: {}\n{sql}", e.info().name, f.summary);
                 }
             }

@@ -6,7 +6,7 @@ use crosscheck_core::reduce::reduce;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, FindingClass, GenOptions, Kind};
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::{by_name, Sqlite};
-use crosscheck_sql::oracle::plan;
+use crosscheck_sql::oracles::plan;
 use crosscheck_sql::{Query, SqlCase, SqlKind};
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,96 @@
+//! The cross-engine oracle: the same query on every engine, each in its own dialect.
+//!
+//! Where engines may legally differ the generator does not go (capabilities), so every
+//! difference that remains is a finding; an error a dialect expects on one engine only (an
+//! overflow PostgreSQL reports and SQLite turns into a real) skips the check instead.
+
+use super::{bool_as_int, OracleRules};
+use crate::ast::ToSql;
+use crate::case::{Query, SqlCase};
+use crate::collation::Collations;
+use crate::compare::{compare_with, fold_flags};
+use crate::dialect::Dialect;
+use crate::exec::{dialect_of, exec};
+use crate::exprgen::ExprGen;
+use crate::gen::plain_items;
+use crate::oracles::render;
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Rows};
+use rand::Rng;
+
+/// `differential`.
+pub struct Differential;
+
+impl OracleRules for Differential {
+    fn validate(&self, engines: &[EngineInfo]) -> Result<(), String> {
+        if engines.len() < 2 {
+            return Err("the differential oracle needs two or more engines (e.g. --engines sqlite,duckdb)".into());
+        }
+        Ok(())
+    }
+
+    fn shape(&self, g: &mut ExprGen, q: &mut Query, _depth: u32) {
+        whole_query(g, q)
+    }
+
+    fn plan(&self, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
+        vec![("Q".to_string(), q.select.to_sql(d))]
+    }
+
+    fn check(&self, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        differential(case, engines, opts)
+    }
+}
+
+/// The query of an oracle that compares answers to the query itself: a select list, the
+/// generated predicate as its WHERE clause, sometimes DISTINCT.
+pub(super) fn whole_query(g: &mut ExprGen, q: &mut Query) {
+    let n = g.rng.gen_range(1..=3);
+    q.select.items = plain_items(g, n);
+    q.select.where_ = q.pred.take();
+    if g.rng.gen_bool(0.2) {
+        q.select.distinct = true;
+    }
+}
+
+/// The same query on every engine; engines are grouped by answer.
+fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOptions) -> Check {
+    let mut results: Vec<(String, Rows)> = Vec::new();
+    for e in engines.iter_mut() {
+        let sql = case.query.select.to_sql(dialect_of(e.as_ref()));
+        match exec(e.as_mut(), &sql, o) {
+            Ok(r) => results.push((e.info().label.clone(), r.unwrap_or_default())),
+            Err(c) => return c,
+        }
+    }
+    let Some(first) = results.first() else { return Check::Skip("no engine".into()) };
+    let colls = Collations::new(&case.setup);
+    let fold = fold_flags(&colls, &case.query.select, &first.1);
+    // Group engines whose answers agree, each group represented by its first member.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, (_, r)) in results.iter().enumerate() {
+        match groups.iter_mut().find(|g| compare_with(&results[g[0]].1, r, &fold, &bool_as_int()).is_none()) {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    if groups.len() == 1 {
+        return Check::Pass { nonempty: !first.1.is_empty() };
+    }
+    let names = |g: &Vec<usize>| g.iter().map(|&i| results[i].0.clone()).collect::<Vec<_>>().join(", ");
+    let summary: Vec<String> =
+        groups.iter().map(|g| format!("{{{}}}: {} row(s)", names(g), results[g[0]].1.len())).collect();
+    let mut key: Vec<String> = groups.iter().map(names).collect();
+    key.sort();
+    let (a, b) = (&results[groups[0][0]], &results[groups[1][0]]);
+    Check::finding(Evidence {
+        class: FindingClass::Logic,
+        engine: key.join(" vs "),
+        summary: format!("engines disagree: {}", summary.join("; ")),
+        expected: format!("{}:\n{}", a.0, render(&a.1)),
+        actual: format!("{}:\n{}", b.0, render(&b.1)),
+        key: format!("differential:{}", key.join("|")),
+        detail: serde_json::json!({
+            "results": results.iter().map(|(l, r)| serde_json::json!({"engine": l, "rows": render(r)})).collect::<Vec<_>>()
+        }),
+    })
+}

@@ -1,0 +1,109 @@
+//! NoREC as SQLancer defines it: the number of rows a query with `WHERE p` returns (the
+//! optimized query) must equal the number of rows on which `p` is true when `p` is evaluated in
+//! the select list (the unoptimized one), where no optimizer can use it to skip rows.
+
+use super::{logic, on_each_engine, render, Keep, OracleRules};
+use crate::ast::{Agg, Expr, Item, Lit, Order, PostOp, ToSql};
+use crate::case::{Query, SqlCase};
+use crate::dialect::{cap, Dialect};
+use crate::exprgen::ExprGen;
+use crate::gen::plain_items;
+use crosscheck_core::{Check, CheckOptions, Engine, Rows, Value};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// `norec`.
+pub struct Norec;
+
+impl OracleRules for Norec {
+    fn predicate_depth(&self, rng: &mut ChaCha8Rng) -> u32 {
+        // The predicate filters the rows counted, so keep it shallower: a deep random
+        // predicate is mostly false or NULL and the check would count nothing.
+        rng.gen_range(0..=2)
+    }
+
+    fn shape(&self, g: &mut ExprGen, q: &mut Query, _depth: u32) {
+        q.count_rows = g.rng.gen();
+        if q.count_rows && g.rng.gen_bool(0.3) {
+            let n = g.rng.gen_range(1..=2);
+            q.select.items = plain_items(g, n);
+            q.select.order_by = q.select.items.iter().map(|i| Order { expr: i.expr.clone(), desc: false }).collect();
+        }
+    }
+
+    /// The optimized query filters with `p`; the unoptimized one sums the truth of `p` on
+    /// every row. (SQLancer wraps that select in a derived table; summing in place is the same
+    /// count and spares the engine a subquery flattening on every check.)
+    fn plan(&self, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
+        let s = &q.select;
+        let p = q.pred.clone().unwrap_or(Expr::Lit(Lit::Bool(true)));
+        // One copy of the select serves both queries: copying and dropping the tree cost as
+        // much as printing it.
+        let mut sel = s.clone();
+        if !q.count_rows {
+            sel.items = vec![Item { expr: Expr::Agg { func: Agg::Count, distinct: false, arg: None }, alias: None }];
+            sel.order_by.clear();
+        }
+        sel.where_ = Some(p);
+        let optimized = sel.to_sql(d);
+        let p = std::mem::replace(&mut sel.where_, s.where_.clone()).unwrap_or(Expr::Lit(Lit::Bool(true)));
+        let truth = if d.has_cap(cap::LOOSE) || d.has_cap(cap::LOOSE_MARIADB) {
+            Expr::post(PostOp::IsTrue, p)
+        } else {
+            Expr::Case {
+                operand: None,
+                whens: vec![(p, Expr::Lit(Lit::Int(1)))],
+                otherwise: Some(Box::new(Expr::Lit(Lit::Int(0)))),
+            }
+        };
+        sel.items = vec![Item {
+            expr: Expr::Agg { func: Agg::Sum, distinct: false, arg: Some(Box::new(truth)) },
+            alias: Some("norec".into()),
+        }];
+        sel.order_by.clear();
+        vec![("optimized".into(), optimized), ("unoptimized".into(), sel.to_sql(d))]
+    }
+
+    fn check(&self, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        on_each_engine(self, case, engines, opts, |e, results| judge(case, e, results))
+    }
+
+    fn keep(&self, q: &Query) -> Keep {
+        // A query that lists its rows may list them all (`SELECT *`).
+        Keep { min_items: Some(if q.count_rows { 0 } else { 1 }), ..Keep::default() }
+    }
+}
+
+fn judge(case: &SqlCase, e: &dyn Engine, results: &[Rows]) -> Result<bool, Check> {
+    let (opt, unopt) = (&results[0], &results[1]);
+    let count = if case.query.count_rows { Some(opt.len() as i64) } else { single_int(opt) };
+    let reference = match unopt.rows.as_slice() {
+        [row] => match row.first() {
+            Some(Value::Null) => Some(0),
+            Some(v) => v.as_f64().map(|f| f as i64),
+            None => None,
+        },
+        _ => None,
+    };
+    match (count, reference) {
+        (Some(c), Some(r)) if c == r => Ok(c > 0),
+        _ => {
+            let summary = format!(
+                "the optimized query counts {}, the unoptimized one {}",
+                count.map_or("?".into(), |c| c.to_string()),
+                reference.map_or("?".into(), |c| c.to_string())
+            );
+            Err(logic(e, case.oracle, "count-differs", render(unopt), render(opt), summary))
+        }
+    }
+}
+
+fn single_int(rows: &Rows) -> Option<i64> {
+    match rows.rows.as_slice() {
+        [row] if row.len() == 1 => match &row[0] {
+            Value::Int(i) => Some(*i),
+            other => other.as_f64().map(|f| f as i64),
+        },
+        _ => None,
+    }
+}

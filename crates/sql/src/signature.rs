@@ -1,0 +1,94 @@
+//! The deduplication signature of a SQL case: its oracle, the finding's key and the shape of
+//! the (reduced) case, so that findings of one bug on differently sized cases group together.
+
+use crate::ast::{Expr, Stmt};
+use crate::case::SqlCase;
+use std::collections::BTreeSet;
+
+/// The shape of a case: its oracle, clauses, operators, functions and setup features, with
+/// names and constants stripped, sorted so that equal shapes compare equal.
+pub fn signature(case: &SqlCase, key: &str) -> String {
+    let mut f: BTreeSet<String> = BTreeSet::new();
+    let mut note = |e: &Expr| {
+        let name = match e {
+            Expr::Lit(_) | Expr::Col(_) => return,
+            Expr::Unary(op, _) => format!("{op:?}"),
+            Expr::Binary(op, ..) => format!("{op:?}"),
+            Expr::Postfix(op, _) => format!("{op:?}"),
+            Expr::Between { not, .. } => format!("between{}", if *not { "-not" } else { "" }),
+            Expr::InList { .. } => "in-list".into(),
+            Expr::InSelect { .. } => "in-select".into(),
+            Expr::Exists { .. } => "exists".into(),
+            Expr::Subquery(_) => "scalar-subquery".into(),
+            Expr::Case { operand, .. } => format!("case{}", if operand.is_some() { "-operand" } else { "" }),
+            Expr::Cast(_, t) => format!("cast-{t:?}"),
+            Expr::Func(func, _) => func.name().to_string(),
+            Expr::Agg { func, distinct, .. } => format!("{}{}", func.name(), if *distinct { "-distinct" } else { "" }),
+            Expr::Collate(_, c) => format!("collate-{c:?}"),
+        };
+        f.insert(name);
+    };
+    case.query.select.visit_exprs(&mut note);
+    if let Some(p) = &case.query.pred {
+        p.visit(&mut note);
+    }
+    let s = &case.query.select;
+    for j in &s.joins {
+        f.insert(format!("{:?}-join", j.kind));
+    }
+    for (present, name) in [
+        (s.from.len() > 1, "comma-join"),
+        (s.distinct, "distinct"),
+        (s.where_.is_some(), "where"),
+        (!s.group_by.is_empty(), "group-by"),
+        (s.having.is_some(), "having"),
+    ] {
+        if present {
+            f.insert(name.into());
+        }
+    }
+    setup_features(&case.setup, &mut f);
+    let shape: Vec<String> = f.into_iter().collect();
+    format!("{}|{}|{}", case.oracle, key, shape.join(","))
+}
+
+/// The features of the setup statements: column constraints, kinds of index, views, ANALYZE.
+fn setup_features(setup: &[Stmt], f: &mut BTreeSet<String>) {
+    for st in setup {
+        match st {
+            Stmt::CreateTable { columns, .. } => {
+                for c in columns {
+                    if c.ty.is_none() {
+                        f.insert("untyped-column".into());
+                    }
+                    for (on, name) in [
+                        (c.primary_key, "pk"),
+                        (c.unique, "unique"),
+                        (c.not_null, "not-null"),
+                        (c.default.is_some(), "default"),
+                    ] {
+                        if on {
+                            f.insert(name.into());
+                        }
+                    }
+                    if let Some(col) = c.collate {
+                        f.insert(format!("column-collate-{col:?}"));
+                    }
+                }
+            }
+            Stmt::CreateIndex { unique, where_, .. } => {
+                f.insert(if *unique { "unique-index" } else { "index" }.into());
+                if where_.is_some() {
+                    f.insert("partial-index".into());
+                }
+            }
+            Stmt::CreateView { .. } => {
+                f.insert("view".into());
+            }
+            Stmt::Analyze => {
+                f.insert("analyze".into());
+            }
+            Stmt::Insert { .. } => {}
+        }
+    }
+}
