@@ -24,6 +24,15 @@ pub enum Value {
     Text(String),
     Bytes(Vec<u8>),
     Iri(String),
+    /// An RDF literal that is not a plain number, boolean or string: its lexical form with a
+    /// datatype IRI (`"2024-01-01"^^xsd:date`) or a language tag (`"chat"@fr`). A leg maps
+    /// numeric and boolean literals to the numeric variants, so that `1` and `1.0` compare
+    /// under the shared number policy.
+    Literal {
+        lexical: String,
+        datatype: Option<String>,
+        lang: Option<String>,
+    },
     /// A blank node label; compared up to renaming when [`Identities::Opaque`].
     Blank(String),
     /// A graph node or edge identity; compared up to renaming when [`Identities::Opaque`].
@@ -84,6 +93,8 @@ pub enum Canon {
     Text(String),
     Bytes(Vec<u8>),
     Iri(String),
+    /// Lexical form, datatype, and language tag in lower case (tags compare without case).
+    Literal(String, String, String),
     Blank(String),
     Node(String),
     Edge(String),
@@ -118,6 +129,11 @@ impl Value {
             Value::Text(s) => Canon::Text(s.clone()),
             Value::Bytes(b) => Canon::Bytes(b.clone()),
             Value::Iri(s) => Canon::Iri(s.clone()),
+            Value::Literal { lexical, datatype, lang } => Canon::Literal(
+                lexical.clone(),
+                datatype.clone().unwrap_or_default(),
+                lang.as_deref().map(str::to_ascii_lowercase).unwrap_or_default(),
+            ),
             Value::Blank(s) => Canon::Blank(opaque(s, opts)),
             Value::Node(s) => Canon::Node(opaque(s, opts)),
             Value::Edge(s) => Canon::Edge(opaque(s, opts)),
@@ -217,6 +233,14 @@ impl fmt::Display for Value {
                 f.write_str("'")
             }
             Value::Iri(s) => write!(f, "<{s}>"),
+            Value::Literal { lexical, datatype, lang } => {
+                write!(f, "\"{}\"", lexical.replace('\\', "\\\\").replace('"', "\\\""))?;
+                match (lang, datatype) {
+                    (Some(l), _) => write!(f, "@{l}"),
+                    (None, Some(d)) => write!(f, "^^<{d}>"),
+                    (None, None) => Ok(()),
+                }
+            }
             Value::Blank(s) => write!(f, "_:{s}"),
             Value::Node(s) => write!(f, "node({s})"),
             Value::Edge(s) => write!(f, "edge({s})"),
@@ -287,5 +311,21 @@ mod tests {
         let o = CompareOptions { identities: Identities::Opaque, ..CompareOptions::default() };
         assert_eq!(Value::Blank("b1".into()).canon(&o), Value::Blank("x".into()).canon(&o));
         assert_ne!(c(Value::Blank("b1".into())), c(Value::Blank("x".into())));
+    }
+
+    #[test]
+    fn literals_keep_datatype_and_compare_tags_without_case() {
+        let lit = |lex: &str, dt: Option<&str>, lang: Option<&str>| Value::Literal {
+            lexical: lex.into(),
+            datatype: dt.map(Into::into),
+            lang: lang.map(Into::into),
+        };
+        let o = CompareOptions::default();
+        assert_eq!(lit("chat", None, Some("FR")).canon(&o), lit("chat", None, Some("fr")).canon(&o));
+        assert_ne!(lit("chat", None, Some("fr")).canon(&o), lit("chat", None, Some("en")).canon(&o));
+        let date = "http://www.w3.org/2001/XMLSchema#date";
+        assert_ne!(lit("2024-01-01", Some(date), None).canon(&o), Value::Text("2024-01-01".into()).canon(&o));
+        assert_eq!(lit("a\"b", None, Some("en")).to_string(), "\"a\\\"b\"@en");
+        assert_eq!(lit("x", Some(date), None).to_string(), format!("\"x\"^^<{date}>"));
     }
 }
