@@ -2,8 +2,8 @@
 //! `aggregate_all/3` over a completed table, bodies are printed in evaluation order (Prolog
 //! needs bound variables for comparisons). The program prints the output relation itself.
 
-use super::{agg_form, flatten, Dialect};
-use crate::ast::{CmpOp, Literal, Program, Term, Val};
+use super::{agg_form, flatten, AggForm, Dialect};
+use crate::ast::{CmpOp, Literal, Program, Rule, Term, Val};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -59,68 +59,13 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     for r in &p.rules {
         defined.insert(&r.head.rel);
         if let Some(a) = agg_form(r) {
-            let inner: Vec<String> = a.cols.iter().map(|c| format!("V_{}", c.as_deref().unwrap_or(&a.value))).collect();
-            let guard: Vec<String> =
-                a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
-            let spec = match a.func {
-                crate::ast::AggFn::Count => "count".to_string(),
-                f => format!("{}(V_{})", f.name(), a.value),
-            };
-            // The guard enumerates each group once per value: the table keeps one answer.
-            lines.push(format!(
-                "{} :- {}({}), aggregate_all({spec}, {}({}), V_{}).",
-                atom(&r.head),
-                rel(&a.src),
-                guard.join(", "),
-                rel(&a.src),
-                inner.join(", "),
-                a.result
-            ));
+            lines.push(agg_rule(r, &a));
             continue;
         }
         if r.has_agg() {
             return Err("swipl: only the grouped aggregate form is supported".into());
         }
-        let r = flatten(r)?;
-        let mut bound: BTreeSet<String> = BTreeSet::new();
-        let mut body = Vec::new();
-        for l in &r.body {
-            body.push(match l {
-                Literal::Pos(a) => {
-                    let mut vs = Vec::new();
-                    a.args.iter().for_each(|t| t.vars(&mut vs));
-                    bound.extend(vs.into_iter().map(str::to_string));
-                    atom(a)
-                }
-                Literal::Neg(a) => format!("tnot({})", atom(a)),
-                Literal::Cmp(CmpOp::Eq, Term::Var(x), y) if !bound.contains(x) => {
-                    bound.insert(x.clone());
-                    let op = if matches!(y, Term::Bin(..)) { "is" } else { "=" };
-                    format!("V_{x} {op} {}", term(y))
-                }
-                Literal::Cmp(CmpOp::Eq, x, Term::Var(y)) if !bound.contains(y) => {
-                    bound.insert(y.clone());
-                    let op = if matches!(x, Term::Bin(..)) { "is" } else { "=" };
-                    format!("V_{y} {op} {}", term(x))
-                }
-                Literal::Cmp(op, x, y) => {
-                    let arith = matches!(x, Term::Bin(..)) || matches!(y, Term::Bin(..));
-                    let o = match op {
-                        CmpOp::Eq if arith => "=:=",
-                        CmpOp::Ne if arith => "=\\=",
-                        CmpOp::Eq => "==",
-                        CmpOp::Ne => "\\==",
-                        CmpOp::Lt => "<",
-                        CmpOp::Le => "=<",
-                        CmpOp::Gt => ">",
-                        CmpOp::Ge => ">=",
-                    };
-                    format!("{} {o} {}", term(x), term(y))
-                }
-                Literal::Agg { .. } => return Err("swipl: aggregate in a body".into()),
-            });
-        }
-        lines.push(format!("{} :- {}.", atom(&r.head), body.join(", ")));
+        lines.push(rule(r)?);
     }
     // A tabled predicate without clauses raises an existence error when called.
     for d in &p.decls {
@@ -174,4 +119,72 @@ impl Dialect for Swipl {
     fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
         print(p, out, option)
     }
+}
+
+/// The grouped aggregate form as `aggregate_all/3`.
+fn agg_rule(r: &Rule, a: &AggForm) -> String {
+    let inner: Vec<String> = a.cols.iter().map(|c| format!("V_{}", c.as_deref().unwrap_or(&a.value))).collect();
+    let guard: Vec<String> =
+        a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
+    let spec = match a.func {
+        crate::ast::AggFn::Count => "count".to_string(),
+        f => format!("{}(V_{})", f.name(), a.value),
+    };
+    // The guard enumerates each group once per value: the table keeps one answer.
+    format!(
+        "{} :- {}({}), aggregate_all({spec}, {}({}), V_{}).",
+        atom(&r.head),
+        rel(&a.src),
+        guard.join(", "),
+        rel(&a.src),
+        inner.join(", "),
+        a.result
+    )
+}
+
+/// A rule without aggregates, its body in evaluation order: Prolog compares bound values.
+fn rule(r: &Rule) -> Result<String, String> {
+    let r = flatten(r)?;
+    let mut bound: BTreeSet<String> = BTreeSet::new();
+    let mut body = Vec::new();
+    for l in &r.body {
+        body.push(match l {
+            Literal::Pos(a) => {
+                let mut vs = Vec::new();
+                a.args.iter().for_each(|t| t.vars(&mut vs));
+                bound.extend(vs.into_iter().map(str::to_string));
+                atom(a)
+            }
+            Literal::Neg(a) => format!("tnot({})", atom(a)),
+            Literal::Cmp(CmpOp::Eq, Term::Var(x), y) if !bound.contains(x) => {
+                bound.insert(x.clone());
+                let op = if matches!(y, Term::Bin(..)) { "is" } else { "=" };
+                format!("V_{x} {op} {}", term(y))
+            }
+            Literal::Cmp(CmpOp::Eq, x, Term::Var(y)) if !bound.contains(y) => {
+                bound.insert(y.clone());
+                let op = if matches!(x, Term::Bin(..)) { "is" } else { "=" };
+                format!("V_{y} {op} {}", term(x))
+            }
+            Literal::Cmp(op, x, y) => comparison(*op, x, y),
+            Literal::Agg { .. } => return Err("swipl: aggregate in a body".into()),
+        });
+    }
+    Ok(format!("{} :- {}.", atom(&r.head), body.join(", ")))
+}
+
+/// A comparison of bound values: arithmetic compares by value, terms by standard order.
+fn comparison(op: CmpOp, x: &Term, y: &Term) -> String {
+    let arith = matches!(x, Term::Bin(..)) || matches!(y, Term::Bin(..));
+    let o = match op {
+        CmpOp::Eq if arith => "=:=",
+        CmpOp::Ne if arith => "=\\=",
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "\\==",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "=<",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+    };
+    format!("{} {o} {}", term(x), term(y))
 }
