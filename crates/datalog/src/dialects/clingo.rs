@@ -1,6 +1,5 @@
-//! clingo (ASP): a stratified program has exactly one answer set, its least model. Dialect:
-//! Prolog-style rules, `not` negation, strings for symbols, `#count`/`#sum`/`#min`/`#max`
-//! set aggregates, `#show` for the output. Run as a subprocess (`clingo -V0 file`).
+//! clingo's ASP dialect: Prolog-style rules, `not` negation, strings for symbols,
+//! `#count`/`#sum`/`#min`/`#max` set aggregates, `#show` for the output.
 
 use super::{agg_form, flatten, Dialect};
 use crate::ast::{CmpOp, Literal, Program, Term, Val};
@@ -97,8 +96,6 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     let _ = writeln!(s, "#show {}/{}.", rel(out), p.cols(out).len());
     Ok(s)
 }
-
-/// Splits `r_x(1,"a,b")` into its argument texts.
 
 pub struct Clingo;
 

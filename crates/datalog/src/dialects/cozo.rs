@@ -1,4 +1,4 @@
-//! CozoDB, in memory and in process (the embedded default). Dialect: CozoScript inline rules
+//! CozoDB's dialect: CozoScript inline rules
 //! (`h[a, b] := r[a, c], s[c, b]`), constant rules for facts, `not` for negation, aggregates
 //! in rule heads, and an entry rule `?[...]` for the output relation.
 

@@ -1,5 +1,5 @@
-//! Recursive SQL on DuckDB as it runs on the SQL leg's `duckdb` engine (the Python module behind its
-//! bridge, from the virtualenv of `duckdb=/path/to/venv`, `$CROSSCHECK_VENV` or `.venv`).
+//! Recursive SQL as DuckDB takes it (printed by the shared `recsql` printer); the engine that
+//! runs it is `crate::engines::duckdb`.
 //!
 //! What DuckDB refuses or gets wrong, found by running it: it cannot name a later CTE (no
 //! mutual recursion); a compound with two recursive SELECTs is "Circular reference to CTE";

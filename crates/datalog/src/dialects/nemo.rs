@@ -1,5 +1,4 @@
-//! Nemo (PyPI `nemo-python`) behind one long-lived Python bridge (`bridge/nemo_bridge.py`,
-//! JSON lines). Dialect: `?X` variables, `~` negation, aggregates `#count/#sum/#min/#max` in
+//! Nemo's rule language: `?X` variables, `~` negation, aggregates `#count/#sum/#min/#max` in
 //! rule heads, `?Z = expr` assignments.
 
 use super::{agg_form, flatten, Dialect};

@@ -1,6 +1,5 @@
-//! Recursive SQL on PostgreSQL as it runs on the SQL leg's `postgres` engine: its private throwaway
-//! server (`initdb` into a temporary directory), or `postgres=postgres://USER@HOST:PORT/DB`, or
-//! `postgres=/path/to/bin` for another build, exactly as in the SQL leg.
+//! Recursive SQL as PostgreSQL takes it (printed by the shared `recsql` printer); the engine that
+//! runs it is `crate::engines::postgres`.
 //!
 //! What PostgreSQL refuses, found by running it: mutual recursion ("mutual recursion between
 //! WITH items is not implemented"), a recursive reference in the non-recursive term or twice in

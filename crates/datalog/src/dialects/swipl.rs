@@ -1,4 +1,4 @@
-//! SWI-Prolog with tabling: every relation is tabled, negation is `tnot/1`, aggregates are
+//! SWI-Prolog with tabling, as a dialect: every relation is tabled, negation is `tnot/1`, aggregates are
 //! `aggregate_all/3` over a completed table, bodies are printed in evaluation order (Prolog
 //! needs bound variables for comparisons). The program prints the output relation itself.
 

@@ -1,6 +1,5 @@
-//! Z3's μZ Datalog engine through SMT-LIB's fixedpoint commands: `declare-rel` over finite
-//! sorts, `rule`, `query :print-answer true`. The answer is a disjunction of
-//! `(= (:var i) #x..)` conjunctions, one per tuple.
+//! Z3's μZ dialect: SMT-LIB's fixedpoint commands, `declare-rel` over finite sorts, `rule`,
+//! `query :print-answer true`.
 //!
 //! Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
 //! program's constants): numbers 0..65535 as themselves (sort `N`), symbols as their rank among

@@ -1,6 +1,6 @@
-//! clingo (ASP): a stratified program has exactly one answer set, its least model. Dialect:
-//! Prolog-style rules, `not` negation, strings for symbols, `#count`/`#sum`/`#min`/`#max`
-//! set aggregates, `#show` for the output. Run as a subprocess (`clingo -V0 file`).
+//! clingo (ASP) as a subprocess (`clingo -V0 file`), running a program printed by
+//! `crate::dialects::clingo`; a stratified program has exactly one answer set, its least
+//! model.
 
 use crate::dialects::clingo::CAPS;
 use crate::dialects::option_line;
@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+/// Splits `r_x(1,"a,b")` into its argument texts.
 pub fn split_args(inner: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();

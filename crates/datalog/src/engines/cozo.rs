@@ -1,6 +1,5 @@
-//! CozoDB, in memory and in process (the embedded default). Dialect: CozoScript inline rules
-//! (`h[a, b] := r[a, c], s[c, b]`), constant rules for facts, `not` for negation, aggregates
-//! in rule heads, and an entry rule `?[...]` for the output relation.
+//! CozoDB, in memory and in process (the embedded default), running CozoScript printed by
+//! `crate::dialects::cozo`.
 
 use crate::dialects::cozo::CAPS;
 use crate::dialects::option_line;

@@ -1,6 +1,5 @@
 //! Nemo (PyPI `nemo-python`) behind one long-lived Python bridge (`bridge/nemo_bridge.py`,
-//! JSON lines). Dialect: `?X` variables, `~` negation, aggregates `#count/#sum/#min/#max` in
-//! rule heads, `?Z = expr` assignments.
+//! JSON lines), running rules printed by `crate::dialects::nemo`.
 
 use crate::dialects::nemo::CAPS;
 use crosscheck_core::engine::info_for;

@@ -1,6 +1,5 @@
-//! SWI-Prolog with tabling: every relation is tabled, negation is `tnot/1`, aggregates are
-//! `aggregate_all/3` over a completed table, bodies are printed in evaluation order (Prolog
-//! needs bound variables for comparisons). The program prints the output relation itself.
+//! SWI-Prolog as a subprocess, running a tabled program printed by `crate::dialects::swipl`,
+//! which prints the output relation itself.
 
 use crate::dialects::swipl::CAPS;
 use crosscheck_core::engine::info_for;

@@ -2,7 +2,7 @@
 //! sorts, `rule`, `query :print-answer true`. The answer is a disjunction of
 //! `(= (:var i) #x..)` conjunctions, one per tuple.
 //!
-//! Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
+//! The text comes from `crate::dialects::z3`. Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
 //! program's constants): numbers 0..65535 as themselves (sort `N`), symbols as their rank among
 //! the program's symbols (sort `S`, an alias of `N`). A `; symbols:` comment
 //! lists them, so the adapter can turn codes back into text. Symbols are compared only with
