@@ -10,7 +10,7 @@
 
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Generator, Kind, Outcome, SetupError};
 use crosscheck_datalog::gen::{self, GenConfig};
-use crosscheck_datalog::{common_caps, dlsmith, engines, qf, DatalogGen, DatalogKind};
+use crosscheck_datalog::{common_caps, dialects, dlsmith, engines, qf, DatalogGen, DatalogKind};
 use rand::SeedableRng;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -75,7 +75,7 @@ fn timed(secs: f64, mut step: impl FnMut(usize) -> Option<u64>) -> (u64, u64, u6
 }
 
 fn generation(secs: f64) {
-    let caps = engines::reference::CAPS.iter().map(|s| s.to_string()).collect();
+    let caps = dialects::souffle::CAPS.iter().map(|s| s.to_string()).collect();
     let cfg = GenConfig::new(caps);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let per = |n: u64, el: f64, cpu: f64| format!("{:.0}/s wall, {:.0}/s CPU", n as f64 / el, n as f64 / cpu.max(1e-9));

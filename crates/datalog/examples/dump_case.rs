@@ -5,7 +5,7 @@
 //! ```
 
 use crosscheck_core::{EngineSpec, Generator};
-use crosscheck_datalog::{common_caps, engines, DatalogGen, Test};
+use crosscheck_datalog::{common_caps, dialects, engines, DatalogGen, Test};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -67,21 +67,21 @@ fn main() {
         }
     }
     let out = case.program.output().to_string();
-    println!("// ---- original (Soufflé) ----\n{}", engines::souffle::print(&case.program, &case.program.outputs));
+    println!("// ---- original (Soufflé) ----\n{}", dialects::souffle::print(&case.program, &case.program.outputs));
     println!(
         "// ---- original ({}) ----\n{}",
         info.dialect,
-        engines::print(&info.dialect, &case.program, &out, None).unwrap_or_else(|e| e)
+        dialects::print(&info.dialect, &case.program, &out, None).unwrap_or_else(|e| e)
     );
     if let Test::Metamorphic { transformed, expect, steps, .. } = &case.test {
         println!(
             "// ---- transformed {expect:?} {steps:?} (Soufflé) ----\n{}",
-            engines::souffle::print(transformed, &transformed.outputs)
+            dialects::souffle::print(transformed, &transformed.outputs)
         );
         println!(
             "// ---- transformed ({}) ----\n{}",
             info.dialect,
-            engines::print(&info.dialect, transformed, &out, None).unwrap_or_else(|e| e)
+            dialects::print(&info.dialect, transformed, &out, None).unwrap_or_else(|e| e)
         );
     }
 }

@@ -344,6 +344,6 @@ impl Program {
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::engines::souffle::print(self, &self.outputs))
+        f.write_str(&crate::dialects::souffle::print(self, &self.outputs))
     }
 }

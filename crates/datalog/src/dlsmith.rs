@@ -102,20 +102,40 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
     let mut g = Gen::new(rng, cfg, base_prog);
     g.prog.outputs.clear();
     let types: Vec<Type> = if cfg.has("symbols") { vec![Type::Number, Type::Symbol] } else { vec![Type::Number] };
+    let layer_nodes = layers(&mut g, &types);
+    let all: Vec<String> = layer_nodes.iter().flatten().cloned().collect();
+    let edges = edges(&mut g, &layer_nodes, &all, &seeds);
+    facts(&mut g, &types, &all);
+    rules(&mut g, edges);
+    let last = layer_nodes.last().and_then(|l| l.choose(g.rng)).cloned().unwrap_or_default();
+    g.prog.outputs.push(last);
+    // The seed's own outputs stay outputs: the engine runs the user's program too.
+    for o in seed_outputs.into_iter().take(2) {
+        if !g.prog.outputs.contains(&o) {
+            g.prog.outputs.push(o);
+        }
+    }
+    let mut p = g.prog;
+    // A generated graph that does not stratify (it cannot, by construction) or leaves a rule
+    // unsafe is repaired by dropping the offending rules.
+    p.rules.retain(|r| plan(r).is_ok());
+    p
+}
+
+/// 1 to 10 layers of 1 to 3 relations each.
+fn layers<R: Rng>(g: &mut Gen<R>, types: &[Type]) -> Vec<Vec<String>> {
     let layers = g.rng.gen_range(1..=10usize);
     let mut layer_nodes: Vec<Vec<String>> = Vec::new();
-    // (src, dst, rule level)
-    let mut edges: Vec<(String, String, usize)> = Vec::new();
     for l in 0..layers {
         let mut nodes = Vec::new();
         for _ in 0..g.rng.gen_range(1..=3) {
             let name = g.new_name();
             // Types flow from parents: a node takes the types of an earlier node that will feed it.
             let parent_types: Vec<Type> = if l == 0 {
-                types.clone()
+                types.to_vec()
             } else {
                 let p = layer_nodes.iter().flatten().collect::<Vec<_>>().choose(g.rng).map(|s| s.to_string());
-                p.map(|p| g.prog.cols(&p).to_vec()).unwrap_or_else(|| types.clone())
+                p.map(|p| g.prog.cols(&p).to_vec()).unwrap_or_else(|| types.to_vec())
             };
             let arity = g.rng.gen_range(1..=3);
             let cols: Vec<Type> = (0..arity).filter_map(|_| parent_types.choose(g.rng).copied()).collect();
@@ -124,7 +144,17 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
         }
         layer_nodes.push(nodes);
     }
-    let all: Vec<String> = layer_nodes.iter().flatten().cloned().collect();
+    layer_nodes
+}
+
+/// The edges `(src, dst, rule level)` of the graph.
+fn edges<R: Rng>(
+    g: &mut Gen<R>,
+    layer_nodes: &[Vec<String>],
+    all: &[String],
+    seeds: &[String],
+) -> Vec<(String, String, usize)> {
+    let mut edges: Vec<(String, String, usize)> = Vec::new();
     // Level-1 edges from each node to 0..3 nodes of deeper layers.
     for (l, nodes) in layer_nodes.iter().enumerate() {
         let deeper: Vec<String> = layer_nodes[l + 1..].iter().flatten().cloned().collect();
@@ -136,7 +166,7 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
             }
         }
     }
-    for s in &seeds {
+    for s in seeds {
         if let Some(d) = all.choose(g.rng) {
             edges.push((s.clone(), d.clone(), 1));
         }
@@ -145,7 +175,7 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
     // occurs in the source).
     for _ in 0..20 {
         let (Some(a), Some(b)) = (all.choose(g.rng).cloned(), all.choose(g.rng).cloned()) else { break };
-        let (la, lb) = (layer_of(&layer_nodes, &a), layer_of(&layer_nodes, &b));
+        let (la, lb) = (layer_of(layer_nodes, &a), layer_of(layer_nodes, &b));
         let (ta, tb) = (g.prog.cols(&a).to_vec(), g.prog.cols(&b).to_vec());
         if la >= lb || !tb.iter().all(|t| ta.contains(t)) {
             continue;
@@ -155,9 +185,13 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
         let level = if at_max > 3 { (max + 1).min(10) } else { max };
         edges.push((a, b, level));
     }
-    // Facts for every node, from a small per-program constant pool.
+    edges
+}
+
+/// Facts for every node, from a small per-program constant pool.
+fn facts<R: Rng>(g: &mut Gen<R>, types: &[Type], all: &[String]) {
     let pool: BTreeMap<Type, Vec<Val>> = types.iter().map(|t| (*t, (0..10).map(|_| g.value(*t)).collect())).collect();
-    for n in &all {
+    for n in all {
         let cols = g.prog.cols(n).to_vec();
         for _ in 0..g.rng.gen_range(1..=5) {
             let vals: Vec<Val> =
@@ -168,7 +202,10 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
             }
         }
     }
-    // One rule per (node, level): its incoming edges are the body atoms.
+}
+
+/// One rule per (node, level): its incoming edges are the body atoms.
+fn rules<R: Rng>(g: &mut Gen<R>, edges: Vec<(String, String, usize)>) {
     let mut by_rule: BTreeMap<(String, usize), Vec<String>> = BTreeMap::new();
     for (s, d, l) in edges {
         by_rule.entry((d, l)).or_default().push(s);
@@ -178,7 +215,7 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
         let mut body: Vec<Literal> = atoms.into_iter().map(Literal::Pos).collect();
         let Some(h) = g.head(&body, Some(&head)) else { continue };
         // Up to 10 attempts to make an edge negative, keeping the rule safe.
-        if cfg.has("negation") {
+        if g.cfg.has("negation") {
             for _ in 0..10 {
                 let i = g.rng.gen_range(0..body.len());
                 if let Literal::Pos(a) = &body[i] {
@@ -195,19 +232,6 @@ pub fn generate<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) ->
         }
         g.prog.rules.push(Rule { head: h, body });
     }
-    let last = layer_nodes.last().and_then(|l| l.choose(g.rng)).cloned().unwrap_or_default();
-    g.prog.outputs.push(last);
-    // The seed's own outputs stay outputs: the engine runs the user's program too.
-    for o in seed_outputs.into_iter().take(2) {
-        if !g.prog.outputs.contains(&o) {
-            g.prog.outputs.push(o);
-        }
-    }
-    let mut p = g.prog;
-    // A generated graph that does not stratify (it cannot, by construction) or leaves a rule
-    // unsafe is repaired by dropping the offending rules.
-    p.rules.retain(|r| plan(r).is_ok());
-    p
 }
 
 fn layer_of(layers: &[Vec<String>], n: &str) -> usize {
@@ -395,169 +419,211 @@ fn step<R: Rng>(
 ) -> Option<(Program, String)> {
     let anc = ancestry(p);
     let free: Vec<String> = p.decls.iter().map(|d| d.name.clone()).filter(|n| !frozen.contains(n)).collect();
-    let rules_of = |pred: &dyn Fn(&str) -> bool| -> Vec<usize> {
-        p.rules
+    let st = Step { p, cfg, name, frozen, anc, free };
+    match name {
+        "EQU-ADDRELNODE" => st.add_rel_node(rng),
+        "EQU-ADDFACT" | "CON-ADDFACT" | "EXP-ADDFACT" => st.add_fact(rng),
+        "EQU-DELFACT" | "CON-DELFACT" | "EXP-DELFACT" => st.del_facts(rng),
+        "EQU-DELRELNODE" => st.del_rel_node(rng),
+        "EQU-DELRELEDGE" | "EXP-DELRELEDGE" => st.del_rel_edge(rng),
+        "CON-DELRELEDGES" => st.del_rel_edges(rng),
+        "EQU-ADDRELEDGE" | "CON-ADDRELEDGE" => st.add_rel_edge(rng),
+        "EXP-ADDRELEDGE" => st.add_pos_rule(rng),
+        "EQU-ADDRELEDGES" => st.add_neg_rule(rng),
+        "EQU-ADDSELFEDGE" => st.add_self_edge(rng),
+        "EQU-FACTINLINE" => st.fact_inline(rng),
+        "ADDEQU" | "REMEQU" | "MODEQU" | "MODCON" | "ADDCON" | "MODEXP" | "REMEXP" => st.rule_step(rng),
+        _ => None,
+    }
+}
+
+/// What one step of a sequence looks at: the program, its ancestry and its free relations.
+struct Step<'a> {
+    p: &'a Program,
+    cfg: &'a GenConfig,
+    name: &'a str,
+    frozen: &'a BTreeSet<String>,
+    anc: HashMap<String, Ancestry>,
+    free: Vec<String>,
+}
+
+impl Step<'_> {
+    fn rules_of(&self, pred: &dyn Fn(&str) -> bool) -> Vec<usize> {
+        self.p
+            .rules
             .iter()
             .enumerate()
-            .filter(|(_, r)| pred(&r.head.rel) && !frozen.contains(&r.head.rel))
+            .filter(|(_, r)| pred(&r.head.rel) && !self.frozen.contains(&r.head.rel))
             .map(|(i, _)| i)
             .collect()
-    };
-    let a_of = |n: &str| anc.get(n).copied().unwrap_or(Ancestry::None);
-    // The copy is made only once a step's precondition found something: most draws of a
-    // long sequence do not apply, and copying the program was most of their cost.
-    let copy = || p.clone();
-    match name {
-        "EQU-ADDRELNODE" => {
-            let mut names: BTreeSet<String> = p.decls.iter().map(|d| d.name.clone()).collect();
-            let n = (0..).map(|i| format!("node{i}")).find(|n| names.insert(n.clone()))?;
-            let cols = (0..rng.gen_range(1..=3))
-                .map(|_| if cfg.has("symbols") && rng.gen_bool(0.3) { Type::Symbol } else { Type::Number })
-                .collect();
-            let mut q = copy();
-            q.decls.push(RelDecl { name: n.clone(), cols });
-            Some((q, n))
+    }
+
+    fn a_of(&self, n: &str) -> Ancestry {
+        self.anc.get(n).copied().unwrap_or(Ancestry::None)
+    }
+
+    /// The copy is made only once a step's precondition found something: most draws of a
+    /// long sequence do not apply, and copying the program was most of their cost.
+    fn copy(&self) -> Program {
+        self.p.clone()
+    }
+
+    fn add_rel_node<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let mut names: BTreeSet<String> = self.p.decls.iter().map(|d| d.name.clone()).collect();
+        let n = (0..).map(|i| format!("node{i}")).find(|n| names.insert(n.clone()))?;
+        let cols = (0..rng.gen_range(1..=3))
+            .map(|_| if self.cfg.has("symbols") && rng.gen_bool(0.3) { Type::Symbol } else { Type::Number })
+            .collect();
+        let mut q = self.copy();
+        q.decls.push(RelDecl { name: n.clone(), cols });
+        Some((q, n))
+    }
+
+    fn add_fact<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let want = match self.name {
+            "EQU-ADDFACT" => Ancestry::None,
+            "CON-ADDFACT" => Ancestry::Neg,
+            _ => Ancestry::Pos,
+        };
+        let v = nodes_with(&self.anc, self.p, want, self.frozen).choose(rng)?.clone();
+        let f = new_fact(rng, self.p, &v, self.cfg)?;
+        let mut q = self.copy();
+        q.facts_mut().push(f);
+        Some((q, v))
+    }
+
+    fn del_facts<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let want = match self.name {
+            "EQU-DELFACT" => Ancestry::None,
+            "CON-DELFACT" => Ancestry::Pos,
+            _ => Ancestry::Neg,
+        };
+        del_fact(rng, self.p, &nodes_with(&self.anc, self.p, want, self.frozen))
+    }
+
+    fn del_rel_node<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let v = nodes_with(&self.anc, self.p, Ancestry::None, self.frozen).choose(rng)?.clone();
+        if self.p.outputs.contains(&v) {
+            return None;
         }
-        "EQU-ADDFACT" | "CON-ADDFACT" | "EXP-ADDFACT" => {
-            let want = match name {
-                "EQU-ADDFACT" => Ancestry::None,
-                "CON-ADDFACT" => Ancestry::Neg,
-                _ => Ancestry::Pos,
-            };
-            let v = nodes_with(&anc, p, want, frozen).choose(rng)?.clone();
-            let f = new_fact(rng, p, &v, cfg)?;
-            let mut q = copy();
-            q.facts_mut().push(f);
-            Some((q, v))
+        let mut q = self.copy();
+        q.decls.retain(|d| d.name != v);
+        q.facts_mut().retain(|f| f.rel != v);
+        q.rules.retain(|r| r.head.rel != v);
+        for r in q.rules.iter_mut() {
+            r.body.retain(|l| l.atom().is_none_or(|a| a.rel != v));
         }
-        "EQU-DELFACT" | "CON-DELFACT" | "EXP-DELFACT" => {
-            let want = match name {
-                "EQU-DELFACT" => Ancestry::None,
-                "CON-DELFACT" => Ancestry::Pos,
-                _ => Ancestry::Neg,
-            };
-            del_fact(rng, p, &nodes_with(&anc, p, want, frozen))
+        // Must not unground a child's rule (its children are outside the ancestry too).
+        q.rules.iter().all(|r| plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then_some((q, v))
+    }
+
+    fn del_rel_edge<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let want = if self.name == "EQU-DELRELEDGE" { Ancestry::None } else { Ancestry::Pos };
+        let &ri = self.rules_of(&|h| self.a_of(h) == want).choose(rng)?;
+        let k = rng.gen_range(0..self.p.rules[ri].body.len());
+        if matches!(self.p.rules[ri].body[k], Literal::Agg { .. }) {
+            return None;
         }
-        "EQU-DELRELNODE" => {
-            let v = nodes_with(&anc, p, Ancestry::None, frozen).choose(rng)?.clone();
-            if p.outputs.contains(&v) {
-                return None;
-            }
-            let mut q = copy();
-            q.decls.retain(|d| d.name != v);
-            q.facts_mut().retain(|f| f.rel != v);
-            q.rules.retain(|r| r.head.rel != v);
-            for r in q.rules.iter_mut() {
-                r.body.retain(|l| l.atom().is_none_or(|a| a.rel != v));
-            }
-            // Must not unground a child's rule (its children are outside the ancestry too).
-            q.rules
-                .iter()
-                .all(|r| plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_))))
-                .then_some((q, v))
+        let mut q = self.copy();
+        q.rules[ri].body.remove(k);
+        let r = &q.rules[ri];
+        let head = r.head.rel.clone();
+        (plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then_some((q, head))
+    }
+
+    fn del_rel_edges<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let v = nodes_with(&self.anc, self.p, Ancestry::Pos, self.frozen).choose(rng)?.clone();
+        if !self.p.rules.iter().any(|r| r.head.rel == v) {
+            return None;
         }
-        "EQU-DELRELEDGE" | "EXP-DELRELEDGE" => {
-            let want = if name == "EQU-DELRELEDGE" { Ancestry::None } else { Ancestry::Pos };
-            let &ri = rules_of(&|h| a_of(h) == want).choose(rng)?;
-            let k = rng.gen_range(0..p.rules[ri].body.len());
-            if matches!(p.rules[ri].body[k], Literal::Agg { .. }) {
-                return None;
-            }
-            let mut q = copy();
-            q.rules[ri].body.remove(k);
-            let r = &q.rules[ri];
-            let head = r.head.rel.clone();
-            (plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then_some((q, head))
+        let mut q = self.copy();
+        q.rules.retain(|r| r.head.rel != v);
+        Some((q, v))
+    }
+
+    fn add_rel_edge<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let want = if self.name == "EQU-ADDRELEDGE" { Ancestry::None } else { Ancestry::Pos };
+        let &ri = self.rules_of(&|h| self.a_of(h) == want).choose(rng)?;
+        if self.p.rules[ri].has_agg() {
+            return None;
         }
-        "CON-DELRELEDGES" => {
-            let v = nodes_with(&anc, p, Ancestry::Pos, frozen).choose(rng)?.clone();
-            if !p.rules.iter().any(|r| r.head.rel == v) {
-                return None;
-            }
-            let mut q = copy();
-            q.rules.retain(|r| r.head.rel != v);
-            Some((q, v))
+        let u = self.p.decls.choose(rng)?.name.clone();
+        let args = atom_args(rng, self.p, &self.p.rules[ri], &u);
+        let mut q = self.copy();
+        q.rules[ri].body.push(Literal::Pos(Atom { rel: u.clone(), args }));
+        Some((q, format!("{u}->{}", self.p.rules[ri].head.rel)))
+    }
+
+    fn add_pos_rule<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let v = nodes_with(&self.anc, self.p, Ancestry::Pos, self.frozen).choose(rng)?.clone();
+        let u = self.p.decls.choose(rng)?.name.clone();
+        let (r, _) = rule_from(rng, self.p, &v, &u)?;
+        let mut q = self.copy();
+        q.rules.push(r);
+        Some((q, format!("{u}->{v}")))
+    }
+
+    fn add_neg_rule<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        if !self.cfg.has("negation") {
+            return None;
         }
-        "EQU-ADDRELEDGE" | "CON-ADDRELEDGE" => {
-            let want = if name == "EQU-ADDRELEDGE" { Ancestry::None } else { Ancestry::Pos };
-            let &ri = rules_of(&|h| a_of(h) == want).choose(rng)?;
-            if p.rules[ri].has_agg() {
-                return None;
-            }
-            let u = p.decls.choose(rng)?.name.clone();
-            let args = atom_args(rng, p, &p.rules[ri], &u);
-            let mut q = copy();
-            q.rules[ri].body.push(Literal::Pos(Atom { rel: u.clone(), args }));
-            Some((q, format!("{u}->{}", p.rules[ri].head.rel)))
+        let v = self.free.choose(rng)?.clone();
+        // u must not be a descendant of v: the negative edge would close a cycle.
+        let g = DepGraph::new(self.p);
+        let down = g.downstream(*g.index.get(&v)?);
+        let cands: Vec<&String> =
+            self.p.decls.iter().map(|d| &d.name).filter(|u| g.index.get(*u).is_some_and(|&i| !down[i])).collect();
+        let u = (*cands.choose(rng)?).clone();
+        let (mut r, a) = rule_from(rng, self.p, &v, &u)?;
+        r.body.push(Literal::Neg(a));
+        let mut q = self.copy();
+        q.rules.push(r);
+        Some((q, format!("{u}->{v}")))
+    }
+
+    fn add_self_edge<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let v = self.free.choose(rng)?.clone();
+        let args: Vec<Term> = (0..self.p.cols(&v).len()).map(|i| Term::Var(pool_name(i))).collect();
+        let a = Atom { rel: v.clone(), args };
+        let mut q = self.copy();
+        q.rules.push(Rule { head: a.clone(), body: vec![Literal::Pos(a)] });
+        Some((q, v))
+    }
+
+    fn fact_inline<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        let with_rules: Vec<String> =
+            self.free.iter().filter(|v| self.p.rules.iter().any(|r| r.head.rel == **v)).cloned().collect();
+        let v = with_rules.choose(rng)?.clone();
+        let mut q = self.copy();
+        q.rules.retain(|r| r.head.rel != v);
+        Some((q, v))
+    }
+
+    fn rule_step<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
+        // queryFuzz's rule transformations, now in any stratum: EQU anywhere, CON and EXP
+        // on rules of positive-ancestry relations.
+        let want_pos = matches!(self.name, "MODCON" | "ADDCON" | "MODEXP" | "REMEXP");
+        let cands = self.rules_of(&|h| !want_pos || self.a_of(h) == Ancestry::Pos);
+        let &ri = cands.choose(rng)?;
+        let r = &self.p.rules[ri];
+        if r.has_agg() {
+            return None;
         }
-        "EXP-ADDRELEDGE" => {
-            let v = nodes_with(&anc, p, Ancestry::Pos, frozen).choose(rng)?.clone();
-            let u = p.decls.choose(rng)?.name.clone();
-            let (r, _) = rule_from(rng, p, &v, &u)?;
-            let mut q = copy();
-            q.rules.push(r);
-            Some((q, format!("{u}->{v}")))
+        let nr = match self.name {
+            "ADDEQU" => qf::add_eq(rng, r),
+            "REMEQU" => qf::rem_eq(rng, r),
+            "MODEQU" => qf::mod_eq(rng, r),
+            "MODCON" => qf::mod_con(rng, self.p, r),
+            "ADDCON" => qf::add_con(rng, self.p, r),
+            "MODEXP" => qf::mod_exp(rng, r),
+            _ => qf::rem_exp(rng, r),
+        }?;
+        if plan(&nr).is_err() {
+            return None;
         }
-        "EQU-ADDRELEDGES" => {
-            if !cfg.has("negation") {
-                return None;
-            }
-            let v = free.choose(rng)?.clone();
-            // u must not be a descendant of v: the negative edge would close a cycle.
-            let g = DepGraph::new(p);
-            let down = g.downstream(*g.index.get(&v)?);
-            let cands: Vec<&String> =
-                p.decls.iter().map(|d| &d.name).filter(|u| g.index.get(*u).is_some_and(|&i| !down[i])).collect();
-            let u = (*cands.choose(rng)?).clone();
-            let (mut r, a) = rule_from(rng, p, &v, &u)?;
-            r.body.push(Literal::Neg(a));
-            let mut q = copy();
-            q.rules.push(r);
-            Some((q, format!("{u}->{v}")))
-        }
-        "EQU-ADDSELFEDGE" => {
-            let v = free.choose(rng)?.clone();
-            let args: Vec<Term> = (0..p.cols(&v).len()).map(|i| Term::Var(pool_name(i))).collect();
-            let a = Atom { rel: v.clone(), args };
-            let mut q = copy();
-            q.rules.push(Rule { head: a.clone(), body: vec![Literal::Pos(a)] });
-            Some((q, v))
-        }
-        "EQU-FACTINLINE" => {
-            let with_rules: Vec<String> =
-                free.iter().filter(|v| p.rules.iter().any(|r| r.head.rel == **v)).cloned().collect();
-            let v = with_rules.choose(rng)?.clone();
-            let mut q = copy();
-            q.rules.retain(|r| r.head.rel != v);
-            Some((q, v))
-        }
-        "ADDEQU" | "REMEQU" | "MODEQU" | "MODCON" | "ADDCON" | "MODEXP" | "REMEXP" => {
-            // queryFuzz's rule transformations, now in any stratum: EQU anywhere, CON and EXP
-            // on rules of positive-ancestry relations.
-            let want_pos = matches!(name, "MODCON" | "ADDCON" | "MODEXP" | "REMEXP");
-            let cands = rules_of(&|h| !want_pos || a_of(h) == Ancestry::Pos);
-            let &ri = cands.choose(rng)?;
-            let r = &p.rules[ri];
-            if r.has_agg() {
-                return None;
-            }
-            let nr = match name {
-                "ADDEQU" => qf::add_eq(rng, r),
-                "REMEQU" => qf::rem_eq(rng, r),
-                "MODEQU" => qf::mod_eq(rng, r),
-                "MODCON" => qf::mod_con(rng, p, r),
-                "ADDCON" => qf::add_con(rng, p, r),
-                "MODEXP" => qf::mod_exp(rng, r),
-                _ => qf::rem_exp(rng, r),
-            }?;
-            if plan(&nr).is_err() {
-                return None;
-            }
-            let head = nr.head.rel.clone();
-            let mut q = copy();
-            q.rules[ri] = nr;
-            Some((q, head))
-        }
-        _ => None,
+        let head = nr.head.rel.clone();
+        let mut q = self.copy();
+        q.rules[ri] = nr;
+        Some((q, head))
     }
 }

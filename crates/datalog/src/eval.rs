@@ -170,21 +170,7 @@ fn solve(
             Ok(())
         }
         Literal::Neg(a) => {
-            let empty = HashSet::new();
-            let tuples = db.get(&a.rel).unwrap_or(&empty);
-            let mut found = false;
-            for t in tuples {
-                let mut newly = Vec::new();
-                let m = unify(a, t, b, &mut newly)?;
-                for v in newly {
-                    b.remove(&v);
-                }
-                if m {
-                    found = true;
-                    break;
-                }
-            }
-            if found {
+            if matches_any(db, a, b)? {
                 Ok(())
             } else {
                 solve(ctx, db, delta, body, order, k + 1, b, emit)
@@ -214,59 +200,7 @@ fn solve(
             }
         }
         Literal::Agg { result, func, value, body: inner } => {
-            let bound: BTreeSet<String> = b.keys().cloned().collect();
-            let vt: Vec<Term> = value.clone().into_iter().collect();
-            // Soufflé counts the tuples of the sub-query, so a wildcard in a positive atom
-            // distinguishes bindings like a named local variable would.
-            let mut n = 0;
-            let inner: Vec<Literal> = inner
-                .iter()
-                .map(|l| match l {
-                    Literal::Pos(a) => Literal::Pos(Atom {
-                        rel: a.rel.clone(),
-                        args: a
-                            .args
-                            .iter()
-                            .map(|t| match t {
-                                Term::Wild => {
-                                    n += 1;
-                                    Term::Var(format!(" w{n}"))
-                                }
-                                other => other.clone(),
-                            })
-                            .collect(),
-                    }),
-                    other => other.clone(),
-                })
-                .collect();
-            let inner = &inner;
-            let inner_order = plan_body(inner, &bound, &vt, &[])?;
-            let mut seen: HashSet<Vec<(String, Val)>> = HashSet::new();
-            let mut vals: Vec<Val> = Vec::new();
-            let outer: Binding = b.clone();
-            let mut collect = |ib: &Binding| -> Result<(), String> {
-                let mut local: Vec<(String, Val)> =
-                    ib.iter().filter(|(k, _)| !outer.contains_key(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-                local.sort();
-                if seen.insert(local) {
-                    if let Some(v) = value {
-                        vals.push(eval_term(v, ib)?.ok_or("ungrounded aggregate value")?);
-                    } else {
-                        vals.push(Val::Num(1));
-                    }
-                }
-                Ok(())
-            };
-            let mut ib = b.clone();
-            solve(ctx, db, None, inner, &inner_order, 0, &mut ib, &mut collect)?;
-            let nums = || vals.iter().map(|v| if let Val::Num(n) = v { Ok(*n) } else { Err("aggregate over symbols") });
-            let r = match func {
-                AggFn::Count => Some(vals.len() as i64),
-                AggFn::Sum => Some(nums().try_fold(0i64, |a, n| n.and_then(|n| a.checked_add(n).ok_or("overflow")))?),
-                AggFn::Min => nums().collect::<Result<Vec<_>, _>>()?.into_iter().min(),
-                AggFn::Max => nums().collect::<Result<Vec<_>, _>>()?.into_iter().max(),
-            };
-            let Some(r) = r else { return Ok(()) };
+            let Some(r) = aggregate(ctx, db, b, *func, value.as_ref(), inner)? else { return Ok(()) };
             match b.get(result) {
                 Some(v) if *v != Val::Num(r) => Ok(()),
                 Some(_) => solve(ctx, db, delta, body, order, k + 1, b, emit),
@@ -282,6 +216,89 @@ fn solve(
 }
 
 /// Matches atom `a` against tuple `t`, binding unbound variables (recorded in `newly`).
+/// Whether some tuple of `a`'s relation matches `a` under `b` (which it leaves unchanged).
+fn matches_any(db: &Db, a: &Atom, b: &mut Binding) -> Result<bool, String> {
+    let empty = HashSet::new();
+    let tuples = db.get(&a.rel).unwrap_or(&empty);
+    for t in tuples {
+        let mut newly = Vec::new();
+        let m = unify(a, t, b, &mut newly)?;
+        for v in newly {
+            b.remove(&v);
+        }
+        if m {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The value of an aggregate under `b`, or `None` for a min or max over nothing.
+fn aggregate(
+    ctx: &mut Ctx,
+    db: &Db,
+    b: &Binding,
+    func: AggFn,
+    value: Option<&Term>,
+    inner: &[Literal],
+) -> Result<Option<i64>, String> {
+    let bound: BTreeSet<String> = b.keys().cloned().collect();
+    let vt: Vec<Term> = value.cloned().into_iter().collect();
+    let inner = &wild_as_vars(inner);
+    let inner_order = plan_body(inner, &bound, &vt, &[])?;
+    let mut seen: HashSet<Vec<(String, Val)>> = HashSet::new();
+    let mut vals: Vec<Val> = Vec::new();
+    let outer: Binding = b.clone();
+    let mut collect = |ib: &Binding| -> Result<(), String> {
+        let mut local: Vec<(String, Val)> =
+            ib.iter().filter(|(k, _)| !outer.contains_key(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        local.sort();
+        if seen.insert(local) {
+            if let Some(v) = value {
+                vals.push(eval_term(v, ib)?.ok_or("ungrounded aggregate value")?);
+            } else {
+                vals.push(Val::Num(1));
+            }
+        }
+        Ok(())
+    };
+    let mut ib = b.clone();
+    solve(ctx, db, None, inner, &inner_order, 0, &mut ib, &mut collect)?;
+    let nums = || vals.iter().map(|v| if let Val::Num(n) = v { Ok(*n) } else { Err("aggregate over symbols") });
+    Ok(match func {
+        AggFn::Count => Some(vals.len() as i64),
+        AggFn::Sum => Some(nums().try_fold(0i64, |a, n| n.and_then(|n| a.checked_add(n).ok_or("overflow")))?),
+        AggFn::Min => nums().collect::<Result<Vec<_>, _>>()?.into_iter().min(),
+        AggFn::Max => nums().collect::<Result<Vec<_>, _>>()?.into_iter().max(),
+    })
+}
+
+/// Soufflé counts the tuples of the sub-query, so a wildcard in a positive atom
+/// distinguishes bindings like a named local variable would.
+fn wild_as_vars(inner: &[Literal]) -> Vec<Literal> {
+    let mut n = 0;
+    inner
+        .iter()
+        .map(|l| match l {
+            Literal::Pos(a) => Literal::Pos(Atom {
+                rel: a.rel.clone(),
+                args: a
+                    .args
+                    .iter()
+                    .map(|t| match t {
+                        Term::Wild => {
+                            n += 1;
+                            Term::Var(format!(" w{n}"))
+                        }
+                        other => other.clone(),
+                    })
+                    .collect(),
+            }),
+            other => other.clone(),
+        })
+        .collect()
+}
+
 fn unify(a: &Atom, t: &Tuple, b: &mut Binding, newly: &mut Vec<String>) -> Result<bool, String> {
     for (arg, v) in a.args.iter().zip(t) {
         match arg {

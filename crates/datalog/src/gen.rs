@@ -394,11 +394,27 @@ pub fn program<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> 
         facts.push(g.fact_table());
     }
     avail.extend(facts.iter().cloned());
+    mixed_rules(&mut g, &facts, &mut avail);
+    complex_rules(&mut g, &mut avail);
+    let last = simple_rules(&mut g, &mut avail);
+    let out = last.unwrap_or_else(|| facts[0].clone());
+    g.prog.outputs.push(out);
+    for o in seed_outputs.into_iter().take(2) {
+        if !g.prog.outputs.contains(&o) {
+            g.prog.outputs.push(o);
+        }
+    }
+    g.prog
+}
+
+/// queryFuzz's mixed rules, and the cycle breakers whose heads they may also derive.
+fn mixed_rules<R: Rng>(g: &mut Gen<R>, facts: &[String], avail: &mut Vec<String>) {
+    let cfg = g.cfg;
     let mixed = g.rng.gen_range(0..=cfg.max_mixed_rules);
     let mut breakers = Vec::new();
     if mixed > 0 {
         for _ in 0..g.rng.gen_range(1..=cfg.max_cycle_breakers) {
-            let fa = facts.clone();
+            let fa = facts.to_vec();
             if let Some(r) = g.simple_rule(&fa) {
                 breakers.push(r.head.rel.clone());
                 g.prog.rules.push(r);
@@ -407,15 +423,15 @@ pub fn program<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> 
     }
     for _ in 0..mixed {
         if cfg.aggregate && cfg.has("aggregates") && g.rng.gen_bool(0.5) {
-            if let Some(a) = g.aggregate(&avail) {
+            if let Some(a) = g.aggregate(avail) {
                 avail.push(a);
             }
         }
-        let mut body: Vec<Literal> = g.body(&avail, &[]).into_iter().map(Literal::Pos).collect();
+        let mut body: Vec<Literal> = g.body(avail, &[]).into_iter().map(Literal::Pos).collect();
         g.add_predicates(&mut body);
         let Some(head) = g.head(&body, None) else { continue };
         let mut r = Rule { head, body };
-        g.add_negations(&mut r, &avail);
+        g.add_negations(&mut r, avail);
         // Extra heads from the cycle breakers: the same body derives them too.
         for _ in 0..g.rng.gen_range(0..=cfg.max_heads_in_mixed) {
             let Some(b) = breakers.choose(g.rng).cloned() else { break };
@@ -427,25 +443,35 @@ pub fn program<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> 
         g.prog.rules.push(r);
     }
     avail.extend(breakers);
+}
+
+/// queryFuzz's complex rules: negations and disjunctions.
+fn complex_rules<R: Rng>(g: &mut Gen<R>, avail: &mut Vec<String>) {
+    let cfg = g.cfg;
     for _ in 0..g.rng.gen_range(0..=cfg.max_complex_rules) {
-        let Some(mut r) = g.simple_rule(&avail) else { continue };
-        g.add_negations(&mut r, &avail);
+        let Some(mut r) = g.simple_rule(avail) else { continue };
+        g.add_negations(&mut r, avail);
         let head = r.head.rel.clone();
         g.prog.rules.push(r);
         for _ in 0..g.rng.gen_range(0..=cfg.max_disjunctions) {
-            if let Some(d) = g.disjunct(&head, &avail, &[]) {
+            if let Some(d) = g.disjunct(&head, avail, &[]) {
                 g.prog.rules.push(d);
             }
         }
         avail.push(head);
     }
+}
+
+/// queryFuzz's simple rules, with disjunctions and recursion; the last head is the output.
+fn simple_rules<R: Rng>(g: &mut Gen<R>, avail: &mut Vec<String>) -> Option<String> {
+    let cfg = g.cfg;
     let mut last = None;
     for _ in 0..g.rng.gen_range(1..=cfg.max_simple_rules) {
-        let Some(r) = g.simple_rule(&avail) else { continue };
+        let Some(r) = g.simple_rule(avail) else { continue };
         let head = r.head.rel.clone();
         g.prog.rules.push(r);
         for _ in 0..g.rng.gen_range(0..=cfg.max_disjunctions) {
-            if let Some(d) = g.disjunct(&head, &avail, &[]) {
+            if let Some(d) = g.disjunct(&head, avail, &[]) {
                 g.prog.rules.push(d);
             }
         }
@@ -457,7 +483,7 @@ pub fn program<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> 
             for _ in 0..rules {
                 let self_uses = if cfg.has("nonlinear-recursion") && g.rng.gen_bool(0.3) { 2 } else { 1 };
                 let forced = vec![head.clone(); self_uses];
-                if let Some(d) = g.disjunct(&head, &avail, &forced) {
+                if let Some(d) = g.disjunct(&head, avail, &forced) {
                     g.prog.rules.push(d);
                 }
             }
@@ -465,12 +491,5 @@ pub fn program<R: Rng>(rng: &mut R, cfg: &GenConfig, base: Option<&Program>) -> 
         avail.push(head.clone());
         last = Some(head);
     }
-    let out = last.unwrap_or_else(|| facts[0].clone());
-    g.prog.outputs.push(out);
-    for o in seed_outputs.into_iter().take(2) {
-        if !g.prog.outputs.contains(&o) {
-            g.prog.outputs.push(o);
-        }
-    }
-    g.prog
+    last
 }

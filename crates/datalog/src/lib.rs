@@ -1,61 +1,36 @@
-//! The Datalog leg of crosscheck: a dialect-neutral program model, a reference evaluator,
-//! printers and engines for CozoDB, Nemo, Z3's μZ, clingo, SWI-Prolog and recursive SQL, a
-//! queryFuzz-style generator and transformations, DLSmith's annotated precedence graph and
-//! transformations, and the `queryfuzz`, `dlsmith`, `differential` and `config` oracles.
+//! The Datalog leg of crosscheck: a dialect-neutral program model (`ast`, `parse`,
+//! `analysis`), a reference evaluator (`eval`), dialects with their printers (`dialects`) and
+//! engines (`engines`) for CozoDB, Nemo, Z3's μZ, clingo, SWI-Prolog and recursive SQL, a
+//! queryFuzz-style generator and transformations (`gen`, `qf`), DLSmith's annotated precedence
+//! graph and transformations (`dlsmith`), the `queryfuzz`, `dlsmith`, `differential` and
+//! `config` oracles (`oracles`), reproducers (`repro`) and reducer steps (`shrink`).
 
 pub mod analysis;
 pub mod ast;
+pub mod dialects;
 pub mod dlsmith;
 pub mod engines;
 pub mod eval;
 pub mod gen;
-pub mod oracle;
+pub mod oracles;
 pub mod parse;
 pub mod qf;
+pub mod repro;
 pub mod shrink;
 
 use crate::ast::Program;
 use crate::gen::GenConfig;
+pub use crate::oracles::DatalogOracle;
 use crate::qf::Expect;
 use crosscheck_core::{
     oracle_names, Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind,
-    KindInfo, Oracle,
+    KindInfo,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 pub struct DatalogKind;
-
-/// The Datalog oracles: queryFuzz's and DLSmith's metamorphic transformations, a differential
-/// between engines, and options that must not change an answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DatalogOracle {
-    Queryfuzz,
-    Dlsmith,
-    Differential,
-    Config,
-}
-
-impl Oracle for DatalogOracle {
-    const ALL: &'static [DatalogOracle] =
-        &[DatalogOracle::Queryfuzz, DatalogOracle::Dlsmith, DatalogOracle::Differential, DatalogOracle::Config];
-
-    fn name(self) -> &'static str {
-        match self {
-            DatalogOracle::Queryfuzz => "queryfuzz",
-            DatalogOracle::Dlsmith => "dlsmith",
-            DatalogOracle::Differential => "differential",
-            DatalogOracle::Config => "config",
-        }
-    }
-}
-
-impl std::fmt::Display for DatalogOracle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Programs per transformation batch: queryFuzz's `number_of_transformations`.
 pub const TRANSFORMATIONS_PER_PROGRAM: u64 = 10;
@@ -312,7 +287,7 @@ impl Kind for DatalogKind {
     }
 
     fn check(&self, oracle: DatalogOracle, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
-        oracle::check(oracle, case, engines, opts)
+        oracles::check(oracle, case, engines, opts)
     }
 
     fn shrink(&self, case: &Case) -> Vec<Case> {
@@ -345,7 +320,7 @@ impl Kind for DatalogKind {
         evidence: &Evidence,
         engines: &[EngineInfo],
     ) -> Vec<(String, String)> {
-        oracle::reproducers(stem, oracle, case, evidence, engines)
+        repro::reproducers(stem, oracle, case, evidence, engines)
     }
 }
 

@@ -40,7 +40,7 @@ pub fn campaign(names: &[&str], oracle: &str, n: u64, seed: u64) -> Option<(u64,
                 ev.expected,
                 ev.actual,
                 ev.key,
-                crosscheck_datalog::engines::souffle::print(&case.program, &case.program.outputs)
+                crosscheck_datalog::dialects::souffle::print(&case.program, &case.program.outputs)
             )),
         }
     }

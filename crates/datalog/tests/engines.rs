@@ -2,8 +2,8 @@
 
 mod common;
 use common::*;
-use crosscheck_datalog::engines::capabilities;
-use crosscheck_datalog::oracle::supports;
+use crosscheck_datalog::dialects::capabilities;
+use crosscheck_datalog::oracles::supports;
 
 #[test]
 fn reference_known_answers() {
@@ -92,7 +92,7 @@ fn sql_engines_compute_with_64_bit_integers() {
     assert!(run(&mut open("reference").expect("built in"), &big, "r").is_err());
     for name in ["postgres", "duckdb"] {
         let Some(mut e) = open(name) else { continue };
-        let text = crosscheck_datalog::engines::print(name, &big, "r", None).expect("prints");
+        let text = crosscheck_datalog::dialects::print(name, &big, "r", None).expect("prints");
         match e.run(&text, std::time::Duration::from_secs(20)) {
             crosscheck_core::Outcome::Error { class: crosscheck_core::ErrorClass::Expected, .. } => {}
             other => panic!("{name}: overflow gave {other:?}"),
@@ -118,11 +118,11 @@ fn sql_engine_options_are_undone() {
         };
         let before = setting(&mut e, probe);
         let want = run(&mut e, &p, "sg").expect("runs");
-        for opt in crosscheck_datalog::engines::options(&e.info().dialect) {
-            let text = crosscheck_datalog::engines::print(name, &p, "sg", Some(opt)).expect("prints");
+        for opt in crosscheck_datalog::dialects::options(&e.info().dialect) {
+            let text = crosscheck_datalog::dialects::print(name, &p, "sg", Some(opt)).expect("prints");
             match e.run(&text, limit) {
                 crosscheck_core::Outcome::Rows(r) => {
-                    let set = crosscheck_datalog::oracle::as_set(&r);
+                    let set = crosscheck_datalog::oracles::as_set(&r);
                     let mut got: Vec<String> = set.rows.iter().map(|row| row_str(row)).collect();
                     got.sort();
                     assert_eq!(got, want, "{name} with {opt}");

@@ -1,7 +1,7 @@
 //! The Soufflé parser: seeds with `.input` fact files, round trips, and clear errors.
 
 use crosscheck_datalog::parse::{parse, parse_named};
-use crosscheck_datalog::{engines::souffle, load_seeds};
+use crosscheck_datalog::{dialects::souffle, load_seeds};
 
 #[test]
 fn round_trip_through_the_printer() {
@@ -64,7 +64,7 @@ fn seeds_are_extended_and_transformed() {
          edge(1,2). edge(2,3). edge(3,4).\npath(X,Y) :- edge(X,Y).\npath(X,Z) :- path(X,Y), edge(Y,Z).\n";
     let mut seed = parse(src).expect("parses");
     seed.seed_rels = seed.decls.iter().map(|d| d.name.clone()).collect();
-    let caps = crosscheck_datalog::engines::reference::CAPS.iter().map(|s| s.to_string()).collect();
+    let caps = crosscheck_datalog::dialects::souffle::CAPS.iter().map(|s| s.to_string()).collect();
     let mut g = crosscheck_datalog::DatalogGen::new(3, caps, vec![seed]);
     use crosscheck_core::Generator;
     let c = g.case(0, crosscheck_datalog::DatalogOracle::Dlsmith);

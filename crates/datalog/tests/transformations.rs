@@ -122,7 +122,7 @@ fn neg_eq_example() {
     // Only c(Z) qualifies: its variables occur in other positive subgoals; a and b each have one
     // that does not (X, or Y and Z are shared but X is not).
     let q = qf::neg_eq(&mut rng, &p, 0, "neg").expect("applies");
-    let text = crosscheck_datalog::engines::souffle::print(&q, &q.outputs);
+    let text = crosscheck_datalog::dialects::souffle::print(&q, &q.outputs);
     assert!(text.contains("neg(Z) :- a(X, Y), b(Y, Z), !c(Z)."), "{text}");
     assert!(text.contains("p(X, Y) :- a(X, Y), b(Y, Z), !neg(Z)."), "{text}");
     assert_eq!(out(&p, "p"), out(&q, "p"));
@@ -133,7 +133,7 @@ fn neg_eq_example() {
 fn random_sequences_keep_their_oracle_on_the_reference() {
     // Every transformation the manager makes, on many generated programs, must satisfy its
     // oracle on the reference evaluator (a false alarm here would be crosscheck's own bug).
-    let caps = crosscheck_datalog::engines::reference::CAPS.iter().map(|s| s.to_string()).collect();
+    let caps = crosscheck_datalog::dialects::souffle::CAPS.iter().map(|s| s.to_string()).collect();
     let cfg = crosscheck_datalog::gen::GenConfig::new(caps);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
     let mut by_oracle = std::collections::BTreeMap::new();

@@ -12,58 +12,16 @@
 //! 2^31), `SUM` (a `HUGEINT`) cast back to `BIGINT`. Overflow is an error, as in the reference
 //! evaluator: an expected refusal.
 
-use super::recsql::{self, Dialect, MultiRec, Session, SqlLegFactory};
-use crate::ast::{Program, Type};
+use super::recsql::SqlLegFactory;
+use crate::dialects::duckdb::DUCKDB;
 use crosscheck_sql::engines::duckdb::DuckDbFactory;
-
-pub const CAPS: &[&str] = recsql::CAPS;
-
-/// The optimizer off, or some of its passes; one thread; `materialized` CTEs, `reverse` rule
-/// order and an `order-desc` answer; none may change a result.
-pub const OPTIONS: &[&str] =
-    &["no-optimizer", "no-join-order", "no-filter-pushdown", "threads-1", "materialized", "reverse", "order-desc"];
-
-fn session(option: &str) -> Option<Session> {
-    let s = |setup, undo| Some(Session { setup, undo });
-    match option {
-        "no-optimizer" => s("PRAGMA disable_optimizer;\n", "PRAGMA enable_optimizer"),
-        "no-join-order" => {
-            s("SET disabled_optimizers = 'join_order,build_side_probe_side';\n", "RESET disabled_optimizers")
-        }
-        "no-filter-pushdown" => s(
-            "SET disabled_optimizers = 'filter_pushdown,filter_pullup,cte_filter_pusher,join_filter_pushdown';\n",
-            "RESET disabled_optimizers",
-        ),
-        "threads-1" => s("SET threads = 1;\n", "RESET threads"),
-        _ => None,
-    }
-}
-
-pub static DIALECT: Dialect = Dialect {
-    name: "duckdb",
-    num: |n| format!("CAST({n} AS BIGINT)"),
-    sym: recsql::quote,
-    null: |t| match t {
-        Type::Number => "CAST(NULL AS BIGINT)".into(),
-        Type::Symbol => "CAST(NULL AS VARCHAR)".into(),
-    },
-    false_: "false",
-    agg: recsql::bigint_agg,
-    multi_rec: MultiRec::Derived,
-    session,
-    tag_options: true,
-};
 
 /// 64-bit overflow in arithmetic, and a sum past 64 bits cast back to BIGINT.
 const EXPECTED: &[&str] = &["Out of Range Error", "out of range for the destination type"];
 
-pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-    recsql::print(&DIALECT, p, out, option)
-}
-
 pub static FACTORY: SqlLegFactory = SqlLegFactory {
     sql: &DuckDbFactory,
-    dialect: &DIALECT,
+    dialect: &DUCKDB,
     describe:
         "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL leg's bridge; duckdb=/path/to/venv for another one",
     expected: EXPECTED,

@@ -15,63 +15,16 @@
 //! the reference evaluator: an expected refusal, since PostgreSQL may evaluate an expression on
 //! rows that a later filter would have removed.
 
-use super::recsql::{self, Dialect, MultiRec, Session, SqlLegFactory};
-use crate::ast::{Program, Type};
+use super::recsql::SqlLegFactory;
+use crate::dialects::postgres::POSTGRES;
 use crosscheck_sql::engines::postgres::PostgresFactory;
-
-pub const CAPS: &[&str] = recsql::CAPS;
-
-/// Planner switches (each with JIT off: a disabled plan node costs 1e10, past
-/// `jit_above_cost`, and JIT then takes most of a query's time), `materialized` CTEs,
-/// `reverse` rule order and an `order-desc` answer; none may change a result.
-pub const OPTIONS: &[&str] = &[
-    "no-hashjoin",
-    "no-mergejoin",
-    "no-nestloop",
-    "no-hashagg",
-    "no-memoize",
-    "materialized",
-    "reverse",
-    "order-desc",
-];
-
-fn session(option: &str) -> Option<Session> {
-    let s = |setup, undo| Some(Session { setup, undo });
-    match option {
-        "no-hashjoin" => s("SET enable_hashjoin = off;\nSET jit = off;\n", "RESET enable_hashjoin; RESET jit"),
-        "no-mergejoin" => s("SET enable_mergejoin = off;\nSET jit = off;\n", "RESET enable_mergejoin; RESET jit"),
-        "no-nestloop" => s("SET enable_nestloop = off;\nSET jit = off;\n", "RESET enable_nestloop; RESET jit"),
-        "no-hashagg" => s("SET enable_hashagg = off;\nSET jit = off;\n", "RESET enable_hashagg; RESET jit"),
-        "no-memoize" => s("SET enable_memoize = off;\nSET jit = off;\n", "RESET enable_memoize; RESET jit"),
-        _ => None,
-    }
-}
-
-pub static DIALECT: Dialect = Dialect {
-    name: "postgres",
-    num: |n| format!("CAST({n} AS BIGINT)"),
-    sym: |s| format!("CAST({} AS TEXT) COLLATE \"C\"", recsql::quote(s)),
-    null: |t| match t {
-        Type::Number => "CAST(NULL AS BIGINT)".into(),
-        Type::Symbol => "CAST(NULL AS TEXT) COLLATE \"C\"".into(),
-    },
-    false_: "false",
-    agg: recsql::bigint_agg,
-    multi_rec: MultiRec::Lateral,
-    session,
-    tag_options: true,
-};
 
 /// numeric_value_out_of_range: 64-bit overflow.
 const EXPECTED: &[&str] = &["(SQLSTATE 22003)"];
 
-pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-    recsql::print(&DIALECT, p, out, option)
-}
-
 pub static FACTORY: SqlLegFactory = SqlLegFactory {
     sql: &PostgresFactory,
-    dialect: &DIALECT,
+    dialect: &POSTGRES,
     describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL leg's engine: a private server, or postgres=postgres://USER@HOST:PORT/DB",
     expected: EXPECTED,
 };

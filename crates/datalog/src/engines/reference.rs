@@ -1,35 +1,12 @@
 //! The built-in reference evaluator as an engine. It speaks Soufflé syntax (it parses the text
 //! it is given), so its input is also the `repro.dl` every reproducer carries.
 
-use crate::ast::Program;
+use crate::dialects::souffle::CAPS;
+use crate::dialects::{columns, option_line, value};
 use crate::eval::{evaluate, relation, Limits, Strategy, TIMED_OUT};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
 use std::time::{Duration, Instant};
-
-pub const CAPS: &[&str] = &[
-    "negation",
-    "aggregates",
-    "arithmetic",
-    "comparisons",
-    "symbols",
-    "negative",
-    "recursion",
-    "mutual-recursion",
-    "nonlinear-recursion",
-];
-
-/// `naive` re-evaluates every rule on the full relations each round instead of semi-naively.
-pub const OPTIONS: &[&str] = &["naive"];
-
-pub fn print(p: &Program, out: &str, option: Option<&str>) -> String {
-    let mut s = String::new();
-    if let Some(o) = option {
-        s.push_str(&format!("// crosscheck-option: {o}\n"));
-    }
-    s.push_str(&super::souffle::print(p, &[out.to_string()]));
-    s
-}
 
 pub struct Factory;
 
@@ -62,7 +39,7 @@ impl Engine for Reference {
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let start = Instant::now();
-        let strategy = match super::option_line(text, "//") {
+        let strategy = match option_line(text, "//") {
             Some("naive") => Strategy::Naive,
             _ => Strategy::SemiNaive,
         };
@@ -74,8 +51,8 @@ impl Engine for Reference {
         let limits = Limits { deadline: Some(start + limit), ..Limits::default() };
         match evaluate(&p, limits, strategy) {
             Ok(db) => {
-                let rows = relation(&db, out).iter().map(|t| t.iter().map(super::value).collect()).collect();
-                Outcome::Rows(Rows::new(super::columns(&p, out), rows))
+                let rows = relation(&db, out).iter().map(|t| t.iter().map(value).collect()).collect();
+                Outcome::Rows(Rows::new(columns(&p, out), rows))
             }
             Err(e) if e == TIMED_OUT => Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 },
             Err(e) => Outcome::error(e),

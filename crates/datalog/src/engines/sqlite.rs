@@ -1,43 +1,11 @@
-//! Recursive SQL on SQLite (rusqlite, bundled, in process), printed by the shared recursive-SQL
-//! printer (`recsql`). SQLite allows only linear self-recursion, so the generator gives this
-//! dialect neither mutual nor non-linear recursion; several recursive rules of one relation are
-//! several recursive SELECTs of the compound (SQLite 3.34+).
+//! Recursive SQL on SQLite (rusqlite, bundled, in process); the text comes from the `sqlite`
+//! dialect (`crate::dialects::sqlite`).
 
-use super::recsql::{self, Dialect, MultiRec, Session};
-use crate::ast::{AggFn, Program, Type};
+use crate::dialects::recsql::CAPS;
+use crate::dialects::sqlite::NO_AUTOINDEX;
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use std::time::Duration;
-
-pub const CAPS: &[&str] = recsql::CAPS;
-
-/// `no-autoindex` turns off automatic indexes; `materialized` forces CTE materialization;
-/// `reverse` reverses the SELECTs of each union; `order-desc` sorts the answer descending.
-pub const OPTIONS: &[&str] = &["no-autoindex", "materialized", "reverse", "order-desc"];
-
-const NO_AUTOINDEX: &str = "PRAGMA automatic_index = OFF;\n";
-
-fn session(option: &str) -> Option<Session> {
-    (option == "no-autoindex").then_some(Session { setup: NO_AUTOINDEX, undo: "PRAGMA automatic_index = ON;" })
-}
-
-/// Integers are 64-bit (an overflow becomes a real, where the reference evaluator stops with an
-/// error, so such a program is never compared); symbols are text.
-pub static DIALECT: Dialect = Dialect {
-    name: "sqlite",
-    num: |n| n.to_string(),
-    sym: recsql::quote,
-    null: |_: Type| "NULL".into(),
-    false_: "0",
-    agg: |f: AggFn, c: &str| format!("{}({c})", f.name().to_uppercase()),
-    multi_rec: MultiRec::Compound,
-    session,
-    tag_options: false,
-};
-
-pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-    recsql::print(&DIALECT, p, out, option)
-}
 
 /// SQLite's messages for its documented limits (sqlite.org/limits.html) that a big program can
 /// reach.

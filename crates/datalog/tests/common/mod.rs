@@ -3,7 +3,7 @@
 
 use crosscheck_core::{Engine, EngineSpec, Outcome, Value};
 use crosscheck_datalog::ast::Program;
-use crosscheck_datalog::engines;
+use crosscheck_datalog::{dialects, engines};
 use std::time::Duration;
 
 /// Opens an engine, or says why the test skips it. Engines named in
@@ -40,10 +40,10 @@ pub fn parse(src: &str) -> Program {
 
 /// Runs `p` on `e` for output `out` and returns the sorted set of tuples as strings.
 pub fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str) -> Result<Vec<String>, String> {
-    let text = engines::print(&e.info().dialect, p, out, None)?;
+    let text = dialects::print(&e.info().dialect, p, out, None)?;
     match e.run(&text, Duration::from_secs(20)) {
         Outcome::Rows(r) => {
-            let set = crosscheck_datalog::oracle::as_set(&r);
+            let set = crosscheck_datalog::oracles::as_set(&r);
             let mut v: Vec<String> = set.rows.iter().map(|row| row_str(row)).collect();
             v.sort();
             Ok(v)

@@ -1,6 +1,8 @@
 //! Soufflé syntax: printed for every reproducer (most Datalog users have Soufflé, though it
-//! cannot be installed here) and spoken by the reference evaluator, which parses it back.
+//! cannot be installed here) and spoken by the reference evaluator, which parses it back. Its
+//! capabilities are the reference evaluator's: everything the model has.
 
+use super::Dialect;
 use crate::ast::{Literal, Program, Rule, Term, Type, Val};
 use std::fmt::Write;
 
@@ -68,4 +70,54 @@ pub fn print(p: &Program, outputs: &[String]) -> String {
         let _ = writeln!(s, "{}", rule(r));
     }
     s
+}
+
+pub const CAPS: &[&str] = &[
+    "negation",
+    "aggregates",
+    "arithmetic",
+    "comparisons",
+    "symbols",
+    "negative",
+    "recursion",
+    "mutual-recursion",
+    "nonlinear-recursion",
+];
+
+/// `naive` re-evaluates every rule on the full relations each round instead of semi-naively.
+pub const OPTIONS: &[&str] = &["naive"];
+
+fn print_one(p: &Program, out: &str, option: Option<&str>) -> String {
+    let mut s = String::new();
+    if let Some(o) = option {
+        s.push_str(&format!("// crosscheck-option: {o}\n"));
+    }
+    s.push_str(&print(p, &[out.to_string()]));
+    s
+}
+
+pub struct Souffle;
+
+impl Dialect for Souffle {
+    fn name(&self) -> &'static str {
+        "souffle"
+    }
+    fn capabilities(&self) -> &'static [&'static str] {
+        CAPS
+    }
+    fn options(&self) -> &'static [&'static str] {
+        OPTIONS
+    }
+    fn extension(&self) -> &'static str {
+        "dl"
+    }
+    fn command(&self) -> &'static str {
+        "souffle repro.dl"
+    }
+    fn comment_prefix(&self) -> &'static str {
+        "//"
+    }
+    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
+        Ok(print_one(p, out, option))
+    }
 }

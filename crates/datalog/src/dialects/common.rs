@@ -1,0 +1,120 @@
+//! Helpers the printers share: the aggregate rule shape every dialect can express, rules
+//! flattened for dialects that want plain variables in atoms, the `config` option's first-line
+//! comment, and model values and column names as the core sees them.
+
+use crate::ast::{AggFn, CmpOp, Literal, Program, Rule, Term, Val};
+use crosscheck_core::Value;
+
+/// The aggregate rule shape every dialect can express:
+/// `h(G.., R) :- p(G.., _), R = f V : { p(G.., V) }`, grouping `p` by the columns `G`.
+pub struct AggForm {
+    pub src: String,
+    /// For each column of `p`: the group variable, or `None` at the aggregated column.
+    pub cols: Vec<Option<String>>,
+    pub value: String,
+    pub func: AggFn,
+    pub result: String,
+}
+
+/// Recognises [`AggForm`] in a rule whose head holds every group variable and the result once.
+pub fn agg_form(r: &Rule) -> Option<AggForm> {
+    let [Literal::Pos(guard), Literal::Agg { result, func, value, body }] = r.body.as_slice() else { return None };
+    let [Literal::Pos(inner)] = body.as_slice() else { return None };
+    if guard.rel != inner.rel || guard.args.len() != inner.args.len() {
+        return None;
+    }
+    let mut cols = Vec::new();
+    let mut value_var = None;
+    for (g, i) in guard.args.iter().zip(&inner.args) {
+        match (g, i) {
+            (Term::Wild, Term::Var(v)) if value_var.is_none() => {
+                value_var = Some(v.clone());
+                cols.push(None);
+            }
+            // `count : { p(G, _) }` counts the distinct values of the wildcard column.
+            (Term::Wild, Term::Wild) if value_var.is_none() && *func == AggFn::Count => {
+                value_var = Some("AGGV".to_string());
+                cols.push(None);
+            }
+            (Term::Var(a), Term::Var(b)) if a == b => cols.push(Some(a.clone())),
+            _ => return None,
+        }
+    }
+    let value_var = value_var?;
+    match (func, value) {
+        (AggFn::Count, None) => {}
+        (_, Some(Term::Var(v))) if *v == value_var => {}
+        _ => return None,
+    }
+    let group: Vec<&String> = cols.iter().flatten().collect();
+    let mut head: Vec<&String> = Vec::new();
+    for t in &r.head.args {
+        let Term::Var(v) = t else { return None };
+        head.push(v);
+    }
+    let mut expect: Vec<&String> = group.clone();
+    expect.push(result);
+    let (mut a, mut b) = (head.clone(), expect);
+    a.sort();
+    b.sort();
+    let distinct = a.windows(2).all(|w| w[0] != w[1]);
+    if a != b || !distinct || group.contains(&result) || group.contains(&&value_var) {
+        return None;
+    }
+    Some(AggForm { src: guard.rel.clone(), cols, value: value_var, func: *func, result: result.clone() })
+}
+
+/// A copy of `r` for dialects that want plain variables in atoms and distinct head variables:
+/// constants in atoms become fresh variables bound by `V = c`, a repeated head variable
+/// becomes a fresh variable equal to the first. The body comes back in evaluation order.
+pub fn flatten(r: &Rule) -> Result<Rule, String> {
+    let mut r = r.clone();
+    let mut n = 0;
+    let mut extra = Vec::new();
+    for l in r.body.iter_mut() {
+        if let Literal::Pos(a) | Literal::Neg(a) = l {
+            for t in a.args.iter_mut() {
+                if matches!(t, Term::Const(_) | Term::Bin(..)) {
+                    n += 1;
+                    let v = format!("K{n}");
+                    let old = std::mem::replace(t, Term::Var(v.clone()));
+                    extra.push(Literal::Cmp(CmpOp::Eq, Term::Var(v), old));
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for t in r.head.args.iter_mut() {
+        if let Term::Var(v) = t {
+            if !seen.insert(v.clone()) {
+                n += 1;
+                let fresh = format!("K{n}");
+                extra.push(Literal::Cmp(CmpOp::Eq, Term::Var(fresh.clone()), Term::Var(v.clone())));
+                *v = fresh;
+            }
+        }
+    }
+    r.body.extend(extra);
+    let order = crate::analysis::plan(&r)?;
+    r.body = order.into_iter().map(|i| r.body[i].clone()).collect();
+    Ok(r)
+}
+
+/// Converts a model value into a core value.
+pub fn value(v: &Val) -> Value {
+    match v {
+        Val::Num(n) => Value::Int(*n),
+        Val::Sym(s) => Value::Text(s.clone()),
+    }
+}
+
+/// Column names of an output relation.
+pub fn columns(p: &Program, rel: &str) -> Vec<String> {
+    (0..p.cols(rel).len()).map(|i| format!("c{i}")).collect()
+}
+
+/// The option named on a first-line comment `<prefix> crosscheck-option: X`.
+pub fn option_line<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let first = text.lines().next()?;
+    first.strip_prefix(prefix)?.trim().strip_prefix("crosscheck-option:").map(str::trim)
+}

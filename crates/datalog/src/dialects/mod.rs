@@ -1,0 +1,85 @@
+//! The dialects of the leg: what each one supports (asked by the generator, through the
+//! engines' capabilities) and how it spells a program (asked by the oracles and reproducers).
+//! [`by_name`] is the one place a dialect name is matched; everything else asks the trait.
+
+pub mod clingo;
+pub mod common;
+pub mod cozo;
+pub mod duckdb;
+pub mod nemo;
+pub mod postgres;
+pub mod recsql;
+pub mod souffle;
+pub mod sqlite;
+pub mod swipl;
+pub mod z3;
+
+pub use common::{agg_form, columns, flatten, option_line, value, AggForm};
+
+use crate::ast::Program;
+
+/// Capabilities and spelling of one Datalog dialect.
+pub trait Dialect: Sync {
+    /// The name engines report in `EngineInfo::dialect`.
+    fn name(&self) -> &'static str;
+
+    /// What its printer and engine support; the generator builds only that.
+    fn capabilities(&self) -> &'static [&'static str];
+
+    /// Options its `config` oracle may set (none of them may change a result).
+    fn options(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The file extension of a reproducer.
+    fn extension(&self) -> &'static str;
+
+    /// The command that runs a reproducer named `repro.<extension>`.
+    fn command(&self) -> &'static str;
+
+    /// How a line comment starts.
+    fn comment_prefix(&self) -> &'static str;
+
+    /// `p` with `out` as its output relation and an optional `config` option.
+    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String>;
+}
+
+/// The dialect of a name, as engines report it.
+pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
+    Some(match name {
+        "souffle" => &souffle::Souffle,
+        "cozo" => &cozo::Cozo,
+        "nemo" => &nemo::Nemo,
+        "z3" => &z3::Z3,
+        "clingo" => &clingo::Clingo,
+        "swipl" => &swipl::Swipl,
+        "sqlite" => &sqlite::SQLITE,
+        "postgres" => &postgres::POSTGRES,
+        "duckdb" => &duckdb::DUCKDB,
+        _ => return None,
+    })
+}
+
+/// Capabilities of a dialect by name (none for an unknown one).
+pub fn capabilities(dialect: &str) -> &'static [&'static str] {
+    by_name(dialect).map(|d| d.capabilities()).unwrap_or(&[])
+}
+
+/// `config` options of a dialect by name (none for an unknown one).
+pub fn options(dialect: &str) -> &'static [&'static str] {
+    by_name(dialect).map(|d| d.options()).unwrap_or(&[])
+}
+
+/// Prints `p` in `dialect` with `out` as the output relation and an optional engine option;
+/// a program using a feature the dialect lacks is refused before its printer sees it.
+pub fn print(dialect: &str, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
+    let missing: Vec<&str> =
+        crate::analysis::features(p).into_iter().filter(|f| !capabilities(dialect).contains(f)).collect();
+    if !missing.is_empty() {
+        return Err(format!("{dialect} does not support {}", missing.join(", ")));
+    }
+    match by_name(dialect) {
+        Some(d) => d.print(p, out, option),
+        None => Err(format!("no printer for dialect {dialect}")),
+    }
+}

@@ -1,0 +1,119 @@
+//! The comparison queryFuzz and DLSmith share: on each engine that supports both programs,
+//! every output of the original against the transformed program's, in the relation the
+//! transformation expects (equal, superset or subset).
+
+use super::cache::run_cached;
+use super::{relation_name, render, rows_json, run, supports, DatalogOracle, Ran};
+use crate::ast::Program;
+use crate::dialects::print;
+use crate::qf::Expect;
+use crosscheck_core::bag::diff;
+use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, Evidence, FindingClass, Relation, Rows};
+use serde_json::json;
+
+/// A transformed program and what the check expects of it.
+pub struct Transformed<'a> {
+    pub program: &'a Program,
+    pub expect: Expect,
+    pub steps: &'a [String],
+    /// EQU-FACTINLINE: relations whose rules the check replaces with the facts the engine
+    /// itself computed for them in the original program.
+    pub inline: &'a [String],
+}
+
+/// Runs the check. `prepare` turns the transformed program into the one an engine runs
+/// (DLSmith's fact inlining needs the engine's own answers), or stops the check.
+pub(crate) fn check(
+    oracle: DatalogOracle,
+    orig: &Program,
+    t: &Transformed,
+    engines: &mut [Box<dyn Engine>],
+    opts: &CheckOptions,
+    prepare: impl Fn(&mut Box<dyn Engine>) -> Result<Program, Check>,
+) -> Check {
+    let mut ran = false;
+    let mut nonempty = false;
+    for e in engines.iter_mut() {
+        if !supports(e.info(), orig) || !supports(e.info(), t.program) {
+            continue;
+        }
+        let trans = match prepare(e) {
+            Ok(p) => p,
+            Err(c) => return c,
+        };
+        for out in &orig.outputs {
+            let a = match run_cached(e, orig, out, opts) {
+                Ran::Rows(r) => r,
+                Ran::Stop(c) => return c,
+            };
+            let b = match run(e, &trans, out, None, opts) {
+                Ran::Rows(r) => r,
+                Ran::Stop(c) => return c,
+            };
+            ran = true;
+            nonempty |= !a.is_empty();
+            if let Some(c) = compare(oracle, e, out, t, &trans, &a, &b) {
+                return c;
+            }
+        }
+    }
+    if ran {
+        Check::Pass { nonempty }
+    } else {
+        Check::Skip("no engine supports the program".into())
+    }
+}
+
+/// A finding when `b`, the transformed output, is not in the expected relation to `a`.
+fn compare(
+    oracle: DatalogOracle,
+    e: &mut Box<dyn Engine>,
+    out: &String,
+    t: &Transformed,
+    trans: &Program,
+    a: &Rows,
+    b: &Rows,
+) -> Option<Check> {
+    let d = diff(a, b, &CompareOptions::default());
+    let rel = d.relation();
+    let ok = match t.expect {
+        Expect::Equal => rel == Relation::Equal,
+        Expect::Expand => matches!(rel, Relation::Equal | Relation::Superset),
+        Expect::Contract => matches!(rel, Relation::Equal | Relation::Subset),
+    };
+    if ok {
+        return None;
+    }
+    let label = e.info().label.clone();
+    let dialect = e.info().dialect.clone();
+    let rel_name = relation_name(&d);
+    let expect = t.expect;
+    Some(Check::finding(Evidence {
+        class: FindingClass::Logic,
+        engine: label.clone(),
+        summary: format!(
+            "{oracle} {}: {label} gives a transformed output of {out} that is {rel_name} instead of {} (steps {})",
+            expect.name(),
+            match expect {
+                Expect::Equal => "equal",
+                Expect::Expand => "a superset",
+                Expect::Contract => "a subset",
+            },
+            t.steps.join(", ")
+        ),
+        expected: format!("original: {}", render(a)),
+        actual: format!("transformed: {}", render(b)),
+        key: format!("{oracle}:{}:{rel_name}", expect.name()),
+        detail: json!({
+            "output": out,
+            "missing": rows_json(&d.missing),
+            "extra": rows_json(&d.extra),
+            "dialect": dialect,
+            "transformed_program": print(&dialect, trans, out, None).unwrap_or_default(),
+            // With EQU-FACTINLINE the transformed program holds the engine's own tuples: keep
+            // it as it ran, in Soufflé syntax too.
+            "transformed_souffle": crate::dialects::souffle::print(trans, std::slice::from_ref(out)),
+            "steps": t.steps,
+        }),
+    }))
+}

@@ -1,0 +1,162 @@
+//! The Datalog oracles, one module each: queryFuzz's and DLSmith's metamorphic checks
+//! (original vs transformed output on each engine, compared in [`metamorphic`]), the
+//! differential between engines and the config check. This module holds the enum, its
+//! dispatch and how one run on one engine becomes rows or a verdict.
+
+pub mod cache;
+pub mod config;
+pub mod differential;
+pub mod dlsmith;
+pub mod metamorphic;
+pub mod queryfuzz;
+
+use crate::analysis::features;
+use crate::ast::Program;
+use crate::dialects::print;
+use crate::{Case, Test};
+use crosscheck_core::bag::Diff;
+use crosscheck_core::{
+    Check, CheckOptions, CompareOptions, Engine, EngineInfo, ErrorClass, Evidence, FindingClass, Oracle, Outcome, Rows,
+    Value,
+};
+use serde_json::json;
+
+/// The Datalog oracles: queryFuzz's and DLSmith's metamorphic transformations, a differential
+/// between engines, and options that must not change an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DatalogOracle {
+    Queryfuzz,
+    Dlsmith,
+    Differential,
+    Config,
+}
+
+impl Oracle for DatalogOracle {
+    const ALL: &'static [DatalogOracle] =
+        &[DatalogOracle::Queryfuzz, DatalogOracle::Dlsmith, DatalogOracle::Differential, DatalogOracle::Config];
+
+    fn name(self) -> &'static str {
+        match self {
+            DatalogOracle::Queryfuzz => "queryfuzz",
+            DatalogOracle::Dlsmith => "dlsmith",
+            DatalogOracle::Differential => "differential",
+            DatalogOracle::Config => "config",
+        }
+    }
+}
+
+impl std::fmt::Display for DatalogOracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+pub fn check(oracle: DatalogOracle, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+    match &case.test {
+        Test::Nothing(why) => Check::Skip(why.clone()),
+        Test::Metamorphic { transformed, expect, steps, inline } => {
+            let t = metamorphic::Transformed { program: transformed, expect: *expect, steps, inline };
+            // Only DLSmith inlines facts; a case that asks for it is checked as DLSmith's are.
+            match oracle {
+                DatalogOracle::Queryfuzz if inline.is_empty() => {
+                    queryfuzz::check(oracle, &case.program, &t, engines, opts)
+                }
+                _ => dlsmith::check(oracle, &case.program, &t, engines, opts),
+            }
+        }
+        Test::Differential => differential::check(&case.program, engines, opts),
+        Test::Config { option } => config::check(&case.program, *option, engines, opts),
+    }
+}
+
+/// Whether an engine can run a program at all.
+pub fn supports(info: &EngineInfo, p: &Program) -> bool {
+    features(p).iter().all(|f| info.has(f))
+}
+
+/// Rows as a set (Datalog relations are sets), in canonical order.
+pub fn as_set(r: &Rows) -> Rows {
+    let opts = CompareOptions::default();
+    let mut keyed: Vec<(Vec<crosscheck_core::Canon>, Vec<Value>)> =
+        r.rows.iter().map(|row| (row.iter().map(|v| v.canon(&opts)).collect(), row.clone())).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.dedup_by(|a, b| a.0 == b.0);
+    Rows::new(r.columns.clone(), keyed.into_iter().map(|(_, v)| v).collect())
+}
+
+pub fn render(r: &Rows) -> String {
+    let rows: Vec<String> = r
+        .rows
+        .iter()
+        .map(|row| format!("({})", row.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")))
+        .collect();
+    if rows.len() > 50 {
+        format!("{} tuples: {} ...", rows.len(), rows[..50].join(" "))
+    } else {
+        format!("{} tuples: {}", rows.len(), rows.join(" "))
+    }
+}
+
+/// The missing or extra rows of a diff as text, for a finding's detail.
+fn rows_json(rows: &[Vec<Value>]) -> Vec<Vec<String>> {
+    rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect()).collect()
+}
+
+/// The relation of a diff as a finding key names it (`equal`, `subset`, ...).
+fn relation_name(d: &Diff) -> String {
+    format!("{:?}", d.relation()).to_lowercase()
+}
+
+/// What one run gave: rows, or a verdict for the check (skip or finding).
+pub(crate) enum Ran {
+    Rows(Rows),
+    Stop(Check),
+}
+
+pub(crate) fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Option<&str>, opts: &CheckOptions) -> Ran {
+    let dialect = e.info().dialect.clone();
+    let text = match print(&dialect, p, out, option) {
+        Ok(t) => t,
+        Err(msg) => return Ran::Stop(Check::Skip(msg)),
+    };
+    match e.run(&text, opts.timeout) {
+        Outcome::Rows(r) => Ran::Rows(as_set(&r)),
+        Outcome::Crash { signal, code, stderr_tail } => Ran::Stop(Check::finding(Evidence {
+            class: FindingClass::Crash,
+            engine: e.info().label.clone(),
+            summary: format!("{} crashed on a {dialect} program", e.info().label),
+            expected: "a result".into(),
+            key: crash_key(signal, code, &stderr_tail),
+            actual: stderr_tail,
+            detail: json!({ "program": text }),
+        })),
+        Outcome::Timeout { .. } => Ran::Stop(Check::Skip("timeout".into())),
+        Outcome::Error { message, class: ErrorClass::Expected } => {
+            Ran::Stop(Check::Skip(format!("an engine limit ({})", message.replace(':', ";"))))
+        }
+        Outcome::Error { message, .. } => Ran::Stop(Check::Skip(format!("{}: {message}", e.info().label))),
+        other => Ran::Stop(Check::Skip(format!("unexpected outcome {other}"))),
+    }
+}
+
+/// The panic location (or signal) identifies a crash across programs.
+fn crash_key(signal: Option<i32>, code: Option<i32>, stderr_tail: &str) -> String {
+    match (signal, stderr_tail.strip_prefix("panic: ")) {
+        (Some(s), _) => format!("signal {s}"),
+        (None, Some(msg)) => {
+            // Numbers vary with the program ("the len is 2 but the index is 3"): one panic
+            // site, one key (a 10-minute Nemo campaign gave 52 keys otherwise).
+            let line: String = msg.lines().next().unwrap_or("").chars().take(80).collect();
+            let mut key = String::from("panic: ");
+            for c in line.chars() {
+                if !c.is_ascii_digit() {
+                    key.push(c);
+                } else if !key.ends_with('#') {
+                    key.push('#');
+                }
+            }
+            key
+        }
+        (None, None) => format!("crash {}", code.map(|c| c.to_string()).unwrap_or_default()),
+    }
+}
