@@ -113,7 +113,7 @@ pub fn replay(args: ReplayArgs) -> Result<i32> {
     let specs = specs_of(&rec, args.engines.as_deref())?;
     let seen = run_probe(&probe_input(&rec, case, &specs), probe_limit(&rec))?;
     let what = match &seen {
-        Seen::Finding(e) => format!("{} on {}: {}", e.class, e.engine, e.summary),
+        Seen::Finding(e) => format!("{} on {}: {}", e.class, e.engine_label(), e.summary),
         Seen::Nothing => "the oracle holds".into(),
         Seen::Crash(k) => format!("the engine process died ({k})"),
         Seen::Hang => "no answer within the limit".into(),

@@ -183,7 +183,7 @@ impl Sink for Terminal {
             rec.id,
             rec.oracle,
             ev.class,
-            ev.engine,
+            ev.engine_label(),
             size,
             ev.summary,
             crosscheck_core::store::finding_dir(&self.out, &rec.id).display()

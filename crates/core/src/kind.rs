@@ -6,6 +6,7 @@
 //! inside a case: they only move it around as JSON.
 
 use crate::engine::{Engine, EngineFactory, EngineInfo};
+use crate::outcome::Outcome;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -50,8 +51,8 @@ impl fmt::Display for FindingClass {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Evidence {
     pub class: FindingClass,
-    /// Label of the engine at fault, or of the engines that disagree (`sqlite vs duckdb`).
-    pub engine: String,
+    /// Labels of the engine at fault, or of the engines that disagree.
+    pub engines: Vec<String>,
     /// One line a person can read.
     pub summary: String,
     /// What the oracle expected, rendered for people.
@@ -67,9 +68,57 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// An engine that died answering `input`, the same for every leg: the key is the signal,
+    /// the panic (numbers masked: one panic site, one key) or the exit code.
+    pub fn crash(engine: &str, outcome: &Outcome, detail: serde_json::Value) -> Evidence {
+        let (signal, code, tail) = match outcome {
+            Outcome::Crash { signal, code, stderr_tail } => (*signal, *code, stderr_tail.as_str()),
+            _ => (None, None, ""),
+        };
+        let key = crash_key(signal, code, tail);
+        let last = tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+        Evidence {
+            class: FindingClass::Crash,
+            engines: vec![engine.to_string()],
+            summary: format!("{engine} crashed ({key}) {last}").trim_end().to_string(),
+            expected: "an answer".into(),
+            actual: tail.to_string(),
+            key,
+            detail,
+        }
+    }
+
+    /// The engines for people and for grouping: `sqlite`, `sqlite vs duckdb`.
+    pub fn engine_label(&self) -> String {
+        self.engines.join(" vs ")
+    }
+
     /// Whether `other` shows the same failure, as reduction and replay require.
     pub fn same_failure(&self, other: &Evidence) -> bool {
         self.class == other.class && self.key == other.key
+    }
+}
+
+/// The key of a crash: its signal, its panic message with numbers masked (the numbers vary with
+/// the input: a 10-minute Nemo campaign gave 52 keys for one panic otherwise), or its exit code.
+pub fn crash_key(signal: Option<i32>, code: Option<i32>, stderr_tail: &str) -> String {
+    if let Some(s) = signal {
+        return format!("signal {s}");
+    }
+    if let Some(msg) = stderr_tail.strip_prefix("panic: ") {
+        let mut key = String::from("panic: ");
+        for c in msg.lines().next().unwrap_or("").chars().take(80) {
+            if !c.is_ascii_digit() {
+                key.push(c);
+            } else if !key.ends_with('#') {
+                key.push('#');
+            }
+        }
+        return key;
+    }
+    match code {
+        Some(c) => format!("exit {c}"),
+        None => "crash".into(),
     }
 }
 

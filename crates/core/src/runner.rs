@@ -245,7 +245,7 @@ pub fn run_campaign<K: Kind>(
                     let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
                     let ev = Evidence {
                         class: FindingClass::Crash,
-                        engine: engine_labels(slot),
+                        engines: engine_labels(slot),
                         summary: format!("the worker died ({}) running case {index}", describe_status(status)),
                         expected: "an answer".into(),
                         actual: describe_status(status),
@@ -286,7 +286,7 @@ pub fn run_campaign<K: Kind>(
             }
             let ev = Evidence {
                 class: FindingClass::Hang,
-                engine: engine_labels(slot),
+                engines: engine_labels(slot),
                 summary: format!("no answer within {} s on case {index}", cfg.hang_after.as_secs()),
                 expected: "an answer".into(),
                 actual: "hang".into(),
@@ -428,10 +428,10 @@ fn last_line(tail: &str) -> String {
     }
 }
 
-fn engine_labels<C, O>(slot: &Slot<C, O>) -> String {
+fn engine_labels<C, O>(slot: &Slot<C, O>) -> Vec<String> {
     match &slot.engines {
-        Some(e) => e.iter().map(|i| i.label.as_str()).collect::<Vec<_>>().join(", "),
-        None => "worker".into(),
+        Some(e) => e.iter().map(|i| i.label.clone()).collect(),
+        None => vec!["worker".into()],
     }
 }
 
@@ -586,7 +586,7 @@ pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
         FindingClass::Error | FindingClass::Crash | FindingClass::Hang => "*",
         _ => rec.oracle.as_str(),
     };
-    format!("{}|{}|{}|{}|{}", rec.kind, oracle, ev.class, ev.engine, shape)
+    format!("{}|{}|{}|{}|{}", rec.kind, oracle, ev.class, ev.engine_label(), shape)
 }
 
 /// Native reproducers of the original case and, when reduced, of the reduced one.

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Version of `finding.json` and `findings.db`.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -205,7 +205,7 @@ impl Store {
                         rec.kind,
                         rec.oracle,
                         rec.evidence.class.to_string(),
-                        rec.evidence.engine,
+                        rec.evidence.engine_label(),
                         id,
                         rec.best_case().1.summary
                     ],
@@ -230,7 +230,7 @@ impl Store {
                 rec.kind,
                 rec.oracle,
                 rec.evidence.class.to_string(),
-                rec.evidence.engine,
+                rec.evidence.engine_label(),
                 rec.evidence.summary,
                 rec.signature,
                 bug,
@@ -265,7 +265,7 @@ impl Store {
                         rec.kind,
                         rec.oracle,
                         rec.evidence.class.to_string(),
-                        rec.evidence.engine,
+                        rec.evidence.engine_label(),
                         rec.id,
                         rec.best_case().1.summary
                     ],
@@ -437,7 +437,7 @@ mod tests {
             timeout_ms: 1000,
             evidence: Evidence {
                 class: FindingClass::Logic,
-                engine: "e".into(),
+                engines: vec!["e".into()],
                 summary: "s".into(),
                 expected: "x".into(),
                 actual: "y".into(),

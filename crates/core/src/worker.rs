@@ -248,7 +248,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
             Check::Finding(ev) => {
                 board.count(true, false);
                 let t = Instant::now();
-                let key = (oracle.name(), ev.class, ev.engine.clone(), ev.key.clone());
+                let key = (oracle.name(), ev.class, ev.engine_label(), ev.key.clone());
                 let n = reductions.entry(key).or_insert(0);
                 *n += 1;
                 // Reducing every repeat of one failure would eat the campaign (a broken engine

@@ -179,7 +179,7 @@ fn end_to_end(names: &[String], oracle: &str, secs: f64) {
             Check::Skip(_) => {}
             Check::Finding(ev) => {
                 valid += 1;
-                *findings.entry(format!("{} {}", ev.engine, ev.key)).or_default() += 1;
+                *findings.entry(format!("{} {}", ev.engine_label(), ev.key)).or_default() += 1;
             }
         }
     }

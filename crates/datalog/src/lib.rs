@@ -309,7 +309,7 @@ impl Kind for DatalogKind {
         // sequence: most of its steps are incidental, and the reducer shrinks the programs,
         // not the record of steps. Grouping by the set of step kinds counted one injected
         // fault as 178 distinct bugs in 20 s of DLSmith.
-        format!("datalog|{oracle}|{}|{}", evidence.engine, evidence.key)
+        format!("datalog|{oracle}|{}|{}", evidence.engine_label(), evidence.key)
     }
 
     fn reproducers(

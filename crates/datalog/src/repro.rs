@@ -77,7 +77,7 @@ pub fn reproducers(
         f.emit("souffle", "-transformed", t, None);
     }
     for info in engines {
-        if !ev.engine.split(" vs ").any(|l| l == info.label) || info.dialect == "souffle" {
+        if !ev.engines.contains(&info.label) || info.dialect == "souffle" {
             continue;
         }
         let suffix = format!("-{}", info.name.replace(':', "_"));

@@ -27,7 +27,7 @@ pub fn campaign(names: &[&str], oracle: &str, n: u64, seed: u64) -> Option<(u64,
                 skip += 1;
                 *skips.entry(why.chars().take(60).collect::<String>()).or_insert(0) += 1;
             }
-            Check::Finding(ev) if ev.class == crosscheck_core::FindingClass::Crash && ev.engine == "nemo" => {
+            Check::Finding(ev) if ev.class == crosscheck_core::FindingClass::Crash && ev.engines == ["nemo"] => {
                 // Investigated: Nemo 0.10.1 panics ("index out of bounds" in
                 // nemo-physical/src/function/evaluation.rs:320) on some programs with aggregates
                 // and assignments; a real crash bug, reported in the leg's note, not a mismatch.

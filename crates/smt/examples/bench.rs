@@ -192,7 +192,7 @@ fn main() {
             }
             Check::Skip(s) => format!("skip: {}", s.chars().take(60).collect::<String>()),
             Check::Finding(e) => {
-                let k = format!("FINDING {} {} {}", e.class, e.engine, e.key);
+                let k = format!("FINDING {} {} {}", e.class, e.engine_label(), e.key);
                 if found.len() < reduce_n {
                     found.push((case.clone(), *e));
                 }

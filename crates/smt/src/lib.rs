@@ -128,7 +128,7 @@ impl Kind for SmtKind {
         // The failing configuration, not the formula: instances differ on every run, while a
         // solver bug shows up as one (engine, logic, check-sat mode) over and over. Constants,
         // names and the Boolean shape are left out on purpose.
-        let engine: Vec<&str> = evidence.engine.split([',', ' ']).filter(|s| !s.is_empty() && *s != "vs").collect();
+        let engine = &evidence.engines;
         format!(
             "smt|{oracle}|{}|{}|{}|{}|{}|{}",
             evidence.class,

@@ -48,24 +48,6 @@ const INTERNAL: &[&str] = &[
     "invalid model",
 ];
 
-fn crash_evidence(engine: &str, out: &Outcome) -> Evidence {
-    let (key, tail) = match out {
-        Outcome::Crash { signal: Some(s), stderr_tail, .. } => (format!("signal {s}"), stderr_tail.clone()),
-        Outcome::Crash { code, stderr_tail, .. } => (format!("exit {}", code.unwrap_or(-1)), stderr_tail.clone()),
-        _ => ("crash".into(), String::new()),
-    };
-    let first = tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
-    Evidence {
-        class: FindingClass::Crash,
-        engine: engine.to_string(),
-        summary: format!("{engine} crashed ({key}) {first}"),
-        expected: "an answer".into(),
-        actual: out.to_string(),
-        key,
-        detail: json!({ "stderr_tail": tail }),
-    }
-}
-
 /// Common handling of one engine's outcome: `Err(check)` ends the oracle with that check.
 fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result<Vec<Verdict>, Check> {
     match out {
@@ -79,14 +61,14 @@ fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result<Vec<Verdic
             }
             Ok(answers.clone())
         }
-        Outcome::Crash { .. } => Err(Check::finding(crash_evidence(engine, out))),
+        Outcome::Crash { .. } => Err(Check::finding(Evidence::crash(engine, out, json!({})))),
         Outcome::Timeout { .. } => Err(Check::Skip(format!("{engine}: timeout"))),
         Outcome::Error { message, .. } => {
             if INTERNAL.iter().any(|m| message.contains(m)) {
                 let key: String = message.chars().filter(|c| !c.is_ascii_digit()).take(60).collect();
                 Err(Check::finding(Evidence {
                     class: FindingClass::Error,
-                    engine: engine.to_string(),
+                    engines: vec![engine.to_string()],
                     summary: format!("{engine} reported an internal error"),
                     expected: "sat".into(),
                     actual: format!("error: {message}"),
@@ -125,7 +107,7 @@ pub fn storm(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
         if let Some(i) = answers.iter().position(|v| *v == Verdict::Unsat) {
             return Check::finding(Evidence {
                 class: FindingClass::Soundness,
-                engine: label.clone(),
+                engines: vec![label.clone()],
                 summary: format!(
                     "{label} says unsat for an instance satisfiable by construction (check-sat #{})",
                     i + 1
@@ -140,7 +122,7 @@ pub fn storm(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
         if decidable && case.tactic.is_none() && answers.contains(&Verdict::Unknown) {
             return Check::finding(Evidence {
                 class: FindingClass::Unknown,
-                engine: label.clone(),
+                engines: vec![label.clone()],
                 summary: format!("{label} says unknown on a decidable logic ({})", case.logic.as_deref().unwrap_or("")),
                 expected: "sat".into(),
                 actual: out.to_string(),
@@ -177,14 +159,14 @@ pub fn differential(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &Chec
             all.iter().filter(|(_, a)| a.get(i) == Some(&Verdict::Unsat)).map(|(l, _)| l.as_str()).collect();
         if !sat.is_empty() && !unsat.is_empty() {
             // With a witness M the unsat side is wrong; otherwise both are suspects.
-            let engine = if case.sat_by_construction {
-                unsat.join(",")
+            let engines = if case.sat_by_construction {
+                unsat.iter().map(|l| l.to_string()).collect()
             } else {
-                format!("{} vs {}", sat.join(","), unsat.join(","))
+                vec![sat.join(","), unsat.join(",")]
             };
             return Check::finding(Evidence {
                 class: FindingClass::Soundness,
-                engine,
+                engines,
                 summary: format!(
                     "solvers disagree on check-sat #{}: sat ({}) vs unsat ({})",
                     i + 1,
@@ -250,7 +232,7 @@ pub fn model(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
         if answers.first() == Some(&Verdict::Unsat) && case.sat_by_construction {
             return Check::finding(Evidence {
                 class: FindingClass::Soundness,
-                engine: label.clone(),
+                engines: vec![label.clone()],
                 summary: format!("{label} says unsat for an instance satisfiable by construction"),
                 expected: "sat".into(),
                 actual: out.to_string(),
@@ -273,7 +255,7 @@ pub fn model(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
         if let Some(a) = violated {
             return Check::finding(Evidence {
                 class: FindingClass::InvalidModel,
-                engine: label.clone(),
+                engines: vec![label.clone()],
                 summary: format!("{label}'s model violates an assertion"),
                 expected: "every assertion true under the model".into(),
                 actual: format!("false: {}", a.chars().take(200).collect::<String>()),

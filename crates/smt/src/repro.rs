@@ -19,15 +19,11 @@ pub fn reproducers(
 ) -> Vec<(String, String)> {
     // The script is printed for the engine at fault (the first one named), so its tactic and
     // options are the ones that failed.
-    let culprit = engines
-        .iter()
-        .find(|e| ev.engine.split([',', ' ']).any(|n| n == e.label))
-        .or_else(|| engines.first())
-        .cloned()
-        .unwrap_or_default();
+    let culprit =
+        engines.iter().find(|e| ev.engines.contains(&e.label)).or_else(|| engines.first()).cloned().unwrap_or_default();
     let mut head = String::new();
     head.push_str(&format!("crosscheck {} — smt / {oracle}: {}\n", crosscheck_core::TOOL_VERSION, ev.summary));
-    head.push_str(&format!("class: {}   engine: {}\n", ev.class, ev.engine));
+    head.push_str(&format!("class: {}   engine: {}\n", ev.class, ev.engine_label()));
     for e in engines {
         let loc = e.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
         let opts = case

@@ -37,7 +37,7 @@ pub fn error_key(message: &str) -> String {
 fn error_evidence(engine: &dyn Engine, sql: &str, message: &str) -> Evidence {
     Evidence {
         class: FindingClass::Error,
-        engine: engine.info().label.clone(),
+        engines: vec![engine.info().label.clone()],
         summary: format!("unexpected error from {}: {message}", engine.info().label),
         expected: "no error".into(),
         actual: message.to_string(),
@@ -60,18 +60,9 @@ pub fn exec(engine: &mut dyn Engine, sql: &str, opts: &CheckOptions) -> Result<O
             }
         }
         Outcome::Timeout { after_ms } => Err(Check::Skip(format!("timeout after {after_ms} ms"))),
-        Outcome::Crash { signal, code, stderr_tail } => Err(Check::finding(Evidence {
-            class: FindingClass::Crash,
-            engine: engine.info().label.clone(),
-            summary: format!("{} crashed (signal {signal:?}, code {code:?})", engine.info().label),
-            expected: "an answer".into(),
-            actual: stderr_tail.clone(),
-            key: match signal {
-                Some(s) => format!("signal {s}"),
-                None => "crash".into(),
-            },
-            detail: serde_json::json!({ "sql": sql }),
-        })),
+        out @ Outcome::Crash { .. } => {
+            Err(Check::finding(Evidence::crash(&engine.info().label, &out, serde_json::json!({ "sql": sql }))))
+        }
         Outcome::Verdicts { .. } => Err(Check::Skip("a solver verdict from a SQL engine".into())),
     }
 }

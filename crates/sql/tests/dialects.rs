@@ -198,7 +198,7 @@ fn small_case() -> (crosscheck_sql::SqlCase, crosscheck_core::Evidence) {
     };
     let ev = crosscheck_core::Evidence {
         class: crosscheck_core::FindingClass::Logic,
-        engine: "a vs b".into(),
+        engines: vec!["a".into(), "b".into()],
         summary: "engines disagree".into(),
         expected: "2|b".into(),
         actual: "(no rows)".into(),

@@ -338,7 +338,7 @@ fn signatures_ignore_constants_and_names() {
     b.query.pred = Some(Expr::bin(BinOp::Gt, col("t0", "c0"), int(42)));
     let ev = |k: &str| Evidence {
         class: FindingClass::Logic,
-        engine: "sqlite".into(),
+        engines: vec!["sqlite".into()],
         summary: String::new(),
         expected: String::new(),
         actual: String::new(),

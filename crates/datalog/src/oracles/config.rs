@@ -37,7 +37,7 @@ pub(crate) fn check(p: &Program, option: usize, engines: &mut [Box<dyn Engine>],
                 let rel = relation_name(&d);
                 return Check::finding(Evidence {
                     class: FindingClass::Logic,
-                    engine: label.clone(),
+                    engines: vec![label.clone()],
                     summary: format!("{label} answers {out} differently with option {opt}: {rel}"),
                     expected: format!("default: {}", render(&a)),
                     actual: format!("{opt}: {}", render(&b)),

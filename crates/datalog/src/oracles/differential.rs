@@ -58,7 +58,7 @@ fn compare(
     let rel = relation_name(&d);
     Some(Check::finding(Evidence {
         class: FindingClass::Logic,
-        engine: format!("{a} vs {b}"),
+        engines: vec![a.clone(), b.clone()],
         summary: format!("{b} and {a} disagree on {out}: {b}'s answer is {rel}"),
         expected: format!("{a}: {}", render(expected)),
         actual: format!("{b}: {}", render(&actual)),
@@ -84,7 +84,7 @@ fn rejected(engines: &[Box<dyn Engine>], first: usize, i: usize, expected: &Rows
     let first_words: String = head.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
     Check::finding(Evidence {
         class: FindingClass::Error,
-        engine: engines[i].info().label.clone(),
+        engines: vec![engines[i].info().label.clone()],
         summary: format!("{} rejects a program {} runs", engines[i].info().label, engines[first].info().label),
         expected: render(expected),
         actual: msg.to_string(),

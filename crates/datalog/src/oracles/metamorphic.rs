@@ -90,7 +90,7 @@ fn compare(
     let expect = t.expect;
     Some(Check::finding(Evidence {
         class: FindingClass::Logic,
-        engine: label.clone(),
+        engines: vec![label.clone()],
         summary: format!(
             "{oracle} {}: {label} gives a transformed output of {out} that is {rel_name} instead of {} (steps {})",
             expect.name(),

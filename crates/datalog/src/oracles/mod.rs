@@ -16,8 +16,7 @@ use crate::dialects::print;
 use crate::{Case, Test};
 use crosscheck_core::bag::Diff;
 use crosscheck_core::{
-    Check, CheckOptions, CompareOptions, Engine, EngineInfo, ErrorClass, Evidence, FindingClass, Oracle, Outcome, Rows,
-    Value,
+    Check, CheckOptions, CompareOptions, Engine, EngineInfo, ErrorClass, Evidence, Oracle, Outcome, Rows, Value,
 };
 use serde_json::json;
 
@@ -121,42 +120,14 @@ pub(crate) fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Optio
     };
     match e.run(&text, opts.timeout) {
         Outcome::Rows(r) => Ran::Rows(as_set(&r)),
-        Outcome::Crash { signal, code, stderr_tail } => Ran::Stop(Check::finding(Evidence {
-            class: FindingClass::Crash,
-            engine: e.info().label.clone(),
-            summary: format!("{} crashed on a {dialect} program", e.info().label),
-            expected: "a result".into(),
-            key: crash_key(signal, code, &stderr_tail),
-            actual: stderr_tail,
-            detail: json!({ "program": text }),
-        })),
+        out @ Outcome::Crash { .. } => {
+            Ran::Stop(Check::finding(Evidence::crash(&e.info().label, &out, json!({ "program": text }))))
+        }
         Outcome::Timeout { .. } => Ran::Stop(Check::Skip("timeout".into())),
         Outcome::Error { message, class: ErrorClass::Expected } => {
             Ran::Stop(Check::Skip(format!("an engine limit ({})", message.replace(':', ";"))))
         }
         Outcome::Error { message, .. } => Ran::Stop(Check::Skip(format!("{}: {message}", e.info().label))),
         other => Ran::Stop(Check::Skip(format!("unexpected outcome {other}"))),
-    }
-}
-
-/// The panic location (or signal) identifies a crash across programs.
-fn crash_key(signal: Option<i32>, code: Option<i32>, stderr_tail: &str) -> String {
-    match (signal, stderr_tail.strip_prefix("panic: ")) {
-        (Some(s), _) => format!("signal {s}"),
-        (None, Some(msg)) => {
-            // Numbers vary with the program ("the len is 2 but the index is 3"): one panic
-            // site, one key (a 10-minute Nemo campaign gave 52 keys otherwise).
-            let line: String = msg.lines().next().unwrap_or("").chars().take(80).collect();
-            let mut key = String::from("panic: ");
-            for c in line.chars() {
-                if !c.is_ascii_digit() {
-                    key.push(c);
-                } else if !key.ends_with('#') {
-                    key.push('#');
-                }
-            }
-            key
-        }
-        (None, None) => format!("crash {}", code.map(|c| c.to_string()).unwrap_or_default()),
     }
 }

@@ -85,7 +85,7 @@ fn config(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOptions) -> 
             if compare_with(&base, &other, &fold, &bool_as_int()).is_some() {
                 return Check::finding(Evidence {
                     class: FindingClass::Logic,
-                    engine: e.info().label.clone(),
+                    engines: vec![e.info().label.clone()],
                     summary: format!("config: {} rows by default, {} with {}", base.len(), other.len(), v.name),
                     expected: render(&base),
                     actual: render(&other),

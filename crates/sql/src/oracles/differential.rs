@@ -84,7 +84,7 @@ fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOption
     let (a, b) = (&results[groups[0][0]], &results[groups[1][0]]);
     Check::finding(Evidence {
         class: FindingClass::Logic,
-        engine: key.join(" vs "),
+        engines: key.clone(),
         summary: format!("engines disagree: {}", summary.join("; ")),
         expected: format!("{}:\n{}", a.0, render(&a.1)),
         actual: format!("{}:\n{}", b.0, render(&b.1)),

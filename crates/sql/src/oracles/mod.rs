@@ -193,7 +193,7 @@ fn logic(
 ) -> Check {
     Check::finding(Evidence {
         class: FindingClass::Logic,
-        engine: engine.info().label.clone(),
+        engines: vec![engine.info().label.clone()],
         summary: format!("{oracle}: {summary}"),
         expected,
         actual,
