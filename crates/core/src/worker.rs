@@ -127,10 +127,13 @@ impl Engine for Timed {
     }
 }
 
-/// Opens the engines of a run, each by its kind's registry.
-pub fn open_engines<K: Kind>(kind: &K, specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>, SetupError> {
-    let factories = kind.engines();
-    specs.iter().map(|s| crate::open_engine(&factories, s)).collect()
+/// Opens one engine by its spec. The binary supplies it: core knows no registry and no
+/// wrapper (fault injection) of the engines layer.
+pub type Opener<'a> = &'a dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, SetupError>;
+
+/// Opens the engines of a run.
+pub fn open_engines(open: Opener<'_>, specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>, SetupError> {
+    specs.iter().map(open).collect()
 }
 
 fn send(out: &mut impl Write, msg: &Msg) {
@@ -142,7 +145,7 @@ fn send(out: &mut impl Write, msg: &Msg) {
 }
 
 /// Runs a worker to the end of its budget; returns the process exit code.
-pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
+pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i32 {
     crate::process::keep_freed_heap();
     let mut out = io::BufWriter::new(protocol_channel());
     let board = match Board::inherited(cfg.board_fd) {
@@ -153,7 +156,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         }
     };
     let exec_ns = Arc::new(AtomicU64::new(0));
-    let mut engines: Vec<Box<dyn Engine>> = match open_engines(kind, &cfg.run.engines) {
+    let mut engines: Vec<Box<dyn Engine>> = match open_engines(open, &cfg.run.engines) {
         Ok(e) => e.into_iter().map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>).collect(),
         Err(e) => {
             send(&mut out, &Msg::Fatal(e.message));
@@ -352,7 +355,7 @@ pub struct ProbeInput {
 }
 
 /// Runs a probe and prints the evidence it finds (or `null`) as JSON; exit 2 on bad input.
-pub fn probe_main<K: Kind>(kind: &K, input: &ProbeInput) -> i32 {
+pub fn probe_main<K: Kind>(kind: &K, open: Opener<'_>, input: &ProbeInput) -> i32 {
     let case: K::Case = match serde_json::from_value(input.case.clone()) {
         Ok(c) => c,
         Err(e) => {
@@ -360,7 +363,7 @@ pub fn probe_main<K: Kind>(kind: &K, input: &ProbeInput) -> i32 {
             return 2;
         }
     };
-    let mut engines = match open_engines(kind, &input.engines) {
+    let mut engines = match open_engines(open, &input.engines) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("crosscheck: {e}");

@@ -17,9 +17,7 @@ pub mod shrink;
 use crate::ast::Program;
 use crate::gen::GenConfig;
 use crate::qf::Expect;
-use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
-};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -63,9 +61,6 @@ pub enum Test {
 impl KindInfo for DatalogKind {
     fn name(&self) -> &'static str {
         "datalog"
-    }
-    fn engines(&self) -> Vec<&'static dyn EngineFactory> {
-        engines::factories()
     }
     fn oracles(&self) -> &'static [&'static str] {
         ORACLES

@@ -14,7 +14,7 @@
 
 use super::recsql::{self, Dialect, MultiRec, Session, SqlLegFactory};
 use crate::ast::{Program, Type};
-use crosscheck_sql::engines::duckdb::DuckDbFactory;
+use crosscheck_engines::sql::duckdb::DuckDbFactory;
 
 pub const CAPS: &[&str] = recsql::CAPS;
 

@@ -17,7 +17,7 @@
 
 use super::recsql::{self, Dialect, MultiRec, Session, SqlLegFactory};
 use crate::ast::{Program, Type};
-use crosscheck_sql::engines::postgres::PostgresFactory;
+use crosscheck_engines::sql::postgres::PostgresFactory;
 
 pub const CAPS: &[&str] = recsql::CAPS;
 

@@ -5,8 +5,8 @@
 use super::{agg_form, flatten};
 use crate::ast::{CmpOp, Literal, Program, Term, Val};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::{find_tool, run_once, RunOnce};
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
+use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -227,7 +227,7 @@ impl Engine for Swipl {
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
-            return crosscheck_core::process::crash_from(Some(status), stderr);
+            return crosscheck_engines::transport::crash_from(Some(status), stderr);
         }
         if !status.success() || stderr.contains("Warning:") || stderr.contains("ERROR") {
             return Outcome::error(format!("swipl: {}", stderr.lines().take(4).collect::<Vec<_>>().join(" ")));

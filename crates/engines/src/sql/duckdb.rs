@@ -6,13 +6,13 @@
 //!
 //! Location: `duckdb=/path/to/venv` (a virtualenv with the `duckdb` module) or
 //! `duckdb=/path/to/python`; by default the project virtualenv `.venv` (see
-//! `crosscheck_core::process::find_tool`). Values keep their types (DECIMAL as exact decimals,
+//! `crate::transport::find_tool`). Values keep their types (DECIMAL as exact decimals,
 //! HUGEINT as big integers, BLOB as bytes, other types as DuckDB prints them). A statement past its
 //! limit is interrupted inside DuckDB (`Connection.interrupt`), which keeps the database; if the
 //! bridge does not answer shortly after, it is killed and the statement is a timeout all the same.
 
+use crate::transport::{find_tool, LineProcess, ReadError};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::{find_tool, LineProcess, ReadError};
 use crosscheck_core::{
     Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value,
 };
@@ -22,7 +22,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The bridge, run with `python -I -c BRIDGE <module>`.
-pub const BRIDGE: &str = include_str!("../../bridges/pydb_bridge.py");
+pub const BRIDGE: &str = include_str!("../../bridge/pydb_bridge.py");
 
 /// How long the bridge may take to start (interpreter plus `import duckdb`) or to reset.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
@@ -38,8 +38,6 @@ pub struct Flavor {
     pub module: &'static str,
     pub version_code: &'static str,
     pub dialect: &'static str,
-    /// Capabilities of the dialect the engine lacks (the generator then avoids them).
-    pub lacks: &'static [&'static str],
     pub install: &'static str,
     pub describe: &'static str,
     /// A binary of this name is the engine's shell, not a Python.
@@ -52,7 +50,6 @@ pub static DUCKDB: Flavor = Flavor {
     module: "duckdb",
     version_code: "import duckdb; print(duckdb.__version__)",
     dialect: "duckdb",
-    lacks: &[],
     install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)",
     describe: "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one",
     shell: Some("duckdb"),
@@ -154,9 +151,7 @@ impl BridgeEngine {
     pub fn open_flavor(flavor: &'static Flavor, spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
         let python = python_for(flavor, spec.location.as_deref())?;
         let (bridge, version) = Self::spawn(flavor, &python, spec.location.as_deref())?;
-        let caps = crate::dialect::by_name(flavor.dialect).map(|d| d.capabilities()).unwrap_or_default();
-        let caps: Vec<&str> = caps.iter().map(String::as_str).filter(|c| !flavor.lacks.contains(c)).collect();
-        let info = info_for(spec, format!("{} {version}", flavor.product), flavor.dialect, &caps);
+        let info = info_for(spec, format!("{} {version}", flavor.product), flavor.dialect, &[]);
         Ok(BridgeEngine { flavor, info, python, bridge: Some(bridge), lost: None })
     }
 

@@ -12,9 +12,9 @@
 //! fallback. Values are typed by their column: integers, DECIMAL as exact decimals, FLOAT and
 //! DOUBLE as floats, binary strings as bytes, any other type as its text.
 
-use super::server::{self, one_line, Probe, ServerProcess, Watchdog};
+use crate::transport::free_port;
+use crate::transport::server::{self, one_line, Probe, ServerProcess, Watchdog};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::free_port;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use mysql::consts::{ColumnFlags, ColumnType};
 use mysql::prelude::Queryable;
@@ -79,7 +79,7 @@ fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupErro
         let install = candidates
             .into_iter()
             .find(|c| c.is_file())
-            .or_else(|| crosscheck_core::process::find_tool("mariadb-install-db"))
+            .or_else(|| crate::transport::find_tool("mariadb-install-db"))
             .ok_or_else(|| {
                 SetupError::new(format!("mariadb={loc}: no mariadb-install-db beside {}", daemon.display()))
             })?;
@@ -89,13 +89,13 @@ fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupErro
         .iter()
         .map(PathBuf::from)
         .find(|p| p.is_file())
-        .or_else(|| crosscheck_core::process::find_tool("mariadbd"))
+        .or_else(|| crate::transport::find_tool("mariadbd"))
         .ok_or_else(|| {
             SetupError::new(format!(
                 "mariadb: no mariadbd found (looked in /usr/sbin and PATH); install MariaDB with {INSTALL}"
             ))
         })?;
-    let install = crosscheck_core::process::find_tool("mariadb-install-db")
+    let install = crate::transport::find_tool("mariadb-install-db")
         .or_else(|| Some(PathBuf::from("/usr/bin/mariadb-install-db")).filter(|p| p.is_file()))
         .ok_or_else(|| {
             SetupError::new(format!("mariadb: no mariadb-install-db found; install MariaDB with {INSTALL}"))
@@ -249,7 +249,7 @@ impl MariaDbEngine {
             );
             let opts = Self::local_opts(port, None);
             let r = proc.wait_ready("mariadb server", || {
-                crosscheck_core::process::wait_for_port(port, Instant::now() + Duration::from_millis(50))
+                crate::transport::wait_for_port(port, Instant::now() + Duration::from_millis(50))
                     && Conn::new(opts.clone()).is_ok()
             });
             match r {
@@ -349,9 +349,7 @@ impl MariaDbEngine {
             .query_first("SELECT VERSION()")
             .map_err(|e| SetupError::new(format!("mariadb: cannot read the server version: {}", err_text(&e))))?;
         let version = format!("MariaDB {}", version.unwrap_or_default());
-        let caps = crate::dialect::by_name("mariadb").map(|d| d.capabilities()).unwrap_or_default();
-        let caps: Vec<&str> = caps.iter().map(String::as_str).collect();
-        self.info = info_for(spec, version, "mariadb", &caps);
+        self.info = info_for(spec, version, "mariadb", &[]);
         self.reset()
     }
 

@@ -1,8 +1,8 @@
 //! Fault injection: `mutant:<engine>:<fault>` wraps a correct engine and corrupts its answers,
 //! so tests can show that each oracle catches the faults it claims to catch.
 
-use crate::engine::{Engine, EngineInfo, SetupError};
-use crate::outcome::{Outcome, Verdict};
+use crosscheck_core::{Engine, EngineInfo, SetupError};
+use crosscheck_core::{Outcome, Verdict};
 use std::time::Duration;
 
 /// The faults a mutant can inject. Each is deterministic.

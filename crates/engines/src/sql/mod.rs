@@ -1,4 +1,6 @@
 //! SQL engines, one file each, and the registry: adding an engine is one file and one line here.
+//! Private servers and bridges live in `crate::transport`; `server` stays reachable here for
+//! callers that named it with the SQL engines.
 
 use crosscheck_core::EngineFactory;
 
@@ -8,7 +10,7 @@ pub mod gluesql;
 pub mod mariadb;
 pub mod pgwire;
 pub mod postgres;
-pub mod server;
+pub use crate::transport::server;
 pub mod sqlite;
 pub mod turso;
 

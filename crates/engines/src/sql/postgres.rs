@@ -13,9 +13,9 @@
 //! `numeric` as exact decimals, floats, booleans, text, `bytea`; any other type as its text.
 
 use super::pgwire::{binary_supported, binary_value, split_statements, text_value};
-use super::server::{self, one_line, Probe, ServerProcess, Watchdog};
+use crate::transport::free_port;
+use crate::transport::server::{self, one_line, Probe, ServerProcess, Watchdog};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::free_port;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use postgres::error::SqlState;
 use postgres::types::Type;
@@ -69,7 +69,7 @@ fn find_bindir() -> Result<PathBuf, SetupError> {
     if let Some((_, bin)) = best {
         return Ok(bin);
     }
-    if let Some(p) = crosscheck_core::process::find_tool("initdb") {
+    if let Some(p) = crate::transport::find_tool("initdb") {
         if let Some(d) = p.parent() {
             return Ok(d.to_path_buf());
         }
@@ -343,9 +343,7 @@ impl PostgresEngine {
             .query_one("SELECT 'PostgreSQL ' || current_setting('server_version')", &[])
             .and_then(|r| r.try_get::<_, String>(0))
             .map_err(|e| SetupError::new(format!("postgres: cannot read the server version: {}", err_text(&e))))?;
-        let caps = crate::dialect::by_name("postgres").map(|d| d.capabilities()).unwrap_or_default();
-        let caps: Vec<&str> = caps.iter().map(String::as_str).collect();
-        self.info = info_for(spec, version, "postgres", &caps);
+        self.info = info_for(spec, version, "postgres", &[]);
         self.reset()
     }
 

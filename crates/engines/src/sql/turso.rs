@@ -4,7 +4,6 @@
 //! with an async API; the Python module needs no build. `turso=/path/to/venv` for another one.
 
 use super::duckdb::{availability, BridgeEngine, Flavor};
-use crate::dialect::cap;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineSpec, SetupError};
 
 pub static TURSO: Flavor = Flavor {
@@ -13,10 +12,7 @@ pub static TURSO: Flavor = Flavor {
     module: "turso",
     version_code: "import importlib.metadata, turso; print(importlib.metadata.version('pyturso'))",
     dialect: "sqlite",
-    // Turso 0.8.3: "FULL OUTER JOIN requires an equality condition in the ON clause", "RIGHT
-    // JOIN following another join is not yet supported", "Collate in WHERE clause is not
-    // supported" (found by a differential run against SQLite).
-    lacks: &[cap::FULL_JOIN, cap::RIGHT_JOIN, cap::SQLITE_COLLATIONS],
+    // What Turso lacks of SQLite's dialect is the SQL leg's knowledge (`crosscheck_sql::lacks`).
     install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install pyturso)",
     describe: "Turso, a SQLite rewrite in Rust (PyPI pyturso), behind a bridge process, in memory",
     shell: Some("tursodb"),

@@ -6,9 +6,9 @@
 //! timeout kills the process (the next call re-spawns it); a process that died is a crash with
 //! its stderr tail; a solver that exits after an error (cvc4, cvc5) is simply re-spawned.
 
-use crate::sexp::{self, Sexp};
+use super::sexp::{self, Sexp};
+use crate::transport::{run_once, LineProcess, ReadError, RunOnce};
 use crosscheck_core::engine::{info_for, Availability, EngineInfo, EngineSpec, SetupError};
-use crosscheck_core::process::{run_once, LineProcess, ReadError, RunOnce};
 use crosscheck_core::{Engine, ErrorClass, Outcome, Verdict};
 use std::path::PathBuf;
 use std::process::Command;
@@ -71,7 +71,7 @@ pub fn probe_version(program: &PathBuf, args: &[&str]) -> Result<String, String>
 
 /// Availability of a binary tool, with `install` as the hint when it is missing.
 pub fn binary_availability(tool: &str, version_args: &[&str], install: &str) -> Availability {
-    match crosscheck_core::process::find_tool(tool) {
+    match crate::transport::find_tool(tool) {
         Some(p) => match probe_version(&p, version_args) {
             Ok(v) => {
                 Availability { available: true, detail: format!("{v} ({})", p.display()), install: install.into() }
@@ -92,11 +92,8 @@ pub struct SolverProcess {
 }
 
 impl SolverProcess {
-    pub fn new(spec: &EngineSpec, version: String, dialect: &str, caps: &[&str], launch: Launch) -> SolverProcess {
-        let mut info = info_for(spec, version, dialect, caps);
-        if !launch.options.is_empty() || launch.args.iter().any(|a| a.starts_with('-')) {
-            info.capabilities.insert("custom-options".into());
-        }
+    pub fn new(spec: &EngineSpec, version: String, dialect: &str, launch: Launch) -> SolverProcess {
+        let info = info_for(spec, version, dialect, &[]);
         SolverProcess { info, launch, proc: None, used: false }
     }
 

@@ -1,5 +1,5 @@
-//! Shared machinery of the engines that run outside crosscheck: private throwaway servers
-//! (PostgreSQL, MariaDB) and bridge processes (DuckDB).
+//! Private throwaway servers (PostgreSQL, MariaDB): their data directories, ports, start,
+//! readiness, stop and statement watchdogs.
 //!
 //! - [`PrivateDir`]: a directory `crosscheck-<engine>-<pid>-<n>` (in [`base_dir`]) removed on drop;
 //!   directories left behind by a crosscheck process that was SIGKILLed are swept by the next
@@ -518,6 +518,22 @@ pub fn scratch_db_name() -> String {
 /// Whether a TCP port on loopback is free right now.
 pub fn port_free(port: u16) -> bool {
     std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
+}
+
+/// A free TCP port on 127.0.0.1 (for a private server).
+pub fn free_port() -> std::io::Result<u16> {
+    Ok(std::net::TcpListener::bind(("127.0.0.1", 0))?.local_addr()?.port())
+}
+
+/// Waits until something accepts connections on 127.0.0.1:`port`, or `deadline` passes.
+pub fn wait_for_port(port: u16, deadline: Instant) -> bool {
+    while Instant::now() < deadline {
+        if TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(200)).is_ok() {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    false
 }
 
 /// Parses `[scheme://][user[:password]@]host[:port][/db][?...]` loosely; used by MariaDB

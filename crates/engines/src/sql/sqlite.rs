@@ -1,7 +1,6 @@
 //! SQLite through `rusqlite` (bundled), in process. A crash takes the worker process down,
 //! which the campaign supervisor records as a crash finding.
 
-use crate::dialect::{Dialect, Sqlite as SqliteDialect};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use rusqlite::types::ValueRef;
@@ -32,9 +31,7 @@ impl EngineFactory for SqliteFactory {
                  build through its own engine entry"
             )));
         }
-        let caps = SqliteDialect.capabilities();
-        let caps: Vec<&str> = caps.iter().map(String::as_str).collect();
-        let info = info_for(spec, rusqlite::version().to_string(), "sqlite", &caps);
+        let info = info_for(spec, rusqlite::version().to_string(), "sqlite", &[]);
         let mut e =
             SqliteEngine { conn: None, info, deadline: Arc::new(AtomicU64::new(u64::MAX)), epoch: Instant::now() };
         e.reset()?;

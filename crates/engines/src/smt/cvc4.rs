@@ -10,24 +10,5 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
     args: &["--lang", "smt2", "--incremental", "--strings-exp"],
     version_args: &["--version"],
     dialect: "smtlib",
-    caps: &[
-        "theory:int",
-        "theory:real",
-        "theory:nia",
-        "theory:bv",
-        "theory:array",
-        "theory:string",
-        "theory:uf",
-        "theory:sorts",
-        "quantifiers",
-        "incremental",
-    ],
     install: "scripts/install-smt-solvers.sh (apt-get install cvc4)",
 };
-
-pub const SAFE_OPTIONS: &[(&str, &[&str])] = &[
-    ("random-seed", &["1", "2", "3"]),
-    ("simplification", &["none"]),
-    ("decision", &["justification", "internal"]),
-    ("arith-rewrite-equalities", &["true"]),
-];

@@ -6,8 +6,6 @@
 //! supervisor's `--hang-after`, which records it as a hang. A panic inside GlueSQL is caught
 //! and reported as a crash of the engine (the worker goes on; the database is dropped).
 
-use crate::dialect::Dialect;
-use crate::dialects::GlueSql as GlueSqlDialect;
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use gluesql::core::data::Value as GValue;
@@ -54,9 +52,7 @@ impl EngineFactory for GlueSqlFactory {
             )));
         }
         let version = version().map_err(SetupError::new)?;
-        let caps = GlueSqlDialect.capabilities();
-        let caps: Vec<&str> = caps.iter().map(String::as_str).collect();
-        let info = info_for(spec, version, GlueSqlDialect.name(), &caps);
+        let info = info_for(spec, version, "gluesql", &[]);
         Ok(Box::new(GlueSqlEngine { glue: Some(Glue::new(MemoryStorage::default())), info }))
     }
 }

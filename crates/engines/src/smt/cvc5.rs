@@ -3,20 +3,6 @@
 
 use super::{BinaryFactory, BridgeFactory};
 
-const CAPS: &[&str] = &[
-    "theory:int",
-    "theory:real",
-    "theory:nia",
-    "theory:bv",
-    "theory:array",
-    "theory:string",
-    "theory:fp",
-    "theory:uf",
-    "theory:sorts",
-    "quantifiers",
-    "incremental",
-];
-
 pub static FACTORY: BinaryFactory = BinaryFactory {
     name: "cvc5",
     describe: "cvc5 CLI over SMT-LIB stdin (Debian cvc5), one process per worker",
@@ -24,7 +10,6 @@ pub static FACTORY: BinaryFactory = BinaryFactory {
     args: &["--lang", "smt2", "--incremental"],
     version_args: &["--version"],
     dialect: "smtlib",
-    caps: CAPS,
     install: "scripts/install-smt-solvers.sh (apt-get install cvc5)",
 };
 
@@ -33,16 +18,5 @@ pub static PY_FACTORY: BridgeFactory = BridgeFactory {
     describe: "cvc5 from PyPI (Python API) behind a long-lived bridge process",
     which: "cvc5",
     dialect: "smtlib",
-    caps: CAPS,
     install: "scripts/install-smt-solvers.sh (pip install cvc5 into .venv)",
 };
-
-pub const SAFE_OPTIONS: &[(&str, &[&str])] = &[
-    ("seed", &["1", "2", "3", "17"]),
-    ("sat-random-seed", &["1", "5"]),
-    ("simplification", &["none"]),
-    ("decision", &["justification", "internal"]),
-    ("arith-rewrite-equalities", &["true"]),
-    ("nl-ext-tplanes", &["true"]),
-    ("repeat-simp", &["true"]),
-];

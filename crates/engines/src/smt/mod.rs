@@ -5,39 +5,19 @@ pub mod bitwuzla;
 pub mod cvc4;
 pub mod cvc5;
 pub mod process;
+pub mod sexp;
 pub mod yices;
 pub mod z3;
 
+use crate::transport::find_tool;
 use crosscheck_core::engine::{Availability, EngineFactory, EngineSpec, SetupError};
-use crosscheck_core::process::find_tool;
 use crosscheck_core::Engine;
 use process::{binary_availability, probe_version, split_location, Launch, SolverProcess};
 use std::path::PathBuf;
 
-/// Every SMT engine this leg knows.
-pub fn factories() -> Vec<&'static dyn EngineFactory> {
+/// Every SMT solver crosscheck knows.
+pub fn registry() -> Vec<&'static dyn EngineFactory> {
     vec![&z3::FACTORY, &cvc5::FACTORY, &cvc5::PY_FACTORY, &yices::FACTORY, &bitwuzla::FACTORY, &cvc4::FACTORY]
-}
-
-/// Options of a solver that must not change a `sat`/`unsat` answer (seeds, heuristics,
-/// preprocessing, alternative arithmetic/bit-vector back ends): each instance draws a random
-/// subset, recorded in the case so that it replays exactly.
-pub fn safe_options(engine_name: &str) -> &'static [(&'static str, &'static [&'static str])] {
-    match base_name(engine_name) {
-        "z3" => z3::SAFE_OPTIONS,
-        "cvc5" | "cvc5-py" => cvc5::SAFE_OPTIONS,
-        "cvc4" => cvc4::SAFE_OPTIONS,
-        "yices" => yices::SAFE_OPTIONS,
-        _ => &[],
-    }
-}
-
-/// The registry name under any `mutant:<engine>:<fault>` wrappers.
-pub fn base_name(name: &str) -> &str {
-    match crosscheck_core::mutant::parse(name) {
-        Some(Ok((inner, _))) => base_name(inner),
-        _ => name,
-    }
 }
 
 /// A solver shipped as a binary that reads SMT-LIB on stdin.
@@ -49,7 +29,6 @@ pub struct BinaryFactory {
     pub args: &'static [&'static str],
     pub version_args: &'static [&'static str],
     pub dialect: &'static str,
-    pub caps: &'static [&'static str],
     pub install: &'static str,
 }
 
@@ -77,7 +56,7 @@ impl EngineFactory for BinaryFactory {
         let version =
             probe_version(&program, self.version_args).map_err(|e| SetupError::new(format!("{}: {e}", self.name)))?;
         let args = self.args.iter().map(|a| a.to_string()).chain(flags).collect();
-        Ok(Box::new(SolverProcess::new(spec, version, self.dialect, self.caps, Launch { program, args, options })))
+        Ok(Box::new(SolverProcess::new(spec, version, self.dialect, Launch { program, args, options })))
     }
 }
 
@@ -88,7 +67,6 @@ pub struct BridgeFactory {
     /// Argument of the bridge (`bitwuzla`, `cvc5`).
     pub which: &'static str,
     pub dialect: &'static str,
-    pub caps: &'static [&'static str],
     pub install: &'static str,
 }
 
@@ -141,6 +119,6 @@ impl EngineFactory for BridgeFactory {
         let (launch, version) = self
             .launch(spec.location.as_deref())
             .map_err(|e| SetupError::new(format!("{}: {e}; {}", self.name, self.install)))?;
-        Ok(Box::new(SolverProcess::new(spec, version, self.dialect, self.caps, launch)))
+        Ok(Box::new(SolverProcess::new(spec, version, self.dialect, launch)))
     }
 }

@@ -8,6 +8,5 @@ pub static FACTORY: BridgeFactory = BridgeFactory {
     describe: "Bitwuzla from PyPI (Python API) behind a long-lived bridge process",
     which: "bitwuzla",
     dialect: "smtlib",
-    caps: &["theory:bv", "theory:array", "theory:fp", "theory:uf", "quantifiers", "incremental"],
     install: "scripts/install-smt-solvers.sh (pip install bitwuzla into .venv)",
 };
