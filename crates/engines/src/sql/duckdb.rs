@@ -1,5 +1,5 @@
 //! DuckDB through its Python module, behind one long-lived bridge process speaking JSON lines
-//! (`bridges/pydb_bridge.py`, embedded here; it also drives Turso, see `turso.rs`). The bundled `duckdb` crate is not used: its C++
+//! (`bridge/pydb_bridge.py`, embedded here; it also drives Turso, see `turso.rs`). The bundled `duckdb` crate is not used: its C++
 //! build takes 35-40 minutes on the project's machines. A crash of DuckDB costs only the bridge
 //! process: the statement becomes `Outcome::Crash` with the bridge's stderr tail, and the next
 //! `reset` starts a new bridge.
@@ -11,7 +11,8 @@
 //! limit is interrupted inside DuckDB (`Connection.interrupt`), which keeps the database; if the
 //! bridge does not answer shortly after, it is killed and the statement is a timeout all the same.
 
-use crate::transport::{find_tool, LineProcess, ReadError};
+use crate::transport::bridge::{Bridge, BridgeError, Launch};
+use crate::transport::{find_tool, ReadError};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{
     Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value,
@@ -137,7 +138,7 @@ pub struct BridgeEngine {
     flavor: &'static Flavor,
     info: EngineInfo,
     python: PathBuf,
-    bridge: Option<LineProcess>,
+    bridge: Option<Bridge>,
     /// Why the bridge is gone, until the next reset.
     lost: Option<&'static str>,
 }
@@ -157,94 +158,35 @@ impl BridgeEngine {
 
     /// The bridge's process id, while it runs (tests kill it to check crash handling).
     pub fn bridge_pid(&mut self) -> Option<u32> {
-        self.bridge.as_mut().map(|b| b.guard_mut().id())
+        self.bridge.as_mut().map(Bridge::pid)
     }
 
-    fn spawn(f: &Flavor, python: &Path, location: Option<&str>) -> Result<(LineProcess, String), SetupError> {
+    fn spawn(f: &Flavor, python: &Path, location: Option<&str>) -> Result<(Bridge, String), SetupError> {
         let what = location.map(|l| format!("{}={l}", f.name)).unwrap_or_else(|| f.name.into());
-        let mut cmd = Command::new(python);
-        cmd.args(["-I", "-c", BRIDGE, f.name]);
-        // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
-        // to this thread by a parent-death signal.
-        let parent = std::process::id() as libc::pid_t;
-        // SAFETY: only async-signal-safe calls between fork and exec.
-        unsafe {
-            use std::os::unix::process::CommandExt;
-            cmd.pre_exec(move || {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
-                if libc::getppid() != parent {
-                    return Err(std::io::Error::other("parent exited"));
-                }
-                Ok(())
-            });
-        }
-        let mut p = LineProcess::spawn(&mut cmd)
-            .map_err(|e| SetupError::new(format!("{what}: cannot run {}: {e}", python.display())))?;
-        match p.recv_line(Instant::now() + START_TIMEOUT) {
-            Ok(line) => {
-                let v: Json = serde_json::from_str(&line).unwrap_or(Json::Null);
-                match v.get("hello").and_then(Json::as_str) {
-                    Some(version) => Ok((p, version.to_string())),
-                    None => Err(SetupError::new(format!(
-                        "{what}: {} is not a {} bridge (said: {line})",
-                        python.display(),
-                        f.product
-                    ))),
-                }
-            }
-            Err(ReadError::Timeout) => Err(SetupError::new(format!(
-                "{what}: the {} bridge did not start within {}s",
-                f.product,
-                START_TIMEOUT.as_secs()
-            ))),
-            Err(ReadError::Closed) => {
-                let tail = match p.crash_outcome() {
-                    Outcome::Crash { stderr_tail, .. } => stderr_tail,
-                    _ => String::new(),
-                };
-                let last = tail
-                    .lines()
-                    .rev()
-                    .find(|l| !l.trim().is_empty())
-                    .map(|l| l.trim().to_string())
-                    .unwrap_or_else(|| "it printed nothing".into());
-                if last.contains(&format!("No module named '{}'", f.module)) {
-                    Err(SetupError::new(format!(
-                        "{what}: {} cannot import the {} module; install it with {}",
-                        python.display(),
-                        f.module,
-                        f.install
-                    )))
-                } else {
-                    Err(SetupError::new(format!(
-                        "{what}: the {} bridge exited at start under {} ({last}); give a virtualenv with the {} module ({}=/path/to/venv)",
-                        f.product,
-                        python.display(),
-                        f.module,
-                        f.name
-                    )))
-                }
-            }
-        }
+        Bridge::spawn(&Launch {
+            python,
+            code: BRIDGE,
+            args: &[f.name],
+            what: &what,
+            name: f.name,
+            product: f.product,
+            module: f.module,
+            install: f.install,
+            start_timeout: START_TIMEOUT,
+        })
     }
 
-    /// Sends one request and reads its reply line.
+    /// Sends one request and reads its reply; a bridge that wrote something else is retired and
+    /// the request gets an error reply.
     fn request(&mut self, req: &Json, deadline: Instant) -> Result<Json, ReadError> {
         let Some(b) = self.bridge.as_mut() else { return Err(ReadError::Closed) };
-        if b.send(&req.to_string()).is_err() {
-            return Err(ReadError::Closed);
-        }
-        let line = b.recv_line(deadline)?;
-        match serde_json::from_str::<Json>(&line) {
-            Ok(reply) if reply.is_object() => Ok(reply),
-            _ => {
-                // Something else wrote to the bridge's stdout: every later reply would answer
-                // the request before it, so the bridge is not trusted again.
-                if let Some(mut b) = self.bridge.take() {
-                    b.guard_mut().kill();
-                }
+        match b.request(req, deadline) {
+            Ok(reply) => Ok(reply),
+            Err(BridgeError::Timeout) => Err(ReadError::Timeout),
+            Err(BridgeError::Closed) => Err(ReadError::Closed),
+            Err(BridgeError::NotAReply(shown)) => {
+                self.bridge = None;
                 self.lost = Some("wrote a line that is not a reply");
-                let shown: String = line.chars().take(200).collect();
                 Ok(
                     serde_json::json!({"error": format!("{} bridge: a line that is not a reply: {shown}", self.flavor.name)}),
                 )
@@ -389,7 +331,7 @@ impl Engine for BridgeEngine {
             Err(ReadError::Timeout) => {
                 // DuckDB did not honour the interrupt: kill the bridge.
                 if let Some(mut b) = self.bridge.take() {
-                    b.guard_mut().kill();
+                    b.kill();
                 }
                 self.lost = Some("was killed after a timeout");
                 Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }

@@ -1,6 +1,8 @@
 //! Where engines that run outside crosscheck live: child processes spoken to in lines
-//! (`process`), and private throwaway servers with their statement watchdogs (`server`).
+//! (`process`), the JSON-lines protocol of Python-hosted engines (`bridge`), and private
+//! throwaway servers with their statement watchdogs (`server`).
 
+pub mod bridge;
 pub mod process;
 pub mod server;
 
