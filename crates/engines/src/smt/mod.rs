@@ -1,7 +1,9 @@
 //! The SMT solvers, one file each, all spoken to in SMT-LIB 2 text over one long-lived
-//! process per engine instance ([`process::SolverProcess`]).
+//! process per engine instance: a solver binary ([`process::SolverProcess`]) or the Python host
+//! for solvers PyPI ships as libraries ([`bridged::BridgedSolver`]).
 
 pub mod bitwuzla;
+pub mod bridged;
 pub mod cvc4;
 pub mod cvc5;
 pub mod process;
@@ -9,7 +11,9 @@ pub mod sexp;
 pub mod yices;
 pub mod z3;
 
+use crate::transport::bridge::HOST;
 use crate::transport::find_tool;
+use bridged::{BridgedSolver, Hosted};
 use crosscheck_core::engine::{Availability, EngineFactory, EngineSpec, SetupError};
 use crosscheck_core::Engine;
 use process::{binary_availability, probe_version, split_location, Launch, SolverProcess};
@@ -60,17 +64,16 @@ impl EngineFactory for BinaryFactory {
     }
 }
 
-/// A solver that PyPI ships only as a Python library, run behind `bridge/smt_bridge.py`.
+/// A solver that PyPI ships only as a Python library, run behind the Python host
+/// (`crate::transport::bridge`).
 pub struct BridgeFactory {
     pub name: &'static str,
     pub describe: &'static str,
-    /// Argument of the bridge (`bitwuzla`, `cvc5`).
+    /// The host module (`bitwuzla`, `cvc5`).
     pub which: &'static str,
     pub dialect: &'static str,
     pub install: &'static str,
 }
-
-const BRIDGE: &str = include_str!("../../bridge/smt_bridge.py");
 
 /// The Python of a virtualenv given as LOCATION, else the project's.
 fn python_for(path: Option<String>) -> Option<PathBuf> {
@@ -84,14 +87,11 @@ fn python_for(path: Option<String>) -> Option<PathBuf> {
 }
 
 impl BridgeFactory {
-    fn launch(&self, spec_location: Option<&str>) -> Result<(Launch, String), String> {
+    fn launch(&self, spec_location: Option<&str>) -> Result<(Hosted, String), String> {
         let (path, _flags, options) = split_location(spec_location);
         let python = python_for(path).ok_or("no python found")?;
-        let args: Vec<String> = vec!["-c".into(), BRIDGE.into(), self.which.into()];
-        let mut va: Vec<&str> = args.iter().map(String::as_str).collect();
-        va.push("--version");
-        let version = probe_version(&python, &va)?;
-        Ok((Launch { program: python, args, options }, version))
+        let version = probe_version(&python, &["-c", HOST, self.which, "--version"])?;
+        Ok((Hosted { python, module: self.which, install: self.install, options }, version))
     }
 }
 
@@ -108,7 +108,7 @@ impl EngineFactory for BridgeFactory {
         match self.launch(None) {
             Ok((l, v)) => Availability {
                 available: true,
-                detail: format!("{v} ({})", l.program.display()),
+                detail: format!("{v} ({})", l.python.display()),
                 install: self.install.into(),
             },
             Err(e) => Availability { available: false, detail: e, install: self.install.into() },
@@ -119,6 +119,6 @@ impl EngineFactory for BridgeFactory {
         let (launch, version) = self
             .launch(spec.location.as_deref())
             .map_err(|e| SetupError::new(format!("{}: {e}; {}", self.name, self.install)))?;
-        Ok(Box::new(SolverProcess::new(spec, version, self.dialect, launch)))
+        Ok(Box::new(BridgedSolver::new(spec, version, self.dialect, launch)))
     }
 }

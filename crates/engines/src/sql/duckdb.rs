@@ -1,6 +1,7 @@
 //! DuckDB through its Python module, behind one long-lived bridge process speaking JSON lines
-//! (`bridge/pydb_bridge.py`, embedded here; it also drives Turso, see `turso.rs`). The bundled `duckdb` crate is not used: its C++
-//! build takes 35-40 minutes on the project's machines. A crash of DuckDB costs only the bridge
+//! (`crate::transport::bridge`: the host `bridge/host.py` with `bridge/duckdb.py`; Turso too,
+//! see `turso.rs`). The bundled `duckdb` crate is not used: its C++ build takes 35-40 minutes on
+//! the project's machines. A crash of DuckDB costs only the bridge
 //! process: the statement becomes `Outcome::Crash` with the bridge's stderr tail, and the next
 //! `reset` starts a new bridge.
 //!
@@ -21,9 +22,6 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// The bridge, run with `python -I -c BRIDGE <module>`.
-pub const BRIDGE: &str = include_str!("../../bridge/pydb_bridge.py");
 
 /// How long the bridge may take to start (interpreter plus `import duckdb`) or to reset.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
@@ -165,8 +163,7 @@ impl BridgeEngine {
         let what = location.map(|l| format!("{}={l}", f.name)).unwrap_or_else(|| f.name.into());
         Bridge::spawn(&Launch {
             python,
-            code: BRIDGE,
-            args: &[f.name],
+            module_arg: f.name,
             what: &what,
             name: f.name,
             product: f.product,

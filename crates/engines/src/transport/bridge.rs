@@ -16,12 +16,30 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// The Python host and one module per library (`crates/engines/bridge/`), run with
+/// `python -I -c HOST <module>`: adding a library is one file there and one line here.
+pub const HOST: &str = concat!(
+    include_str!("../../bridge/host.py"),
+    "\n",
+    include_str!("../../bridge/sqldb.py"),
+    "\n",
+    include_str!("../../bridge/duckdb.py"),
+    "\n",
+    include_str!("../../bridge/turso.py"),
+    "\n",
+    include_str!("../../bridge/smtlib.py"),
+    "\n",
+    include_str!("../../bridge/cvc5.py"),
+    "\n",
+    include_str!("../../bridge/bitwuzla.py"),
+    "\nsys.exit(main())\n",
+);
+
 /// What starting a bridge needs, and the words its errors use.
 pub struct Launch<'a> {
     pub python: &'a Path,
-    /// The bridge's source, run with `python -I -c CODE ARGS...`.
-    pub code: &'a str,
-    pub args: &'a [&'a str],
+    /// The host module to run (`python -I -c HOST MODULE`).
+    pub module_arg: &'a str,
     /// The engine as the user wrote it (`duckdb`, `duckdb=/opt/venv`), for messages.
     pub what: &'a str,
     /// The engine's name in the registry, its product name and the Python module it needs.
@@ -52,7 +70,7 @@ impl Bridge {
     /// Starts a bridge and reads its hello: the bridge and the version it reported.
     pub fn spawn(l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
         let mut cmd = Command::new(l.python);
-        cmd.arg("-I").arg("-c").arg(l.code).args(l.args);
+        cmd.args(["-I", "-c", HOST, l.module_arg]);
         // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
         // to this thread by a parent-death signal.
         let parent = std::process::id() as libc::pid_t;
