@@ -176,3 +176,25 @@ fn start_failure(l: &Launch<'_>, p: &mut LineProcess) -> SetupError {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_holds_every_module_file() {
+        // A module file left out of HOST would be a library no engine can start.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bridge");
+        let entries = std::fs::read_dir(&dir).expect("bridge directory");
+        let mut files = 0;
+        for entry in entries {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "py") {
+                let text = std::fs::read_to_string(&path).expect("module text");
+                assert!(HOST.contains(&text), "{} is not in HOST", path.display());
+                files += 1;
+            }
+        }
+        assert!(files >= 5, "{files} module files");
+    }
+}
