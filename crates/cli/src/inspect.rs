@@ -8,7 +8,7 @@ use std::path::Path;
 pub fn engines(json: bool) -> Result<i32> {
     let mut rows = Vec::new();
     for kind in kinds() {
-        for f in kind.engines() {
+        for f in crate::kinds::registry(kind.name()) {
             let a = f.availability();
             rows.push(serde_json::json!({
                 "kind": kind.name(),

@@ -1,10 +1,40 @@
-//! The registered kinds of engine. Adding a leg is one line in `KINDS` and one in `with_kind!`.
+//! The registered kinds of engine, each paired with its engines. Adding a leg is one line in
+//! `legs()` and one in `with_kind!`.
 
-use crosscheck_core::KindInfo;
+use crosscheck_core::{Engine, EngineFactory, EngineSpec, KindInfo, SetupError};
+
+type Registry = fn() -> Vec<&'static dyn EngineFactory>;
+
+/// Every leg built into this binary, with the registry of the engines it runs on (legs do not
+/// list engines; the engines layer does).
+fn legs() -> [(&'static dyn KindInfo, Registry); 3] {
+    [
+        (&crosscheck_sql::SqlKind, crosscheck_engines::sql::registry),
+        (&crosscheck_smt::SmtKind, crosscheck_engines::smt::registry),
+        (&crosscheck_datalog::DatalogKind, crosscheck_datalog::engines::factories),
+    ]
+}
 
 /// Every leg built into this binary.
 pub fn kinds() -> Vec<&'static dyn KindInfo> {
-    vec![&crosscheck_sql::SqlKind, &crosscheck_smt::SmtKind, &crosscheck_datalog::DatalogKind]
+    legs().into_iter().map(|(k, _)| k).collect()
+}
+
+/// The engines of the leg named `kind`.
+pub fn registry(kind: &str) -> Vec<&'static dyn EngineFactory> {
+    legs().into_iter().find(|(k, _)| k.name() == kind).map(|(_, r)| r()).unwrap_or_default()
+}
+
+/// Opens engines of the leg named `kind`, `mutant:` wrappers included.
+pub fn opener(kind: &str) -> impl Fn(&EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    let factories = registry(kind);
+    move |spec| crosscheck_engines::open_engine(&factories, spec)
+}
+
+/// Tells the legs that open helper engines of their own (the SMT leg's reference and
+/// model-checking solvers) where to find them; called once at start.
+pub fn pair_legs() {
+    crosscheck_smt::solvers::use_registry(crosscheck_engines::smt::registry);
 }
 
 /// Kinds the product will have but this build does not yet.

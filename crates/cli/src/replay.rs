@@ -7,10 +7,10 @@ use crate::errors::{user, Result, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
 use crate::kinds::with_kind;
 use crosscheck_core::engine::EngineSpec;
 use crosscheck_core::kind::{CheckOptions, Evidence, FindingClass, Kind, Oracle};
-use crosscheck_core::process::{run_once, RunOnce};
 use crosscheck_core::reduce::reduce as reduce_case;
 use crosscheck_core::store::{self, load_finding, FindingRecord, Reduced, Store};
 use crosscheck_core::worker::{self, open_engines, reduce_offline, ProbeInput};
+use crosscheck_engines::transport::{run_once, RunOnce};
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -159,7 +159,7 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
             _ => None,
         }
     } else {
-        let mut engines = open_engines(kind, &specs).map_err(|e| user(e.message))?;
+        let mut engines = open_engines(&crate::kinds::opener(kind.name()), &specs).map_err(|e| user(e.message))?;
         let oracle = K::Oracle::parse(&rec.oracle).ok_or_else(|| {
             user(format!("the finding's oracle \"{}\" is not one of the {} leg's", rec.oracle, rec.kind))
         })?;
@@ -210,7 +210,7 @@ pub fn probe() -> Result<i32> {
     std::io::stdin().read_to_string(&mut text).map_err(|e| user(format!("probe: cannot read its input: {e}")))?;
     let input: ProbeInput = serde_json::from_str(&text).map_err(|e| user(format!("probe: bad input: {e}")))?;
     let kind = input.kind.clone();
-    let ev = with_kind!(kind.as_str(), |k| worker::probe(k, &input).map_err(user))?;
+    let ev = with_kind!(kind.as_str(), |k| worker::probe(k, &crate::kinds::opener(&kind), &input).map_err(user))?;
     println!("{}", serde_json::to_string(&ev).unwrap_or_else(|_| "null".into()));
     Ok(EXIT_OK)
 }

@@ -6,7 +6,8 @@ use crosscheck_core::engine::EngineSpec;
 use crosscheck_core::runner::{self, Launcher, Sink, Summary};
 use crosscheck_core::store::{FindingRecord, Store};
 use crosscheck_core::worker::{worker_main, RunConfig, WorkerConfig};
-use crosscheck_core::{mutant, KindInfo};
+use crosscheck_core::KindInfo;
+use crosscheck_engines::mutant;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,9 +69,9 @@ pub(crate) fn config(args: &RunArgs, kind: &dyn KindInfo) -> Result<RunConfig> {
             .map(|n| EngineSpec { name: n.to_string(), location: None, label: None })
             .collect(),
     };
-    let factories = kind.engines();
+    let factories = crate::kinds::registry(kind.name());
     for spec in &engines {
-        crosscheck_core::knows_engine(&factories, &spec.name).map_err(user)?;
+        crosscheck_engines::knows_engine(&factories, &spec.name).map_err(user)?;
         let base = match mutant::parse(&spec.name) {
             Some(Ok((inner, _))) => inner,
             _ => spec.name.as_str(),
@@ -279,6 +280,6 @@ pub fn worker() -> Result<i32> {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).map_err(|e| user(format!("worker: cannot read its config: {e}")))?;
     let cfg: WorkerConfig = serde_json::from_str(&text).map_err(|e| user(format!("worker: bad config: {e}")))?;
-    let code = with_kind!(cfg.run.kind.as_str(), |k| Ok(worker_main(k, &cfg)))?;
+    let code = with_kind!(cfg.run.kind.as_str(), |k| Ok(worker_main(k, &crate::kinds::opener(k.name()), &cfg)))?;
     Ok(if code == 0 { EXIT_OK } else { EXIT_USAGE })
 }

@@ -77,6 +77,8 @@ fn only_the_binary_writes_to_the_terminal() {
     for krate in ["core", "sql", "smt", "datalog", "engines"] {
         rust_files(&root().join("crates").join(krate).join("src"), &mut files);
     }
+    // The test kit tells a test's reader which engines it skipped; no campaign runs it.
+    files.retain(|f| !f.ends_with("testing.rs"));
     let mut problems = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap_or_default();

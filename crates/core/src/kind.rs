@@ -5,7 +5,7 @@
 //! deduplication and prints native reproducers. The runner, the store and the reducer never look
 //! inside a case: they only move it around as JSON.
 
-use crate::engine::{Engine, EngineFactory, EngineInfo};
+use crate::engine::{Engine, EngineInfo};
 use crate::outcome::Outcome;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -198,8 +198,6 @@ pub trait Generator<C, O>: Send {
 /// The object-safe part of a kind: what `crosscheck engines` and argument checking need.
 pub trait KindInfo: Sync {
     fn name(&self) -> &'static str;
-    /// Every engine this kind knows, one registry line each.
-    fn engines(&self) -> Vec<&'static dyn EngineFactory>;
     /// The names of the leg's oracles ([`oracle_names`] of its [`Kind::Oracle`]).
     fn oracles(&self) -> Vec<&'static str>;
     fn default_engines(&self) -> &'static [&'static str];

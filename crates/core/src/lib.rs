@@ -9,7 +9,6 @@ pub mod bag;
 pub mod board;
 pub mod engine;
 pub mod kind;
-pub mod mutant;
 pub mod notes;
 pub mod outcome;
 pub mod process;
@@ -44,42 +43,6 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
 pub fn rng(seed: u64, stream: u64) -> rand_chacha::ChaCha8Rng {
     use rand::SeedableRng;
     rand_chacha::ChaCha8Rng::seed_from_u64(derive_seed(seed, stream))
-}
-
-/// Opens an engine from a kind's registry; `mutant:<engine>:<fault>` wraps another engine.
-pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-    if let Some(parsed) = mutant::parse(&spec.name) {
-        let (inner, fault) = parsed.map_err(SetupError::new)?;
-        let inner_spec = EngineSpec { name: inner.to_string(), location: spec.location.clone(), label: None };
-        let engine = open_engine(factories, &inner_spec)?;
-        return Ok(Box::new(mutant::Mutant::new(engine, fault, &spec.name, spec.label.as_deref())));
-    }
-    match factories.iter().find(|f| f.name() == spec.name) {
-        Some(f) => f.open(spec),
-        None => {
-            let known: Vec<&str> = factories.iter().map(|f| f.name()).collect();
-            Err(SetupError::new(format!(
-                "unknown engine \"{}\" (known: {}; see crosscheck engines)",
-                spec.name,
-                known.join(", ")
-            )))
-        }
-    }
-}
-
-/// Whether a name is a known engine of the registry (mutants included).
-pub fn knows_engine(factories: &[&'static dyn EngineFactory], name: &str) -> Result<(), String> {
-    let base = match mutant::parse(name) {
-        Some(Ok((inner, _))) => return knows_engine(factories, inner),
-        Some(Err(e)) => return Err(e),
-        None => name,
-    };
-    if factories.iter().any(|f| f.name() == base) {
-        Ok(())
-    } else {
-        let known: Vec<&str> = factories.iter().map(|f| f.name()).collect();
-        Err(format!("unknown engine \"{base}\" (known: {}; see crosscheck engines)", known.join(", ")))
-    }
 }
 
 #[cfg(test)]

@@ -1,16 +1,12 @@
-//! Child processes for engines that run outside crosscheck: solvers, bridges, servers.
-//!
-//! Every child gets its own process group and is killed (the whole group) and reaped on drop,
-//! on every path. Its stdout is read line by line on a thread so reads can time out; its
-//! stderr is drained on another thread, keeping a tail for crash findings.
+//! Child processes of the campaign runner (workers, background reducers) and what the engines
+//! layer builds on: a child in its own process group, killed with its group and reaped on drop
+//! on every path, and a drained stream that keeps its tail for crash findings.
 
-use crate::outcome::Outcome;
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io::{self, Read};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -83,110 +79,6 @@ impl Drop for ChildGuard {
     }
 }
 
-/// Why a line could not be read.
-#[derive(Debug, PartialEq, Eq)]
-pub enum ReadError {
-    Timeout,
-    /// stdout closed: the process exited or crashed.
-    Closed,
-}
-
-/// A long-lived child spoken to in lines over stdin and stdout (a solver in interactive
-/// mode, a JSON-lines bridge).
-pub struct LineProcess {
-    guard: ChildGuard,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
-    stderr_done: Receiver<()>,
-}
-
-impl LineProcess {
-    pub fn spawn(cmd: &mut Command) -> io::Result<LineProcess> {
-        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut guard = ChildGuard::spawn(cmd)?;
-        let child = guard.child_mut();
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().ok_or_else(|| io::Error::other("no stdout pipe"))?;
-        let stderr = child.stderr.take().ok_or_else(|| io::Error::other("no stderr pipe"))?;
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-        });
-        let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
-        let stderr_done = drain_into(stderr, tail.clone());
-        Ok(LineProcess { guard, stdin, lines, stderr: tail, stderr_done })
-    }
-
-    /// Writes `text` (a newline is added if missing) and flushes.
-    pub fn send(&mut self, text: &str) -> io::Result<()> {
-        let stdin = self.stdin.as_mut().ok_or_else(|| io::Error::other("stdin closed"))?;
-        stdin.write_all(text.as_bytes())?;
-        if !text.ends_with('\n') {
-            stdin.write_all(b"\n")?;
-        }
-        stdin.flush()
-    }
-
-    /// The next stdout line, waiting until `deadline`.
-    pub fn recv_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
-        }
-    }
-
-    /// Discards lines already read but not consumed (after a timeout, say).
-    pub fn drain_lines(&mut self) {
-        while self.lines.try_recv().is_ok() {}
-    }
-
-    pub fn stderr_tail(&self) -> String {
-        tail_text(&self.stderr)
-    }
-
-    pub fn is_alive(&mut self) -> bool {
-        self.guard.try_wait().is_none()
-    }
-
-    pub fn guard_mut(&mut self) -> &mut ChildGuard {
-        &mut self.guard
-    }
-
-    /// The crash outcome of a child that stopped answering: waits briefly for its exit status.
-    pub fn crash_outcome(&mut self) -> Outcome {
-        let end = Instant::now() + Duration::from_millis(500);
-        let mut status = None;
-        while Instant::now() < end {
-            status = self.guard.try_wait();
-            if status.is_some() {
-                break;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        let status = status.or_else(|| self.guard.kill());
-        // The tail is complete once the drain thread saw end of file.
-        let _ = self.stderr_done.recv_timeout(Duration::from_millis(500));
-        crash_from(status, self.stderr_tail())
-    }
-}
-
-/// The crash outcome for an exit status and a stderr tail.
-pub fn crash_from(status: Option<ExitStatus>, stderr_tail: String) -> Outcome {
-    Outcome::Crash { signal: status.and_then(|s| s.signal()), code: status.and_then(|s| s.code()), stderr_tail }
-}
-
 /// The last few KiB a child wrote to a stream, drained on its own thread so a chatty child
 /// cannot block on a full pipe.
 #[derive(Clone)]
@@ -215,7 +107,7 @@ impl Tail {
     }
 }
 
-pub(crate) fn drain_into<R: Read + Send + 'static>(mut r: R, tail: Arc<Mutex<VecDeque<u8>>>) -> Receiver<()> {
+fn drain_into<R: Read + Send + 'static>(mut r: R, tail: Arc<Mutex<VecDeque<u8>>>) -> Receiver<()> {
     let (done, rx) = mpsc::channel();
     thread::spawn(move || {
         let mut buf = [0u8; 4096];
@@ -245,58 +137,6 @@ fn tail_text(tail: &Arc<Mutex<VecDeque<u8>>>) -> String {
     }
 }
 
-/// The result of a one-shot child run.
-#[derive(Debug)]
-pub enum RunOnce {
-    Exited { status: ExitStatus, stdout: String, stderr: String },
-    TimedOut { stdout: String, stderr: String },
-}
-
-/// Runs `cmd` once with `input` on stdin, killing its group after `limit`.
-pub fn run_once(cmd: &mut Command, input: &str, limit: Duration) -> io::Result<RunOnce> {
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut guard = ChildGuard::spawn(cmd)?;
-    let child = guard.child_mut();
-    let mut stdin = child.stdin.take();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    let input = input.to_string();
-    let writer = thread::spawn(move || {
-        if let Some(s) = stdin.as_mut() {
-            let _ = s.write_all(input.as_bytes());
-        }
-    });
-    let out_t = thread::spawn(move || read_all(stdout));
-    let err_t = thread::spawn(move || read_all(stderr));
-    let end = Instant::now() + limit;
-    let mut status = None;
-    while Instant::now() < end {
-        if let Some(s) = guard.try_wait() {
-            status = Some(s);
-            break;
-        }
-        thread::sleep(Duration::from_millis(1));
-    }
-    if status.is_none() {
-        guard.kill();
-    }
-    let _ = writer.join();
-    let stdout = out_t.join().unwrap_or_default();
-    let stderr = err_t.join().unwrap_or_default();
-    Ok(match status {
-        Some(status) => RunOnce::Exited { status, stdout, stderr },
-        None => RunOnce::TimedOut { stdout, stderr },
-    })
-}
-
-fn read_all<R: Read>(r: Option<R>) -> String {
-    let mut s = Vec::new();
-    if let Some(mut r) = r {
-        let _ = r.read_to_end(&mut s);
-    }
-    String::from_utf8_lossy(&s).into_owned()
-}
-
 /// Keeps freed heap memory in the process. In-process engines allocate and free their
 /// statement and page-cache memory on every query; with glibc's defaults the freed top of the
 /// heap goes back to the kernel and is faulted in again on the next query, which cost a SQLite
@@ -309,78 +149,5 @@ pub fn keep_freed_heap() {
         libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
         libc::mallopt(libc::M_TOP_PAD, 16 << 20);
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
-    }
-}
-
-/// A free TCP port on 127.0.0.1 (for a private server).
-pub fn free_port() -> io::Result<u16> {
-    Ok(TcpListener::bind(("127.0.0.1", 0))?.local_addr()?.port())
-}
-
-/// Waits until something accepts connections on 127.0.0.1:`port`, or `deadline` passes.
-pub fn wait_for_port(port: u16, deadline: Instant) -> bool {
-    while Instant::now() < deadline {
-        if TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(200)).is_ok() {
-            return true;
-        }
-        thread::sleep(Duration::from_millis(50));
-    }
-    false
-}
-
-/// Finds an external tool: in `$CROSSCHECK_VENV/bin`, in a `.venv/bin` of the current
-/// directory or of an ancestor of the crosscheck executable (the project's virtualenv, made by
-/// `scripts/setup.sh`), then on `PATH`.
-pub fn find_tool(name: &str) -> Option<std::path::PathBuf> {
-    use std::path::PathBuf;
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    if let Some(v) = std::env::var_os("CROSSCHECK_VENV") {
-        dirs.push(PathBuf::from(v).join("bin"));
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        dirs.push(cwd.join(".venv/bin"));
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        dirs.extend(exe.ancestors().skip(1).map(|a| a.join(".venv/bin")));
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        dirs.extend(std::env::split_paths(&path));
-    }
-    dirs.into_iter().map(|d| d.join(name)).find(|p| is_executable(p))
-}
-
-fn is_executable(p: &std::path::Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_process_round_trip_and_crash() {
-        let mut p =
-            LineProcess::spawn(Command::new("sh").args(["-c", "read x; echo got $x; echo oops >&2; kill -SEGV $$"]))
-                .expect("sh runs");
-        p.send("hello").expect("send");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        assert_eq!(p.recv_line(deadline), Ok("got hello".to_string()));
-        assert_eq!(p.recv_line(deadline), Err(ReadError::Closed));
-        match p.crash_outcome() {
-            Outcome::Crash { signal, stderr_tail, .. } => {
-                assert_eq!(signal, Some(libc::SIGSEGV));
-                assert!(stderr_tail.contains("oops"), "{stderr_tail}");
-            }
-            other => panic!("expected a crash, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn run_once_times_out_and_kills() {
-        let t = Instant::now();
-        let r = run_once(Command::new("sh").args(["-c", "sleep 30"]), "", Duration::from_millis(200)).expect("runs");
-        assert!(matches!(r, RunOnce::TimedOut { .. }));
-        assert!(t.elapsed() < Duration::from_secs(5));
     }
 }

@@ -129,10 +129,13 @@ impl Engine for Timed {
     }
 }
 
-/// Opens the engines of a run, each by its kind's registry.
-pub fn open_engines<K: Kind>(kind: &K, specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>, SetupError> {
-    let factories = kind.engines();
-    specs.iter().map(|s| crate::open_engine(&factories, s)).collect()
+/// Opens one engine by its spec. The binary supplies it: core knows no registry and no
+/// wrapper (fault injection) of the engines layer.
+pub type Opener<'a> = &'a dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, SetupError>;
+
+/// Opens the engines of a run.
+pub fn open_engines(open: Opener<'_>, specs: &[EngineSpec]) -> Result<Vec<Box<dyn Engine>>, SetupError> {
+    specs.iter().map(open).collect()
 }
 
 fn send(out: &mut impl Write, msg: &Msg) {
@@ -144,7 +147,7 @@ fn send(out: &mut impl Write, msg: &Msg) {
 }
 
 /// Runs a worker to the end of its budget; returns the process exit code.
-pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
+pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i32 {
     crate::process::keep_freed_heap();
     let mut out = io::BufWriter::new(protocol_channel());
     let board = match Board::inherited(cfg.board_fd) {
@@ -155,7 +158,7 @@ pub fn worker_main<K: Kind>(kind: &K, cfg: &WorkerConfig) -> i32 {
         }
     };
     let exec_ns = Arc::new(AtomicU64::new(0));
-    let mut engines: Vec<Box<dyn Engine>> = match open_engines(kind, &cfg.run.engines) {
+    let mut engines: Vec<Box<dyn Engine>> = match open_engines(open, &cfg.run.engines) {
         Ok(e) => e.into_iter().map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>).collect(),
         Err(e) => {
             send(&mut out, &Msg::Fatal(e.message));
@@ -374,10 +377,10 @@ pub struct ProbeInput {
 }
 
 /// Runs a probe: the evidence the case shows, if any; an error for input that does not fit.
-pub fn probe<K: Kind>(kind: &K, input: &ProbeInput) -> Result<Option<Evidence>, String> {
+pub fn probe<K: Kind>(kind: &K, open: Opener<'_>, input: &ProbeInput) -> Result<Option<Evidence>, String> {
     let case: K::Case = serde_json::from_value(input.case.clone())
         .map_err(|e| format!("the case does not fit the {} leg: {e}", input.kind))?;
-    let mut engines = open_engines(kind, &input.engines).map_err(|e| e.message)?;
+    let mut engines = open_engines(open, &input.engines).map_err(|e| e.message)?;
     let oracle = K::Oracle::parse(&input.oracle)
         .ok_or_else(|| format!("the {} leg has no oracle \"{}\"", input.kind, input.oracle))?;
     let opts = CheckOptions { timeout: input.timeout };

@@ -145,7 +145,7 @@ fn end_to_end(names: &[String], oracle: &str, secs: f64) {
                 return;
             }
         };
-        match crosscheck_core::open_engine(&factories, &spec) {
+        match crosscheck_engines::open_engine(&factories, &spec) {
             Ok(e) => es.push(Box::new(Timed { inner: e, ns: ns.clone() })),
             Err(e) => {
                 println!("{:<28} {oracle:<12} skipped: {e}", names.join(","));

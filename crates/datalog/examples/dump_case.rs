@@ -19,7 +19,7 @@ fn main() {
         std::process::exit(2);
     };
     let spec = EngineSpec { name: engine.clone(), location: None, label: None };
-    let e: Box<dyn crosscheck_core::Engine> = match crosscheck_core::open_engine(&engines::factories(), &spec) {
+    let e: Box<dyn crosscheck_core::Engine> = match crosscheck_engines::open_engine(&engines::factories(), &spec) {
         Ok(e) => e,
         Err(err) => {
             eprintln!("{err}");
@@ -46,7 +46,7 @@ fn main() {
     if std::env::var("REDUCE").is_ok() {
         use crosscheck_core::Kind;
         let spec = EngineSpec { name: engine.clone(), location: None, label: None };
-        if let Ok(e) = crosscheck_core::open_engine(&engines::factories(), &spec) {
+        if let Ok(e) = crosscheck_engines::open_engine(&engines::factories(), &spec) {
             let mut es = vec![e];
             let opts = crosscheck_core::CheckOptions { timeout: std::time::Duration::from_secs(10) };
             let k = crosscheck_datalog::DatalogKind;

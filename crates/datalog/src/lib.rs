@@ -23,8 +23,7 @@ use crate::gen::GenConfig;
 pub use crate::oracles::DatalogOracle;
 use crate::qf::Expect;
 use crosscheck_core::{
-    oracle_names, Check, CheckOptions, Engine, EngineFactory, EngineInfo, Evidence, GenOptions, Generator, Kind,
-    KindInfo,
+    oracle_names, Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
@@ -67,9 +66,6 @@ pub enum Test {
 impl KindInfo for DatalogKind {
     fn name(&self) -> &'static str {
         "datalog"
-    }
-    fn engines(&self) -> Vec<&'static dyn EngineFactory> {
-        engines::factories()
     }
     fn oracles(&self) -> Vec<&'static str> {
         oracle_names::<DatalogOracle>()

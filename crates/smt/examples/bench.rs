@@ -12,7 +12,7 @@
 //!     [--storm-only] (stop after STORM's bound search: no syntax-level steps)
 
 use crosscheck_core::engine::{EngineInfo, EngineSpec, SetupError};
-use crosscheck_core::{Check, CheckOptions, Engine, GenOptions, Kind, KindInfo, Outcome, Verdict};
+use crosscheck_core::{Check, CheckOptions, Engine, GenOptions, Kind, Outcome, Verdict};
 use crosscheck_smt::SmtKind;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -87,9 +87,9 @@ impl Engine for OneShot {
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let mut cmd = std::process::Command::new(&self.program);
         cmd.arg("-in");
-        match crosscheck_core::process::run_once(&mut cmd, text, limit) {
-            Ok(crosscheck_core::process::RunOnce::Exited { stdout, .. }) => {
-                crosscheck_smt::engines::process::parse_answers(&stdout)
+        match crosscheck_engines::transport::run_once(&mut cmd, text, limit) {
+            Ok(crosscheck_engines::transport::RunOnce::Exited { stdout, .. }) => {
+                crosscheck_engines::smt::process::parse_answers(&stdout)
             }
             Ok(_) => Outcome::Timeout { after_ms: limit.as_millis() as u64 },
             Err(e) => Outcome::error(e.to_string()),
@@ -129,13 +129,14 @@ fn main() {
         None => seeds_dir,
     };
     let kind = SmtKind;
-    let factories = kind.engines();
+    crosscheck_smt::solvers::use_registry(crosscheck_engines::smt::registry);
+    let factories = crosscheck_engines::smt::registry();
     let (ns, calls, decided) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     let mut engs: Vec<Box<dyn Engine>> = Vec::new();
     for s in EngineSpec::parse_list(&engines).expect("engine list") {
-        let mut e = crosscheck_core::open_engine(&factories, &s).unwrap_or_else(|e| panic!("cannot open {s}: {e}"));
+        let mut e = crosscheck_engines::open_engine(&factories, &s).unwrap_or_else(|e| panic!("cannot open {s}: {e}"));
         if args.iter().any(|a| a == "--one-shot") {
-            let program = crosscheck_core::process::find_tool("z3").expect("z3 for --one-shot");
+            let program = crosscheck_engines::transport::find_tool("z3").expect("z3 for --one-shot");
             e = Box::new(OneShot { info: e.info().clone(), program });
         }
         if args.iter().any(|a| a == "--planted") {

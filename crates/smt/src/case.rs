@@ -60,12 +60,12 @@ impl SmtCase {
                 out.push_str(&format!("(set-option :{k} {v})\n"));
             }
         }
-        match (&self.logic, info.has("needs-logic")) {
+        match (&self.logic, crate::solvers::has(info, "needs-logic")) {
             (Some(l), _) => out.push_str(&format!("(set-logic {l})\n")),
             (None, true) => out.push_str("(set-logic ALL)\n"),
             (None, false) => {}
         }
-        self.body(&mut out, info.has("check-sat-using"));
+        self.body(&mut out, crate::solvers::has(info, "check-sat-using"));
         if self.get_model {
             out.push_str("(get-model)\n");
         }

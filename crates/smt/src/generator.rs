@@ -4,9 +4,9 @@
 //! solver is deterministic for one version).
 
 use crate::case::{normalize_model, SmtCase};
-use crate::engines::{self, base_name, safe_options};
 use crate::eval::{self, Env};
 use crate::script::Script;
+use crate::solvers::{self, base_name, safe_options};
 use crate::storm::{self, Entry, Params, Step};
 use crate::term::{Arena, TermId};
 use crate::SmtOracle;
@@ -104,7 +104,7 @@ pub fn supported_by_all(script: &Script, engines: &[EngineInfo]) -> bool {
     if script.decls().iter().any(|d| d.starts_with("(declare-sort")) {
         caps.push("theory:sorts");
     }
-    engines.iter().all(|e| caps.iter().all(|c| e.has(c)))
+    engines.iter().all(|e| caps.iter().all(|c| solvers::has(e, c)))
 }
 
 /// The seeds shipped with crosscheck (`crates/smt/seeds`), when present.
@@ -138,7 +138,7 @@ impl Reference {
 
     /// Runs `script` on the first solver that gives verdicts; its name and version too.
     fn run(&mut self, script: &str, logic: Option<&str>) -> Option<(String, Outcome)> {
-        let factories = engines::factories();
+        let factories = solvers::registry();
         for (name, slot, failed) in self.candidates.iter_mut() {
             if *failed {
                 continue;
@@ -156,7 +156,7 @@ impl Reference {
             }
             let Some(engine) = slot.as_mut() else { continue };
             let mut text = String::new();
-            match (logic, engine.info().has("needs-logic")) {
+            match (logic, solvers::has(engine.info(), "needs-logic")) {
                 (Some(l), _) => text.push_str(&format!("(set-option :produce-models true)\n(set-logic {l})\n")),
                 (None, true) => text.push_str("(set-option :produce-models true)\n(set-logic ALL)\n"),
                 (None, false) => text.push_str("(set-option :produce-models true)\n"),
@@ -347,8 +347,10 @@ impl SmtGenerator {
         }
         let mut rng = crosscheck_core::rng(self.seed, 0xF00D_0000 ^ round);
         let constr = storm::enrich(&mut arena, &mut rng, &self.params, &init);
-        let incremental = self.engines.iter().all(|e| e.has("incremental")) && rng.gen_bool(self.params.p_incremental);
-        let tactic = self.engines.iter().any(|e| e.has("check-sat-using")) && rng.gen_bool(self.params.p_tactic);
+        let incremental =
+            self.engines.iter().all(|e| solvers::has(e, "incremental")) && rng.gen_bool(self.params.p_incremental);
+        let tactic =
+            self.engines.iter().any(|e| solvers::has(e, "check-sat-using")) && rng.gen_bool(self.params.p_tactic);
         Some(Prepared {
             round,
             seed: name,

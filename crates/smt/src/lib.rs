@@ -4,7 +4,6 @@
 
 pub mod budget;
 pub mod case;
-pub mod engines;
 pub mod eval;
 pub mod generator;
 pub mod minimize;
@@ -14,11 +13,11 @@ pub mod script;
 pub mod seedgen;
 pub mod sexp;
 pub mod shrink;
+pub mod solvers;
 pub mod storm;
 pub mod term;
 
 pub use case::SmtCase;
-use crosscheck_core::engine::EngineFactory;
 use crosscheck_core::{
     oracle_names, Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo, Oracle,
 };
@@ -56,10 +55,6 @@ impl std::fmt::Display for SmtOracle {
 impl KindInfo for SmtKind {
     fn name(&self) -> &'static str {
         "smt"
-    }
-
-    fn engines(&self) -> Vec<&'static dyn EngineFactory> {
-        engines::factories()
     }
 
     fn oracles(&self) -> Vec<&'static str> {

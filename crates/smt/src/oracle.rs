@@ -293,10 +293,10 @@ pub fn second_opinion(
         }
     }
     // No other engine in the run: a checker solver of our own, not the one under test.
-    let tested = crate::engines::base_name(&engines[skip].info().name).to_string();
+    let tested = crate::solvers::base_name(&engines[skip].info().name).to_string();
     let mut slot = CHECKER.lock().ok()?;
     if slot.is_none() {
-        let factories = crate::engines::factories();
+        let factories = crate::solvers::registry();
         for name in ["z3", "cvc5", "cvc4"].into_iter().filter(|n| *n != tested).chain(["z3"]) {
             let spec = crosscheck_core::EngineSpec {
                 name: name.into(),

@@ -62,7 +62,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
     let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let spec = EngineSpec { name: "sqlite".into(), location: None, label: None };
-    let engine = crosscheck_core::open_engine(&crosscheck_sql::engines::registry(), &spec).expect("sqlite opens");
+    let engine = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec).expect("sqlite opens");
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Timed { inner: engine })];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let opts = GenOptions { seed, seeds_dir: None };
@@ -179,7 +179,7 @@ fn main() {
 
 fn rusqlite_version() -> String {
     let spec = EngineSpec { name: "sqlite".into(), location: None, label: None };
-    crosscheck_core::open_engine(&crosscheck_sql::engines::registry(), &spec)
+    crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
         .map(|e| e.info().version.clone())
         .unwrap_or_default()
 }

@@ -24,7 +24,7 @@ fn main() {
         .iter()
         .map(|n| {
             let spec = EngineSpec::parse(n).expect("engine spec");
-            crosscheck_core::open_engine(&crosscheck_sql::engines::registry(), &spec).expect("engine opens")
+            crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec).expect("engine opens")
         })
         .collect();
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();

@@ -2,7 +2,7 @@
 //! generated four-engine runs that must print only what every engine accepts.
 //!
 //! An engine that is not installed here is skipped with a printed line, unless it is listed in
-//! `CROSSCHECK_REQUIRE_ENGINES` (as in `tests/engines.rs`).
+//! `CROSSCHECK_REQUIRE_ENGINES` (`crosscheck_engines::testing`).
 
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind, Outcome, Value};
 use crosscheck_sql::ast::*;
@@ -18,19 +18,11 @@ fn spec(name: &str) -> EngineSpec {
 }
 
 fn factory(name: &str) -> &'static dyn crosscheck_core::EngineFactory {
-    crosscheck_sql::engines::registry().into_iter().find(|f| f.name() == name).expect("engine in registry")
+    crosscheck_engines::sql::registry().into_iter().find(|f| f.name() == name).expect("engine in registry")
 }
 
 fn available(name: &str) -> bool {
-    let a = factory(name).availability();
-    if !a.available {
-        let required = std::env::var("CROSSCHECK_REQUIRE_ENGINES")
-            .map(|v| v.split(',').any(|e| e.trim() == name || e.trim() == "all"))
-            .unwrap_or(false);
-        assert!(!required, "{name} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {}", a.detail);
-        eprintln!("skipped: {name} is not available here ({}); install: {}", a.detail, a.install);
-    }
-    a.available
+    crosscheck_engines::testing::available(factory(name))
 }
 
 fn open(name: &str) -> Option<Box<dyn Engine>> {
@@ -211,7 +203,7 @@ fn small_case() -> (crosscheck_sql::SqlCase, crosscheck_core::Evidence) {
 /// The client's output of a reproducer, or None when the client is not installed here.
 fn run_client(client: &str, args: &[&str], script: &str) -> Option<String> {
     use std::io::Write;
-    let path = crosscheck_core::process::find_tool(client)?;
+    let path = crosscheck_engines::transport::find_tool(client)?;
     let mut child = std::process::Command::new(path)
         .args(args)
         .stdin(std::process::Stdio::piped())
@@ -247,7 +239,7 @@ fn reproducers_run_in_the_engines_own_clients() {
     if !available("mariadb") {
         return;
     }
-    let my = crosscheck_sql::engines::mariadb::MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
+    let my = crosscheck_engines::sql::mariadb::MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
     let url = my.url();
     let port = url.rsplit(':').next().expect("port");
     let args = ["-h", "127.0.0.1", "-P", port, "-u", "root", "-N", "-B"];

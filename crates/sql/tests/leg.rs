@@ -14,7 +14,7 @@ const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(10) };
 
 fn engine(name: &str) -> Box<dyn Engine> {
     let spec = EngineSpec { name: name.into(), location: None, label: None };
-    crosscheck_core::open_engine(&crosscheck_sql::engines::registry(), &spec).expect("engine opens")
+    crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec).expect("engine opens")
 }
 
 fn col(t: &str, c: &str) -> Expr {
@@ -407,5 +407,49 @@ fn a_run_generates_only_what_every_engine_supports() {
             assert!(!sql.contains(bad), "{bad} in a SQLite+PostgreSQL run: {sql}");
         }
         assert!(case.strict);
+    }
+}
+
+/// An engine of the engines layer, or `None` (a printed skip) when it is not installed here
+/// and `CROSSCHECK_REQUIRE_ENGINES` does not name it.
+fn engine_if_here(name: &str) -> Option<Box<dyn Engine>> {
+    let factories = crosscheck_engines::sql::registry();
+    let f = factories.iter().find(|f| f.name() == name).expect("engine in the registry");
+    if !crosscheck_engines::testing::available(*f) {
+        return None;
+    }
+    Some(engine(name))
+}
+
+/// Two engines that refused different setup statements hold different data: the database is
+/// skipped, not compared.
+#[test]
+fn engines_that_refuse_different_setup_statements_are_not_compared() {
+    let (Some(sqlite), Some(pg)) = (engine_if_here("sqlite"), engine_if_here("postgres")) else { return };
+    let mut engines = vec![sqlite, pg];
+    let column = ColumnDef::plain("c0", SqlType::Int);
+    let insert = |v: Lit| Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] };
+    let case = |rows: Vec<Stmt>| {
+        let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![column.clone()] }];
+        setup.extend(rows);
+        SqlCase {
+            seed: 0,
+            db: 0,
+            index: 0,
+            oracle: crosscheck_sql::SqlOracle::Differential,
+            strict: true,
+            setup: setup.into(),
+            query: Query { select: Default::default(), pred: None, count_rows: false },
+        }
+    };
+    let opts = CheckOptions { timeout: Duration::from_secs(20) };
+    let kind = crosscheck_sql::SqlKind;
+    let same = case(vec![insert(Lit::Int(1))]);
+    assert!(matches!(kind.prepare(&same, &mut engines, &opts), Check::Pass { .. }));
+    // 1e300 is out of BIGINT's range in PostgreSQL (an expected error); SQLite stores a real.
+    let diverged = case(vec![insert(Lit::Int(1)), insert(Lit::Real(1e300))]);
+    match kind.prepare(&diverged, &mut engines, &opts) {
+        Check::Skip(why) => assert!(why.contains("setup diverged: setup statement 3"), "{why}"),
+        other => panic!("expected a skip, got {other:?}"),
     }
 }

@@ -5,8 +5,8 @@
 use crate::dialects::clingo::CAPS;
 use crate::dialects::option_line;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::{find_tool, run_once, RunOnce};
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -145,7 +145,7 @@ impl Engine for Clingo {
         };
         use std::os::unix::process::ExitStatusExt;
         if let Some(sig) = status.signal() {
-            return crosscheck_core::process::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
+            return crosscheck_engines::transport::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
         }
         let lines: Vec<&str> = stdout.lines().collect();
         let Some(end) = lines.iter().position(|l| l.starts_with("SATISFIABLE") || l.starts_with("UNSATISFIABLE"))

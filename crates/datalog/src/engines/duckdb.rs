@@ -14,7 +14,7 @@
 
 use super::recsql::SqlLegFactory;
 use crate::dialects::duckdb::DUCKDB;
-use crosscheck_sql::engines::duckdb::DuckDbFactory;
+use crosscheck_engines::sql::duckdb::DuckDbFactory;
 
 /// 64-bit overflow in arithmetic, and a sum past 64 bits cast back to BIGINT.
 const EXPECTED: &[&str] = &["Out of Range Error", "out of range for the destination type"];

@@ -3,8 +3,8 @@
 
 use crate::dialects::nemo::CAPS;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::{find_tool, LineProcess};
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_engines::transport::{find_tool, LineProcess};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -103,7 +103,7 @@ impl Engine for Nemo {
         }
         let line = match p.recv_line(Instant::now() + limit) {
             Ok(l) => l,
-            Err(crosscheck_core::process::ReadError::Timeout) => {
+            Err(crosscheck_engines::transport::ReadError::Timeout) => {
                 // A busy bridge cannot take the next request: start afresh next time.
                 self.proc = None;
                 return Outcome::Timeout { after_ms: limit.as_millis() as u64 };

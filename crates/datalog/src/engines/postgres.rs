@@ -17,7 +17,7 @@
 
 use super::recsql::SqlLegFactory;
 use crate::dialects::postgres::POSTGRES;
-use crosscheck_sql::engines::postgres::PostgresFactory;
+use crosscheck_engines::sql::postgres::PostgresFactory;
 
 /// numeric_value_out_of_range: 64-bit overflow.
 const EXPECTED: &[&str] = &["(SQLSTATE 22003)"];

@@ -3,8 +3,8 @@
 
 use crate::dialects::swipl::CAPS;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::{find_tool, run_once, RunOnce};
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
+use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -80,7 +80,7 @@ impl Engine for Swipl {
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
-            return crosscheck_core::process::crash_from(Some(status), stderr);
+            return crosscheck_engines::transport::crash_from(Some(status), stderr);
         }
         if !status.success() || stderr.contains("Warning:") || stderr.contains("ERROR") {
             return Outcome::error(format!("swipl: {}", stderr.lines().take(4).collect::<Vec<_>>().join(" ")));

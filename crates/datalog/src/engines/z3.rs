@@ -11,8 +11,8 @@
 
 use crate::dialects::z3::CAPS;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::process::{find_tool, run_once, RunOnce};
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -214,7 +214,7 @@ impl Engine for Z3 {
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
-            return crosscheck_core::process::crash_from(Some(status), stderr);
+            return crosscheck_engines::transport::crash_from(Some(status), stderr);
         }
         if stdout.contains("timeout") || stdout.trim_start().starts_with("unknown") {
             return Outcome::Timeout { after_ms: limit.as_millis() as u64 };

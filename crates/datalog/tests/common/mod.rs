@@ -24,7 +24,7 @@ pub fn open(name: &str) -> Option<Box<dyn Engine>> {
             return None;
         }
     }
-    match crosscheck_core::open_engine(&factories, &spec) {
+    match crosscheck_engines::open_engine(&factories, &spec) {
         Ok(e) => Some(e),
         Err(e) => {
             assert!(!required, "engine {base} is required but does not open: {e}");

@@ -1,0 +1,186 @@
+//! Fault injection: `mutant:<engine>:<fault>` wraps a correct engine and corrupts its answers,
+//! so tests can show that each oracle catches the faults it claims to catch.
+
+use crosscheck_core::{Engine, EngineInfo, SetupError};
+use crosscheck_core::{Outcome, Verdict};
+use std::time::Duration;
+
+/// The faults a mutant can inject. Each is deterministic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Drops one row of every non-empty result: the row at a position chosen by a hash of the
+    /// query text. Real wrong answers depend on the query's form (its plan), not on where a row
+    /// falls in the output, and a fault tied to output position is invisible to metamorphic
+    /// oracles on an engine that sorts its output: dropping the largest tuple of every answer
+    /// preserves equality, subset and superset between any two answers.
+    DropRow,
+    /// Duplicates the first row of every non-empty result.
+    DupRow,
+    /// Drops the last row, but only of queries that contain a `WHERE` clause (or a `FILTER`).
+    WhereDrop,
+    /// Turns `sat` into `unsat` and back.
+    FlipVerdict,
+    /// Kills the whole process with SIGSEGV on one query in 64 that returns rows or verdicts
+    /// (chosen by a hash of its text, so a replay crashes again): an in-process engine crash,
+    /// for crash isolation tests.
+    Crash,
+    /// Never returns on one query in 64 (same choice as `Crash`): an engine hang.
+    Hang,
+}
+
+pub const FAULTS: &[(&str, Fault)] = &[
+    ("drop-row", Fault::DropRow),
+    ("dup-row", Fault::DupRow),
+    ("where-drop", Fault::WhereDrop),
+    ("flip-verdict", Fault::FlipVerdict),
+    ("crash", Fault::Crash),
+    ("hang", Fault::Hang),
+];
+
+/// FNV-1a: stable across runs and builds, so a replay injects the same fault.
+fn text_hash(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Which of `n` rows `drop-row` drops from the answer to `text`. FNV-1a's bits are poorly
+/// mixed for short texts, so they go through MurmurHash3's finalizer first.
+fn dropped_row(text: &str, n: usize) -> usize {
+    let mut h = text_hash(text);
+    h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h = (h ^ (h >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    ((h ^ (h >> 33)) % n as u64) as usize
+}
+
+/// Whether a crash or hang fault fires on `text`.
+pub fn fires_on(text: &str) -> bool {
+    text_hash(text).is_multiple_of(64)
+}
+
+/// Splits `mutant:<engine>:<fault>` into the inner engine name and the fault.
+pub fn parse(name: &str) -> Option<Result<(&str, Fault), String>> {
+    let rest = name.strip_prefix("mutant:")?;
+    let Some((inner, fault)) = rest.rsplit_once(':') else {
+        return Some(Err(format!("mutant engine \"{name}\" must be written mutant:<engine>:<fault>")));
+    };
+    Some(match FAULTS.iter().find(|(n, _)| *n == fault) {
+        Some((_, f)) => Ok((inner, *f)),
+        None => {
+            let known: Vec<&str> = FAULTS.iter().map(|(n, _)| *n).collect();
+            Err(format!("unknown fault \"{fault}\" in \"{name}\" (known: {})", known.join(", ")))
+        }
+    })
+}
+
+/// An engine that answers like `inner`, corrupted by `fault`.
+pub struct Mutant {
+    inner: Box<dyn Engine>,
+    fault: Fault,
+    info: EngineInfo,
+}
+
+impl Mutant {
+    pub fn new(inner: Box<dyn Engine>, fault: Fault, full_name: &str, label: Option<&str>) -> Mutant {
+        let mut info = inner.info().clone();
+        info.name = full_name.to_string();
+        info.label = label.map(str::to_string).unwrap_or_else(|| full_name.to_string());
+        Mutant { inner, fault, info }
+    }
+}
+
+fn has_where(text: &str) -> bool {
+    let upper = text.to_ascii_uppercase();
+    upper.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "WHERE" || w == "FILTER")
+}
+
+impl Engine for Mutant {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn reset(&mut self) -> Result<(), SetupError> {
+        self.inner.reset()
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let mut out = self.inner.run(text, limit);
+        // Only queries with answers crash or hang: a fault in a setup statement would poison
+        // every case of its database, which tests nothing more.
+        let answered = matches!(out, Outcome::Rows(_) | Outcome::Verdicts { .. });
+        match self.fault {
+            Fault::Crash if answered && fires_on(text) => {
+                // Rust's runtime handles SIGSEGV to report stack overflows and returns from a
+                // raised one, so the default action is restored first.
+                // SAFETY: resetting a disposition and raising a signal touch no memory.
+                unsafe {
+                    libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+                    libc::raise(libc::SIGSEGV);
+                }
+            }
+            Fault::Hang if answered && fires_on(text) => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            _ => {}
+        }
+        match (&mut out, self.fault) {
+            (Outcome::Rows(r), Fault::DropRow) if !r.rows.is_empty() => {
+                r.rows.remove(dropped_row(text, r.rows.len()));
+            }
+            (Outcome::Rows(r), Fault::WhereDrop) if has_where(text) => {
+                r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::DupRow) => {
+                if let Some(first) = r.rows.first().cloned() {
+                    r.rows.insert(0, first);
+                }
+            }
+            (Outcome::Verdicts { answers, .. }, Fault::FlipVerdict) => {
+                for a in answers.iter_mut() {
+                    *a = match *a {
+                        Verdict::Sat => Verdict::Unsat,
+                        Verdict::Unsat => Verdict::Sat,
+                        Verdict::Unknown => Verdict::Unknown,
+                    };
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_mutant_names() {
+        assert_eq!(parse("sqlite"), None);
+        assert_eq!(parse("mutant:sqlite:drop-row"), Some(Ok(("sqlite", Fault::DropRow))));
+        assert_eq!(
+            parse("mutant:mutant:sqlite:dup-row:where-drop"),
+            Some(Ok(("mutant:sqlite:dup-row", Fault::WhereDrop)))
+        );
+        assert!(matches!(parse("mutant:sqlite:nope"), Some(Err(_))));
+        assert!(matches!(parse("mutant:sqlite"), Some(Err(_))));
+    }
+
+    #[test]
+    fn drop_row_position_follows_the_query_text() {
+        // Same text, same row (a replay reproduces); other texts spread over every position.
+        assert_eq!(dropped_row("SELECT 1", 7), dropped_row("SELECT 1", 7));
+        let hit: std::collections::BTreeSet<usize> = (0..200).map(|i| dropped_row(&format!("q{i}"), 4)).collect();
+        assert_eq!(hit.len(), 4, "{hit:?}");
+        assert!((0..50).all(|i| dropped_row(&format!("q{i}"), 1) == 0));
+    }
+
+    #[test]
+    fn where_detection_is_by_word() {
+        assert!(has_where("SELECT * FROM t WHERE a"));
+        assert!(has_where("select * from t\nwhere(a)"));
+        assert!(!has_where("SELECT nowhere FROM t"));
+    }
+}

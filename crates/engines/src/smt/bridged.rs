@@ -1,0 +1,126 @@
+//! A solver that PyPI ships only as a Python library (cvc5-py, Bitwuzla), behind the Python
+//! host (`crate::transport::bridge`): each script goes as one request and runs on a fresh
+//! solver; the reply is what the solver printed, read as a solver binary's output is. A
+//! timeout kills the host (the next script starts another); a host that died is a crash.
+
+use super::process::parse_answers;
+use crate::transport::bridge::{Bridge, BridgeError, Launch};
+use crosscheck_core::engine::{info_for, EngineInfo, EngineSpec, SetupError};
+use crosscheck_core::{Engine, ErrorClass, Outcome};
+use serde_json::Value as Json;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How long the interpreter and the solver's import may take.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How to start one hosted solver.
+pub struct Hosted {
+    pub python: PathBuf,
+    /// The host module (`cvc5`, `bitwuzla`).
+    pub module: &'static str,
+    pub install: &'static str,
+    /// `(set-option ...)` lines sent at the start of every script (from the engine location).
+    pub options: Vec<String>,
+}
+
+pub struct BridgedSolver {
+    info: EngineInfo,
+    hosted: Hosted,
+    bridge: Option<Bridge>,
+    /// The host has run a script since it started: the next one starts with `(reset)`, as
+    /// for a solver binary (the host runs each script on a fresh solver all the same).
+    used: bool,
+}
+
+impl BridgedSolver {
+    pub fn new(spec: &EngineSpec, version: String, dialect: &str, hosted: Hosted) -> BridgedSolver {
+        BridgedSolver { info: info_for(spec, version, dialect, &[]), hosted, bridge: None, used: false }
+    }
+
+    fn spawn(&mut self) -> Result<(), Outcome> {
+        let h = &self.hosted;
+        let launch = Launch {
+            python: &h.python,
+            module_arg: h.module,
+            what: &self.info.name,
+            name: &self.info.name,
+            product: h.module,
+            module: h.module,
+            install: h.install,
+            start_timeout: START_TIMEOUT,
+        };
+        match Bridge::spawn(&launch) {
+            Ok((b, _version)) => {
+                self.bridge = Some(b);
+                self.used = false;
+                Ok(())
+            }
+            Err(SetupError { message, .. }) => Err(Outcome::Error {
+                message: format!("cannot start {}: {message}", h.python.display()),
+                class: ErrorClass::Unexpected,
+            }),
+        }
+    }
+
+    fn script(&mut self, text: &str) -> String {
+        let mut script = String::with_capacity(text.len() + 256);
+        if self.used {
+            script.push_str("(reset)\n");
+        }
+        script.push_str("(set-option :print-success false)\n");
+        for o in &self.hosted.options {
+            script.push_str(o);
+            script.push('\n');
+        }
+        script.push_str(text);
+        script.push('\n');
+        self.used = true;
+        script
+    }
+}
+
+impl Engine for BridgedSolver {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn reset(&mut self) -> Result<(), SetupError> {
+        // Every script runs on a fresh solver; a dead host is started again by the next run.
+        Ok(())
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        if self.bridge.is_none() {
+            if let Err(o) = self.spawn() {
+                return o;
+            }
+        }
+        let script = self.script(text);
+        let Some(bridge) = self.bridge.as_mut() else { return Outcome::error("no solver bridge") };
+        let start = Instant::now();
+        match bridge.request(&serde_json::json!({"op": "run", "script": script}), start + limit) {
+            Ok(reply) => match reply.get("out").and_then(Json::as_str) {
+                Some(out) => parse_answers(out),
+                None => Outcome::error(format!("{} bridge: unexpected reply {reply}", self.info.name)),
+            },
+            Err(BridgeError::Timeout) => {
+                // The only way to stop a solver mid-check is to kill it.
+                self.bridge = None;
+                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+            }
+            Err(BridgeError::Closed) => {
+                let crash = bridge.crash_outcome();
+                self.bridge = None;
+                crash
+            }
+            Err(BridgeError::NotAReply(shown)) => {
+                self.bridge = None;
+                Outcome::Error {
+                    message: format!("{} bridge: a line that is not a reply: {shown}", self.info.name),
+                    class: ErrorClass::Unexpected,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! cvc5: Debian's CLI (1.0.x) as `cvc5`, and PyPI's library (1.4.x) behind the Python bridge
+//! as `cvc5-py`, so the two releases can be compared.
+
+use super::{BinaryFactory, BridgeFactory};
+
+pub static FACTORY: BinaryFactory = BinaryFactory {
+    name: "cvc5",
+    describe: "cvc5 CLI over SMT-LIB stdin (Debian cvc5), one process per worker",
+    tool: "cvc5",
+    args: &["--lang", "smt2", "--incremental"],
+    version_args: &["--version"],
+    dialect: "smtlib",
+    install: "scripts/install-smt-solvers.sh (apt-get install cvc5)",
+};
+
+pub static PY_FACTORY: BridgeFactory = BridgeFactory {
+    name: "cvc5-py",
+    describe: "cvc5 from PyPI (Python API) behind a long-lived bridge process",
+    which: "cvc5",
+    dialect: "smtlib",
+    install: "scripts/install-smt-solvers.sh (pip install cvc5 into .venv)",
+};

@@ -1,0 +1,363 @@
+//! DuckDB through its Python module, behind one long-lived bridge process speaking JSON lines
+//! (`crate::transport::bridge`: the host `bridge/host.py` with `bridge/duckdb.py`; Turso too,
+//! see `turso.rs`). The bundled `duckdb` crate is not used: its C++ build takes 35-40 minutes on
+//! the project's machines. A crash of DuckDB costs only the bridge
+//! process: the statement becomes `Outcome::Crash` with the bridge's stderr tail, and the next
+//! `reset` starts a new bridge.
+//!
+//! Location: `duckdb=/path/to/venv` (a virtualenv with the `duckdb` module) or
+//! `duckdb=/path/to/python`; by default the project virtualenv `.venv` (see
+//! `crate::transport::find_tool`). Values keep their types (DECIMAL as exact decimals,
+//! HUGEINT as big integers, BLOB as bytes, other types as DuckDB prints them). A statement past its
+//! limit is interrupted inside DuckDB (`Connection.interrupt`), which keeps the database; if the
+//! bridge does not answer shortly after, it is killed and the statement is a timeout all the same.
+
+use crate::transport::bridge::{Bridge, BridgeError, Launch};
+use crate::transport::{find_tool, ReadError};
+use crosscheck_core::engine::info_for;
+use crosscheck_core::{
+    Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value,
+};
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How long the bridge may take to start (interpreter plus `import duckdb`) or to reset.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long after a statement's limit the bridge may take to report the interrupt.
+const KILL_GRACE: Duration = Duration::from_secs(2);
+
+/// An in-process engine reached through its Python module behind the bridge.
+pub struct Flavor {
+    /// Registry name, and the bridge's driver name.
+    pub name: &'static str,
+    pub product: &'static str,
+    /// The module to import, and the code that prints its version.
+    pub module: &'static str,
+    pub version_code: &'static str,
+    pub dialect: &'static str,
+    pub install: &'static str,
+    pub describe: &'static str,
+    /// A binary of this name is the engine's shell, not a Python.
+    pub shell: Option<&'static str>,
+}
+
+pub static DUCKDB: Flavor = Flavor {
+    name: "duckdb",
+    product: "DuckDB",
+    module: "duckdb",
+    version_code: "import duckdb; print(duckdb.__version__)",
+    dialect: "duckdb",
+    install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)",
+    describe: "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one",
+    shell: Some("duckdb"),
+};
+
+pub struct DuckDbFactory;
+
+impl EngineFactory for DuckDbFactory {
+    fn name(&self) -> &'static str {
+        DUCKDB.name
+    }
+
+    fn describe(&self) -> &'static str {
+        DUCKDB.describe
+    }
+
+    fn availability(&self) -> Availability {
+        availability(&DUCKDB)
+    }
+
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        Ok(Box::new(DuckDbEngine::open_flavor(&DUCKDB, spec)?))
+    }
+}
+
+/// Whether the flavor's module imports in the default Python, and its version.
+pub fn availability(f: &Flavor) -> Availability {
+    let r = python_for(f, None).and_then(|py| {
+        let out = Command::new(&py)
+            .args(["-I", "-c", f.version_code])
+            .output()
+            .map_err(|e| SetupError::new(format!("cannot run {}: {e}", py.display())))?;
+        if out.status.success() {
+            Ok(format!("{} {}", f.product, String::from_utf8_lossy(&out.stdout).trim()))
+        } else {
+            Err(SetupError::new(format!("{} cannot import {}", py.display(), f.module)))
+        }
+    });
+    match r {
+        Ok(v) => Availability { available: true, detail: v, install: f.install.into() },
+        Err(e) => Availability { available: false, detail: e.message, install: f.install.into() },
+    }
+}
+
+/// The Python interpreter to run the bridge with.
+fn python_for(f: &Flavor, location: Option<&str>) -> Result<PathBuf, SetupError> {
+    let name = f.name;
+    let fix = format!(
+        "give a virtualenv with the {m} module ({name}=/path/to/venv) or its python ({name}=/path/to/venv/bin/python)",
+        m = f.module
+    );
+    match location {
+        Some(loc) => {
+            let p = Path::new(loc);
+            if p.is_dir() {
+                for c in ["bin/python3", "bin/python", "python3", "python"] {
+                    if p.join(c).is_file() {
+                        return Ok(p.join(c));
+                    }
+                }
+                Err(SetupError::new(format!("{name}={loc}: no bin/python in this directory; {fix}")))
+            } else if p.is_file()
+                && f.shell.is_some_and(|sh| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(sh)))
+            {
+                Err(SetupError::new(format!(
+                    "{name}={loc}: that is the {} command-line shell; crosscheck drives {} through its Python module (typed values, interrupts): {fix}",
+                    f.product, f.product
+                )))
+            } else if p.is_file() {
+                Ok(p.to_path_buf())
+            } else {
+                Err(SetupError::new(format!("{name}={loc}: no such file or directory; {fix}")))
+            }
+        }
+        None => find_tool("python3")
+            .or_else(|| find_tool("python"))
+            .ok_or_else(|| SetupError::new(format!("{name}: no python3 found; install with {}", f.install))),
+    }
+}
+
+/// DuckDB's engine; the same type drives every [`Flavor`].
+pub type DuckDbEngine = BridgeEngine;
+
+pub struct BridgeEngine {
+    flavor: &'static Flavor,
+    info: EngineInfo,
+    python: PathBuf,
+    bridge: Option<Bridge>,
+    /// Why the bridge is gone, until the next reset.
+    lost: Option<&'static str>,
+}
+
+impl BridgeEngine {
+    /// Opens DuckDB (kept for callers that name the engine type).
+    pub fn open(spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
+        Self::open_flavor(&DUCKDB, spec)
+    }
+
+    pub fn open_flavor(flavor: &'static Flavor, spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
+        let python = python_for(flavor, spec.location.as_deref())?;
+        let (bridge, version) = Self::spawn(flavor, &python, spec.location.as_deref())?;
+        let info = info_for(spec, format!("{} {version}", flavor.product), flavor.dialect, &[]);
+        Ok(BridgeEngine { flavor, info, python, bridge: Some(bridge), lost: None })
+    }
+
+    /// The bridge's process id, while it runs (tests kill it to check crash handling).
+    pub fn bridge_pid(&mut self) -> Option<u32> {
+        self.bridge.as_mut().map(Bridge::pid)
+    }
+
+    fn spawn(f: &Flavor, python: &Path, location: Option<&str>) -> Result<(Bridge, String), SetupError> {
+        let what = location.map(|l| format!("{}={l}", f.name)).unwrap_or_else(|| f.name.into());
+        Bridge::spawn(&Launch {
+            python,
+            module_arg: f.name,
+            what: &what,
+            name: f.name,
+            product: f.product,
+            module: f.module,
+            install: f.install,
+            start_timeout: START_TIMEOUT,
+        })
+    }
+
+    /// Sends one request and reads its reply; a bridge that wrote something else is retired and
+    /// the request gets an error reply.
+    fn request(&mut self, req: &Json, deadline: Instant) -> Result<Json, ReadError> {
+        let Some(b) = self.bridge.as_mut() else { return Err(ReadError::Closed) };
+        match b.request(req, deadline) {
+            Ok(reply) => Ok(reply),
+            Err(BridgeError::Timeout) => Err(ReadError::Timeout),
+            Err(BridgeError::Closed) => Err(ReadError::Closed),
+            Err(BridgeError::NotAReply(shown)) => {
+                self.bridge = None;
+                self.lost = Some("wrote a line that is not a reply");
+                Ok(
+                    serde_json::json!({"error": format!("{} bridge: a line that is not a reply: {shown}", self.flavor.name)}),
+                )
+            }
+        }
+    }
+
+    /// The crash outcome of a bridge that stopped answering; the bridge is gone afterwards.
+    fn crashed(&mut self) -> Outcome {
+        self.lost = Some("crashed");
+        match self.bridge.take() {
+            Some(mut b) => b.crash_outcome(),
+            None => Outcome::Crash { signal: None, code: None, stderr_tail: String::new() },
+        }
+    }
+}
+
+/// A reply's value as a [`Value`]; `float4` marks a FLOAT (single precision) column.
+fn value_of(v: &Json, float4: bool) -> Value {
+    match v {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::Int(i)
+            } else if n.is_u64() {
+                Value::BigInt(n.to_string())
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                if float4 {
+                    // The shortest decimal that reads back as the same float4: 0.1, not 0.100000001.
+                    Value::Float((f as f32).to_string().parse().unwrap_or(f))
+                } else {
+                    Value::Float(f)
+                }
+            }
+        }
+        Json::String(s) => Value::Text(s.clone()),
+        Json::Object(m) => {
+            let (k, inner) = match m.iter().next() {
+                Some((k, Json::String(s))) => (k.as_str(), s.as_str()),
+                _ => return Value::Text(v.to_string()),
+            };
+            match k {
+                "b" => Value::BigInt(inner.to_string()),
+                "d" => Value::Decimal(inner.to_string()),
+                "f" => Value::Float(match inner {
+                    "inf" => f64::INFINITY,
+                    "-inf" => f64::NEG_INFINITY,
+                    _ => f64::NAN,
+                }),
+                "x" => Value::Bytes(
+                    (0..inner.len() / 2)
+                        .filter_map(|i| u8::from_str_radix(inner.get(2 * i..2 * i + 2)?, 16).ok())
+                        .collect(),
+                ),
+                _ => Value::Text(inner.to_string()),
+            }
+        }
+        Json::Array(_) => Value::Text(v.to_string()),
+    }
+}
+
+fn rows_of(reply: &Json) -> Outcome {
+    let columns: Vec<String> = reply["columns"]
+        .as_array()
+        .map(|c| c.iter().map(|n| n.as_str().unwrap_or_default().to_string()).collect())
+        .unwrap_or_default();
+    let float4: Vec<bool> = reply["types"]
+        .as_array()
+        .map(|t| t.iter().map(|n| matches!(n.as_str(), Some("FLOAT" | "REAL" | "FLOAT4"))).collect())
+        .unwrap_or_default();
+    let rows = reply["rows"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    r.as_array()
+                        .map(|vals| {
+                            vals.iter()
+                                .enumerate()
+                                .map(|(i, v)| value_of(v, float4.get(i).copied().unwrap_or(false)))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Outcome::Rows(Rows::new(columns, rows))
+}
+
+impl Engine for BridgeEngine {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn reset(&mut self) -> Result<(), SetupError> {
+        if self.bridge.is_some() {
+            let ok = matches!(
+                self.request(&serde_json::json!({"op": "reset"}), Instant::now() + START_TIMEOUT),
+                Ok(ref r) if r.get("done").is_some()
+            );
+            if ok {
+                return Ok(());
+            }
+            self.bridge = None;
+        }
+        let (bridge, _) = Self::spawn(self.flavor, &self.python, self.info.location.as_deref())?;
+        self.bridge = Some(bridge);
+        self.lost = None;
+        Ok(())
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        if let Some(why) = self.lost {
+            return Outcome::Error {
+                message: format!(
+                    "{}: the bridge {why} earlier; its database is gone until the next reset",
+                    self.flavor.name
+                ),
+                class: ErrorClass::Expected,
+            };
+        }
+        let start = Instant::now();
+        let ms = limit.as_millis().max(1) as u64;
+        let req = serde_json::json!({"op": "run", "sql": text, "timeout_ms": ms});
+        match self.request(&req, start + limit + KILL_GRACE) {
+            Ok(reply) => {
+                if reply.get("done").is_some() {
+                    Outcome::Done
+                } else if reply.get("columns").is_some() {
+                    rows_of(&reply)
+                } else if reply.get("timeout").is_some() {
+                    Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                } else if let Some(m) = reply.get("error").and_then(Json::as_str) {
+                    Outcome::error(m.to_string())
+                } else {
+                    Outcome::error(format!("{} bridge: unexpected reply {reply}", self.flavor.name))
+                }
+            }
+            Err(ReadError::Timeout) => {
+                // DuckDB did not honour the interrupt: kill the bridge.
+                if let Some(mut b) = self.bridge.take() {
+                    b.kill();
+                }
+                self.lost = Some("was killed after a timeout");
+                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+            }
+            Err(ReadError::Closed) => self.crashed(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_bridge_values() {
+        let j: Json = serde_json::from_str(r#"[1, 1.5, null, true, "a", {"d":"1.50"}, {"b":"1e40"}, {"x":"0aff"}, {"f":"-inf"}, 18446744073709551615, 0.10000000149011612]"#)
+            .expect("json");
+        let a = j.as_array().expect("array");
+        let v: Vec<Value> = a.iter().enumerate().map(|(i, x)| value_of(x, i == 10)).collect();
+        assert_eq!(v[0], Value::Int(1));
+        assert_eq!(v[1], Value::Float(1.5));
+        assert_eq!(v[2], Value::Null);
+        assert_eq!(v[3], Value::Bool(true));
+        assert_eq!(v[4], Value::Text("a".into()));
+        assert_eq!(v[5], Value::Decimal("1.50".into()));
+        assert_eq!(v[6], Value::BigInt("1e40".into()));
+        assert_eq!(v[7], Value::Bytes(vec![10, 255]));
+        assert_eq!(v[8], Value::Float(f64::NEG_INFINITY));
+        assert_eq!(v[9], Value::BigInt("18446744073709551615".into()));
+        assert_eq!(v[10], Value::Float(0.1));
+    }
+}

@@ -1,0 +1,565 @@
+//! MariaDB through the `mysql` crate (pure Rust, no TLS).
+//!
+//! Without a location crosscheck starts a private throwaway server: `mariadb-install-db` into a
+//! temporary directory and `mariadbd` on 127.0.0.1 and a free port (`--user=root` when crosscheck
+//! runs as root), tied to crosscheck so that it dies with it, even after a SIGKILL. With
+//! `mariadb=mysql://USER[:PW]@HOST:PORT` it uses that server, in a scratch database of its own
+//! that it drops at the end. A location that is a directory (or a binary in it) names where
+//! another build's `mariadbd` is.
+//!
+//! `reset` resets the session (COM_RESET_CONNECTION) and drops and recreates the working
+//! database. Timeouts use `max_statement_time`, with `KILL QUERY` from a watchdog as the
+//! fallback. Values are typed by their column: integers, DECIMAL as exact decimals, FLOAT and
+//! DOUBLE as floats, binary strings as bytes, any other type as its text.
+
+use crate::transport::free_port;
+use crate::transport::server::{self, one_line, Probe, ServerProcess, Watchdog};
+use crosscheck_core::engine::info_for;
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use mysql::consts::{ColumnFlags, ColumnType};
+use mysql::prelude::Queryable;
+use mysql::{Conn, Opts, OptsBuilder};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub struct MariaDbFactory;
+
+const INSTALL: &str = "scripts/install-sql-engines.sh (or: apt-get install -y mariadb-server)";
+/// Text compares byte by byte without padding, as in SQLite and PostgreSQL with the C locale:
+/// with MariaDB's default PAD SPACE collations `'' = ' '` is true. Set for the server, the
+/// working database and the connection (literals take the connection's collation).
+const COLLATION: &str = "utf8mb4_nopad_bin";
+/// A small redo log: the default 96 MiB would be copied for every private server.
+const INNODB_LOG: &str = "--innodb-log-file-size=8M";
+/// `max_statement_time` exceeded.
+const ER_STATEMENT_TIMEOUT: u16 = 1969;
+/// `KILL QUERY` from the watchdog.
+const ER_QUERY_INTERRUPTED: u16 = 1317;
+
+impl EngineFactory for MariaDbFactory {
+    fn name(&self) -> &'static str {
+        "mariadb"
+    }
+
+    fn describe(&self) -> &'static str {
+        "MariaDB: a private server started by crosscheck, or mariadb=mysql://USER[:PW]@HOST:PORT"
+    }
+
+    fn availability(&self) -> Availability {
+        match find_binaries(None).and_then(|(d, _)| server_version(&d)) {
+            Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
+            Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
+        }
+    }
+
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        Ok(Box::new(MariaDbEngine::open(spec)?))
+    }
+}
+
+/// `mariadbd` and `mariadb-install-db`: beside the location if given, else on the system.
+fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupError> {
+    let fix = "give a directory holding mariadbd (or its path), or a server address mariadb=mysql://USER@HOST:PORT";
+    if let Some(loc) = location {
+        let p = Path::new(loc);
+        if !p.exists() {
+            return Err(SetupError::new(format!("mariadb={loc}: no such file or directory; {fix}")));
+        }
+        let dir = if p.is_dir() { p.to_path_buf() } else { p.parent().map(Path::to_path_buf).unwrap_or_default() };
+        let daemon = if p.is_file() { p.to_path_buf() } else { dir.join("mariadbd") };
+        if !daemon.is_file() {
+            return Err(SetupError::new(format!("mariadb={loc}: no mariadbd in {}; {fix}", dir.display())));
+        }
+        let candidates = [
+            dir.join("mariadb-install-db"),
+            dir.join("../bin/mariadb-install-db"),
+            dir.join("../scripts/mariadb-install-db"),
+        ];
+        let install = candidates
+            .into_iter()
+            .find(|c| c.is_file())
+            .or_else(|| crate::transport::find_tool("mariadb-install-db"))
+            .ok_or_else(|| {
+                SetupError::new(format!("mariadb={loc}: no mariadb-install-db beside {}", daemon.display()))
+            })?;
+        return Ok((daemon, install));
+    }
+    let daemon = ["/usr/sbin/mariadbd", "/usr/local/sbin/mariadbd"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .or_else(|| crate::transport::find_tool("mariadbd"))
+        .ok_or_else(|| {
+            SetupError::new(format!(
+                "mariadb: no mariadbd found (looked in /usr/sbin and PATH); install MariaDB with {INSTALL}"
+            ))
+        })?;
+    let install = crate::transport::find_tool("mariadb-install-db")
+        .or_else(|| Some(PathBuf::from("/usr/bin/mariadb-install-db")).filter(|p| p.is_file()))
+        .ok_or_else(|| {
+            SetupError::new(format!("mariadb: no mariadb-install-db found; install MariaDB with {INSTALL}"))
+        })?;
+    Ok((daemon, install))
+}
+
+fn server_version(daemon: &Path) -> Result<String, SetupError> {
+    let out = Command::new(daemon)
+        .arg("--version")
+        .output()
+        .map_err(|e| SetupError::new(format!("mariadb: cannot run {}: {e}", daemon.display())))?;
+    // "mariadbd  Ver 10.11.14-MariaDB-0+deb12u2 for debian-linux-gnu on x86_64 (Debian 12)"
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    Ok(text
+        .split_whitespace()
+        .skip_while(|w| *w != "Ver")
+        .nth(1)
+        .map(str::to_string)
+        .unwrap_or_else(|| text.trim().to_string()))
+}
+
+fn err_text(e: &mysql::Error) -> String {
+    match e {
+        mysql::Error::MySqlError(m) => format!("{} (error {}, SQLSTATE {})", m.message, m.code, m.state),
+        other => other.to_string(),
+    }
+}
+
+enum Home {
+    /// A private server: stopped and deleted on drop; started again by `reset` if it died.
+    Private {
+        proc: ServerProcess,
+        daemon: PathBuf,
+        install: PathBuf,
+    },
+    Existing,
+}
+
+pub struct MariaDbEngine {
+    info: EngineInfo,
+    home: Home,
+    /// Connection options, without a database.
+    opts: Opts,
+    db: String,
+    conn: Option<Conn>,
+    /// The session's `max_statement_time`, in ms.
+    timeout_ms: Option<u64>,
+    watchdog: Watchdog,
+}
+
+impl MariaDbEngine {
+    /// Starts a private server, or connects to the one the spec's location names.
+    pub fn open(spec: &EngineSpec) -> Result<MariaDbEngine, SetupError> {
+        match spec.location.as_deref() {
+            Some(loc) if loc.contains("://") => MariaDbEngine::connect_existing(spec, loc),
+            Some(loc) => {
+                let (d, i) = find_binaries(Some(loc))?;
+                MariaDbEngine::start_private(spec, &d, &i)
+            }
+            None => {
+                let (d, i) = find_binaries(None)?;
+                MariaDbEngine::start_private(spec, &d, &i)
+            }
+        }
+    }
+
+    /// The process id of the private server (none for a user's server).
+    pub fn server_pid(&self) -> Option<u32> {
+        match &self.home {
+            Home::Private { proc, .. } => proc.child.as_ref().map(|c| c.id()),
+            Home::Existing => None,
+        }
+    }
+
+    /// The address of the server, as `mariadb=` takes it.
+    pub fn url(&self) -> String {
+        format!(
+            "mysql://{}@{}:{}",
+            self.opts.get_user().unwrap_or("root"),
+            self.opts.get_ip_or_hostname(),
+            self.opts.get_tcp_port()
+        )
+    }
+
+    fn start_private(spec: &EngineSpec, daemon: &Path, install: &Path) -> Result<MariaDbEngine, SetupError> {
+        let (proc, port) = Self::launch(daemon, install)?;
+        let mut e = MariaDbEngine {
+            info: EngineInfo::default(),
+            home: Home::Private { proc, daemon: daemon.to_path_buf(), install: install.to_path_buf() },
+            opts: Self::local_opts(port, None),
+            db: "crosscheck".into(),
+            conn: None,
+            timeout_ms: None,
+            watchdog: Watchdog::new(),
+        };
+        e.finish_open(spec)?;
+        Ok(e)
+    }
+
+    /// Makes a data directory (a copy of the `mariadb-install-db` template) and starts a
+    /// server on it.
+    fn launch(daemon: &Path, install: &Path) -> Result<(ServerProcess, u16), SetupError> {
+        let root = server::is_root();
+        let dir = server::PrivateDir::create("mariadb", None)?;
+        let data = dir.path().join("data");
+        let log = dir.path().join("server.log");
+        const INSTALL_ARGS: [&str; 4] =
+            ["--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve", INNODB_LOG];
+        let key = [server::binary_key(daemon), server::binary_key(install), INSTALL_ARGS.join(" ")];
+        server::data_from_template("mariadb", &key, &data, None, |tmp| {
+            let mut init = Command::new(install);
+            init.arg("--no-defaults").arg(format!("--datadir={}", tmp.join("data").display())).args(INSTALL_ARGS);
+            if root {
+                init.arg("--user=root");
+            }
+            server::run_setup_command(&mut init, None, &tmp.join("install-db.log"), "mariadb: mariadb-install-db")
+        })?;
+        let socket = dir.path().join("mariadb.sock");
+        let mut proc = ServerProcess { child: None, dir, log, stop_signal: None };
+        let mut tries = 0;
+        let port = loop {
+            tries += 1;
+            let port = free_port().map_err(|e| SetupError::new(format!("mariadb: no free port on 127.0.0.1: {e}")))?;
+            let logf = std::fs::File::create(&proc.log)
+                .map_err(|e| SetupError::new(format!("mariadb: cannot write {}: {e}", proc.log.display())))?;
+            let errf = logf.try_clone().map_err(|e| SetupError::new(format!("mariadb: {e}")))?;
+            let mut cmd = Command::new(daemon);
+            cmd.arg("--no-defaults")
+                .arg(format!("--datadir={}", data.display()))
+                .arg(format!("--socket={}", socket.display()))
+                .arg(format!("--pid-file={}", proc.dir.path().join("mariadbd.pid").display()))
+                .arg(format!("--port={port}"))
+                .args(["--bind-address=127.0.0.1", "--skip-name-resolve", "--skip-log-bin", "--max-connections=20"])
+                .args([
+                    "--innodb-buffer-pool-size=32M",
+                    "--innodb-flush-log-at-trx-commit=0",
+                    "--performance-schema=OFF",
+                ])
+                .arg(INNODB_LOG)
+                .args(["--character-set-server=utf8mb4", "--collation-server", COLLATION])
+                .stdin(std::process::Stdio::null())
+                .stdout(logf)
+                .stderr(errf);
+            if root {
+                cmd.arg("--user=root");
+            }
+            proc.child = Some(
+                server::spawn_tied(&mut cmd, None)
+                    .map_err(|e| SetupError::new(format!("mariadb: cannot start {}: {e}", daemon.display())))?,
+            );
+            let opts = Self::local_opts(port, None);
+            let r = proc.wait_ready("mariadb server", || {
+                crate::transport::wait_for_port(port, Instant::now() + Duration::from_millis(50))
+                    && Conn::new(opts.clone()).is_ok()
+            });
+            match r {
+                Ok(()) => break port,
+                Err(e) if tries < 3 && e.message.contains("already in use") => {
+                    proc.child = None;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        Ok((proc, port))
+    }
+
+    fn local_opts(port: u16, read_timeout: Option<Duration>) -> Opts {
+        OptsBuilder::new()
+            .ip_or_hostname(Some("127.0.0.1"))
+            .tcp_port(port)
+            .user(Some("root"))
+            .prefer_socket(false)
+            .tcp_connect_timeout(Some(server::CONNECT_TIMEOUT))
+            .read_timeout(read_timeout)
+            .into()
+    }
+
+    fn connect_existing(spec: &EngineSpec, url: &str) -> Result<MariaDbEngine, SetupError> {
+        let normalized = match url.split_once("://") {
+            Some(("mariadb" | "mysql", rest)) => format!("mysql://{rest}"),
+            _ => {
+                return Err(SetupError::new(format!(
+                    "mariadb={url}: not a server address; write mysql://USER[:PASSWORD]@HOST:PORT"
+                )))
+            }
+        };
+        let opts = Opts::from_url(&normalized).map_err(|e| {
+            SetupError::new(format!(
+                "mariadb={url}: not a valid address ({e}); write mysql://USER[:PASSWORD]@HOST:PORT"
+            ))
+        })?;
+        let Some((host, port)) = server::url_host_port(&normalized, 3306) else {
+            return Err(SetupError::new(format!("mariadb={url}: no host; write mysql://USER[:PASSWORD]@HOST:PORT")));
+        };
+        // A MySQL server greets first: a packet with sequence number 0 holding protocol
+        // version 10, or an error packet (0xff).
+        let probe = server::probe_greeting("mariadb", &host, port, None, |b| {
+            if b.len() < 5 {
+                return Err(if b.is_empty() { "it said nothing".into() } else { "its greeting was too short".into() });
+            }
+            if b[3] == 0 && (b[4] == 10 || b[4] == 0xff) {
+                Ok(())
+            } else {
+                Err(format!("it greeted with {:?}", String::from_utf8_lossy(&b[..b.len().min(12)])))
+            }
+        })?;
+        if let Probe::Other(why) = probe {
+            return Err(SetupError::new(format!(
+                "mariadb: something listens at {host}:{port} but it is not a MariaDB/MySQL server ({why}); check the port in mariadb={url}"
+            )));
+        }
+        let opts: Opts = OptsBuilder::from_opts(opts)
+            .db_name(None::<String>)
+            .tcp_connect_timeout(Some(server::CONNECT_TIMEOUT))
+            .read_timeout(Some(server::CONNECT_TIMEOUT))
+            .prefer_socket(false)
+            .into();
+        let mut conn = Conn::new(opts.clone()).map_err(|e| {
+            SetupError::new(format!(
+                "mariadb: cannot log in to {url}: {}; check the user and password",
+                one_line(&err_text(&e))
+            ))
+        })?;
+        let db = server::scratch_db_name();
+        conn.query_drop(format!("CREATE DATABASE {db}")).map_err(|e| {
+            SetupError::new(format!(
+                "mariadb: cannot create a scratch database on {url}: {}; the user needs CREATE and DROP",
+                one_line(&err_text(&e))
+            ))
+        })?;
+        drop(conn);
+        let opts: Opts = OptsBuilder::from_opts(opts).read_timeout(None::<Duration>).into();
+        let mut e = MariaDbEngine {
+            info: EngineInfo::default(),
+            home: Home::Existing,
+            opts,
+            db,
+            conn: None,
+            timeout_ms: None,
+            watchdog: Watchdog::new(),
+        };
+        e.finish_open(spec)?;
+        Ok(e)
+    }
+
+    fn finish_open(&mut self, spec: &EngineSpec) -> Result<(), SetupError> {
+        let conn = self.conn()?;
+        let version: Option<String> = conn
+            .query_first("SELECT VERSION()")
+            .map_err(|e| SetupError::new(format!("mariadb: cannot read the server version: {}", err_text(&e))))?;
+        let version = format!("MariaDB {}", version.unwrap_or_default());
+        self.info = info_for(spec, version, "mariadb", &[]);
+        self.reset()
+    }
+
+    fn conn(&mut self) -> Result<&mut Conn, SetupError> {
+        if self.conn.is_none() {
+            let c = Conn::new(self.opts.clone())
+                .map_err(|e| SetupError::new(format!("mariadb: cannot connect: {}", one_line(&err_text(&e)))))?;
+            self.conn = Some(c);
+            self.timeout_ms = None;
+        }
+        self.conn.as_mut().ok_or_else(|| SetupError::new("mariadb: no connection"))
+    }
+
+    fn server_log_tail(&self) -> String {
+        match &self.home {
+            Home::Private { proc, .. } => server::log_tail(&proc.log, 4096),
+            Home::Existing => String::new(),
+        }
+    }
+
+    fn outcome_of(&mut self, e: &mysql::Error, start: Instant, cancelled: bool) -> Outcome {
+        match e {
+            mysql::Error::MySqlError(m)
+                if m.code == ER_STATEMENT_TIMEOUT || (cancelled && m.code == ER_QUERY_INTERRUPTED) =>
+            {
+                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+            }
+            mysql::Error::MySqlError(_) => Outcome::error(err_text(e)),
+            // An I/O or protocol error: the server (or our connection to it) is gone.
+            _ => {
+                self.conn = None;
+                std::thread::sleep(Duration::from_millis(100));
+                let died = match &mut self.home {
+                    Home::Private { proc, .. } => !proc.alive(),
+                    Home::Existing => false,
+                };
+                Outcome::Crash {
+                    signal: None,
+                    code: None,
+                    stderr_tail: format!(
+                        "connection lost: {}{}\n{}",
+                        err_text(e),
+                        if died { " (the server exited)" } else { "" },
+                        self.server_log_tail()
+                    ),
+                }
+            }
+        }
+    }
+
+    fn run_inner(conn: &mut Conn, text: &str) -> Result<Outcome, mysql::Error> {
+        let mut result = conn.query_iter(text)?;
+        let mut last: Option<Rows> = None;
+        while let Some(set) = result.iter() {
+            let cols = set.columns();
+            let cols = cols.as_ref();
+            if cols.is_empty() {
+                // Drain (nothing to read) and forget an earlier result set: a script's last
+                // statement decides.
+                for r in set {
+                    r?;
+                }
+                last = None;
+                continue;
+            }
+            let names: Vec<String> = cols.iter().map(|c| c.name_str().to_string()).collect();
+            let kinds: Vec<(ColumnType, ColumnFlags, u16)> =
+                cols.iter().map(|c| (c.column_type(), c.flags(), c.character_set())).collect();
+            let mut rows = Vec::new();
+            for row in set {
+                let row = row?;
+                let vals = row.unwrap();
+                rows.push(vals.into_iter().zip(&kinds).map(|(v, k)| convert(v, k)).collect());
+            }
+            last = Some(Rows::new(names, rows));
+        }
+        Ok(match last {
+            Some(r) => Outcome::Rows(r),
+            None => Outcome::Done,
+        })
+    }
+}
+
+/// The binary character set: such a string is bytes.
+const BINARY_CHARSET: u16 = 63;
+
+fn convert(v: mysql::Value, (ty, flags, charset): &(ColumnType, ColumnFlags, u16)) -> Value {
+    use ColumnType::*;
+    let bytes = match v {
+        mysql::Value::NULL => return Value::Null,
+        mysql::Value::Bytes(b) => b,
+        mysql::Value::Int(i) => return Value::Int(i),
+        mysql::Value::UInt(u) => {
+            return i64::try_from(u).map(Value::Int).unwrap_or_else(|_| Value::BigInt(u.to_string()))
+        }
+        mysql::Value::Float(f) => return Value::Float(f.to_string().parse().unwrap_or(f as f64)),
+        mysql::Value::Double(d) => return Value::Float(d),
+        other => return Value::Text(other.as_sql(true).trim_matches('\'').to_string()),
+    };
+    let text = || String::from_utf8_lossy(&bytes).into_owned();
+    match ty {
+        MYSQL_TYPE_TINY | MYSQL_TYPE_SHORT | MYSQL_TYPE_LONG | MYSQL_TYPE_LONGLONG | MYSQL_TYPE_INT24
+        | MYSQL_TYPE_YEAR => {
+            let t = text();
+            t.parse::<i64>().map(Value::Int).unwrap_or(Value::BigInt(t))
+        }
+        MYSQL_TYPE_DECIMAL | MYSQL_TYPE_NEWDECIMAL => Value::Decimal(text()),
+        MYSQL_TYPE_FLOAT | MYSQL_TYPE_DOUBLE => {
+            let t = text();
+            t.parse::<f64>().map(Value::Float).unwrap_or(Value::Text(t))
+        }
+        MYSQL_TYPE_BIT => {
+            let mut n: u64 = 0;
+            for b in bytes.iter().take(8) {
+                n = (n << 8) | u64::from(*b);
+            }
+            i64::try_from(n).map(Value::Int).unwrap_or_else(|_| Value::BigInt(n.to_string()))
+        }
+        MYSQL_TYPE_NULL => Value::Null,
+        MYSQL_TYPE_VARCHAR
+        | MYSQL_TYPE_VAR_STRING
+        | MYSQL_TYPE_STRING
+        | MYSQL_TYPE_TINY_BLOB
+        | MYSQL_TYPE_MEDIUM_BLOB
+        | MYSQL_TYPE_LONG_BLOB
+        | MYSQL_TYPE_BLOB
+            if *charset == BINARY_CHARSET && flags.contains(ColumnFlags::BINARY_FLAG) =>
+        {
+            Value::Bytes(bytes)
+        }
+        _ => Value::Text(text()),
+    }
+}
+
+impl Engine for MariaDbEngine {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn reset(&mut self) -> Result<(), SetupError> {
+        if let Home::Private { proc, daemon, install } = &mut self.home {
+            if !proc.alive() {
+                // The server died (a crash the campaign recorded): a new one, from the template.
+                let (p, port) = Self::launch(daemon, install)?;
+                *proc = p;
+                self.opts = Self::local_opts(port, None);
+                self.conn = None;
+            }
+        }
+        let db = self.db.clone();
+        let script = format!(
+            "DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
+             SET NAMES utf8mb4 COLLATE {COLLATION}"
+        );
+        let attempt = |this: &mut Self| -> Result<(), String> {
+            let conn = this.conn().map_err(|e| e.message)?;
+            conn.reset().map_err(|e| err_text(&e))?;
+            conn.query_drop(&script).map_err(|e| err_text(&e))
+        };
+        self.timeout_ms = None;
+        if let Err(first) = attempt(self) {
+            self.conn = None;
+            attempt(self).map_err(|e| SetupError::new(format!("mariadb: reset failed: {e} (before: {first})")))?;
+        }
+        self.timeout_ms = None;
+        Ok(())
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        let start = Instant::now();
+        let ms = limit.as_millis().max(1) as u64;
+        let want = self.timeout_ms;
+        let conn = match self.conn() {
+            Ok(c) => c,
+            Err(e) => return Outcome::Crash { signal: None, code: None, stderr_tail: e.message },
+        };
+        if want != Some(ms) {
+            if let Err(e) = conn.query_drop(format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0)) {
+                return self.outcome_of(&e, start, false);
+            }
+            self.timeout_ms = Some(ms);
+        }
+        let Some(conn) = self.conn.as_mut() else { return Outcome::error("mariadb: no connection") };
+        let id = conn.connection_id();
+        let opts = self.opts.clone();
+        let ticket = self.watchdog.arm(
+            start + limit + server::CANCEL_GRACE,
+            Box::new(move || {
+                if let Ok(mut c) = Conn::new(opts) {
+                    let _ = c.query_drop(format!("KILL QUERY {id}"));
+                }
+            }),
+        );
+        let r = Self::run_inner(conn, text);
+        let cancelled = self.watchdog.disarm(ticket);
+        match r {
+            Ok(o) => o,
+            Err(e) => self.outcome_of(&e, start, cancelled),
+        }
+    }
+}
+
+impl Drop for MariaDbEngine {
+    fn drop(&mut self) {
+        if let Home::Existing = self.home {
+            let db = self.db.clone();
+            if let Ok(conn) = self.conn() {
+                let _ = conn.query_drop(format!("DROP DATABASE IF EXISTS {db}"));
+            }
+        }
+        self.conn = None;
+    }
+}

@@ -1,0 +1,39 @@
+//! Turso, a rewrite of SQLite in Rust (young: a good differential target against SQLite), through
+//! its Python module `pyturso` behind the same bridge process as DuckDB (see `duckdb.rs`), so a
+//! crash costs only the bridge. It speaks SQLite's dialect. The `turso` crate is a pre-release
+//! with an async API; the Python module needs no build. `turso=/path/to/venv` for another one.
+
+use super::duckdb::{availability, BridgeEngine, Flavor};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineSpec, SetupError};
+
+pub static TURSO: Flavor = Flavor {
+    name: "turso",
+    product: "Turso",
+    module: "turso",
+    version_code: "import importlib.metadata, turso; print(importlib.metadata.version('pyturso'))",
+    dialect: "sqlite",
+    // What Turso lacks of SQLite's dialect is the SQL leg's knowledge (`crosscheck_sql::lacks`).
+    install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install pyturso)",
+    describe: "Turso, a SQLite rewrite in Rust (PyPI pyturso), behind a bridge process, in memory",
+    shell: Some("tursodb"),
+};
+
+pub struct TursoFactory;
+
+impl EngineFactory for TursoFactory {
+    fn name(&self) -> &'static str {
+        TURSO.name
+    }
+
+    fn describe(&self) -> &'static str {
+        TURSO.describe
+    }
+
+    fn availability(&self) -> Availability {
+        availability(&TURSO)
+    }
+
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        Ok(Box::new(BridgeEngine::open_flavor(&TURSO, spec)?))
+    }
+}

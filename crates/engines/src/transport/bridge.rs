@@ -1,0 +1,200 @@
+//! The one protocol for engines hosted in Python (a library PyPI ships without a usable
+//! binary): one long-lived bridge process per engine instance, JSON lines over stdin and
+//! stdout, `{"hello": "<version>"}` first, then one reply object per request.
+//!
+//! Invariants, each of which fixed a real bug: the bridge writes its replies on a private copy
+//! of stdout and points fd 1 at stderr, so output the engine writes itself (DuckDB's progress
+//! bar) cannot shift replies onto the wrong requests; and a line that is not a reply object
+//! retires the bridge (it is killed, never trusted again), since every later reply would answer
+//! the request before it. The bridge is in its own process group and dies with the thread that
+//! started it (a parent-death signal).
+
+use super::process::{LineProcess, ReadError};
+use crosscheck_core::{Outcome, SetupError};
+use serde_json::Value as Json;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The Python host and one module per library (`crates/engines/bridge/`), run with
+/// `python -I -c HOST <module>`: adding a library is one file there and one line here.
+pub const HOST: &str = concat!(
+    include_str!("../../bridge/host.py"),
+    "\n",
+    include_str!("../../bridge/sqldb.py"),
+    "\n",
+    include_str!("../../bridge/duckdb.py"),
+    "\n",
+    include_str!("../../bridge/turso.py"),
+    "\n",
+    include_str!("../../bridge/smtlib.py"),
+    "\n",
+    include_str!("../../bridge/cvc5.py"),
+    "\n",
+    include_str!("../../bridge/bitwuzla.py"),
+    "\nsys.exit(main())\n",
+);
+
+/// What starting a bridge needs, and the words its errors use.
+pub struct Launch<'a> {
+    pub python: &'a Path,
+    /// The host module to run (`python -I -c HOST MODULE`).
+    pub module_arg: &'a str,
+    /// The engine as the user wrote it (`duckdb`, `duckdb=/opt/venv`), for messages.
+    pub what: &'a str,
+    /// The engine's name in the registry, its product name and the Python module it needs.
+    pub name: &'a str,
+    pub product: &'a str,
+    pub module: &'a str,
+    pub install: &'a str,
+    /// How long the interpreter and the import may take.
+    pub start_timeout: Duration,
+}
+
+/// Why a request got no reply.
+#[derive(Debug, PartialEq, Eq)]
+pub enum BridgeError {
+    Timeout,
+    /// The bridge's stdout closed: it exited or crashed.
+    Closed,
+    /// The bridge wrote a line that is not a reply (up to 200 characters of it); it was killed.
+    NotAReply(String),
+}
+
+/// A running bridge.
+pub struct Bridge {
+    proc: LineProcess,
+}
+
+impl Bridge {
+    /// Starts a bridge and reads its hello: the bridge and the version it reported.
+    pub fn spawn(l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
+        let mut cmd = Command::new(l.python);
+        cmd.args(["-I", "-c", HOST, l.module_arg]);
+        // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
+        // to this thread by a parent-death signal.
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::other("parent exited"));
+                }
+                Ok(())
+            });
+        }
+        let mut p = LineProcess::spawn(&mut cmd)
+            .map_err(|e| SetupError::new(format!("{}: cannot run {}: {e}", l.what, l.python.display())))?;
+        match p.recv_line(Instant::now() + l.start_timeout) {
+            Ok(line) => {
+                let v: Json = serde_json::from_str(&line).unwrap_or(Json::Null);
+                match v.get("hello").and_then(Json::as_str) {
+                    Some(version) => Ok((Bridge { proc: p }, version.to_string())),
+                    None => Err(SetupError::new(format!(
+                        "{}: {} is not a {} bridge (said: {line})",
+                        l.what,
+                        l.python.display(),
+                        l.product
+                    ))),
+                }
+            }
+            Err(ReadError::Timeout) => Err(SetupError::new(format!(
+                "{}: the {} bridge did not start within {}s",
+                l.what,
+                l.product,
+                l.start_timeout.as_secs()
+            ))),
+            Err(ReadError::Closed) => Err(start_failure(l, &mut p)),
+        }
+    }
+
+    /// Sends one request and reads its reply object.
+    pub fn request(&mut self, req: &Json, deadline: Instant) -> Result<Json, BridgeError> {
+        if self.proc.send(&req.to_string()).is_err() {
+            return Err(BridgeError::Closed);
+        }
+        let line = self.proc.recv_line(deadline).map_err(|e| match e {
+            ReadError::Timeout => BridgeError::Timeout,
+            ReadError::Closed => BridgeError::Closed,
+        })?;
+        match serde_json::from_str::<Json>(&line) {
+            Ok(reply) if reply.is_object() => Ok(reply),
+            _ => {
+                self.kill();
+                Err(BridgeError::NotAReply(line.chars().take(200).collect()))
+            }
+        }
+    }
+
+    /// The bridge's process id (tests kill it to check crash handling).
+    pub fn pid(&mut self) -> u32 {
+        self.proc.guard_mut().id()
+    }
+
+    /// Kills the bridge's process group and reaps it.
+    pub fn kill(&mut self) {
+        self.proc.guard_mut().kill();
+    }
+
+    /// The crash outcome of a bridge that stopped answering.
+    pub fn crash_outcome(&mut self) -> Outcome {
+        self.proc.crash_outcome()
+    }
+}
+
+/// The setup error of a bridge that exited before its hello: a missing module says how to
+/// install it.
+fn start_failure(l: &Launch<'_>, p: &mut LineProcess) -> SetupError {
+    let tail = match p.crash_outcome() {
+        Outcome::Crash { stderr_tail, .. } => stderr_tail,
+        _ => String::new(),
+    };
+    let last = tail
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .unwrap_or_else(|| "it printed nothing".into());
+    if last.contains(&format!("No module named '{}'", l.module)) {
+        SetupError::new(format!(
+            "{}: {} cannot import the {} module; install it with {}",
+            l.what,
+            l.python.display(),
+            l.module,
+            l.install
+        ))
+    } else {
+        SetupError::new(format!(
+            "{}: the {} bridge exited at start under {} ({last}); give a virtualenv with the {} module ({}=/path/to/venv)",
+            l.what,
+            l.product,
+            l.python.display(),
+            l.module,
+            l.name
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_holds_every_module_file() {
+        // A module file left out of HOST would be a library no engine can start.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bridge");
+        let entries = std::fs::read_dir(&dir).expect("bridge directory");
+        let mut files = 0;
+        for entry in entries {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "py") {
+                let text = std::fs::read_to_string(&path).expect("module text");
+                assert!(HOST.contains(&text), "{} is not in HOST", path.display());
+                files += 1;
+            }
+        }
+        assert!(files >= 5, "{files} module files");
+    }
+}

@@ -1,0 +1,612 @@
+//! The external SQL engines (DuckDB, PostgreSQL, MariaDB) against the real thing: results and
+//! their types, reset, timeouts, crashes, servers that die with crosscheck, and bad input.
+//!
+//! An engine that is not installed here is skipped with a printed line, unless it is listed in
+//! `CROSSCHECK_REQUIRE_ENGINES` (comma-separated; CI sets it after installing), where it must be
+//! available. Figures (start, query and reset times): `cargo test --release -p crosscheck-engines
+//! --test engines -- --nocapture measure`.
+
+use crosscheck_core::{bag, CompareOptions, Engine, EngineFactory, EngineSpec, ErrorClass, Outcome, Rows, Value};
+use crosscheck_engines::sql::duckdb::DuckDbEngine;
+use crosscheck_engines::sql::mariadb::MariaDbEngine;
+use crosscheck_engines::sql::postgres::PostgresEngine;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+fn factory(name: &str) -> &'static dyn EngineFactory {
+    crosscheck_engines::sql::registry().into_iter().find(|f| f.name() == name).expect("engine in the registry")
+}
+
+/// Whether the engine can run here; panics if it is required but missing.
+fn available(name: &str) -> bool {
+    crosscheck_engines::testing::available(factory(name))
+}
+
+fn spec(text: &str) -> EngineSpec {
+    EngineSpec::parse(text).expect("spec")
+}
+
+fn open(name: &str) -> Option<Box<dyn Engine>> {
+    if !available(name) {
+        return None;
+    }
+    Some(factory(name).open(&spec(name)).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
+}
+
+fn ok(e: &mut dyn Engine, sql: &str) {
+    let o = e.run(sql, LIMIT);
+    assert!(matches!(o, Outcome::Done | Outcome::Rows(_)), "{}: {sql} -> {o:?}", e.info().name);
+}
+
+fn rows(e: &mut dyn Engine, sql: &str) -> Rows {
+    match e.run(sql, LIMIT) {
+        Outcome::Rows(r) => r,
+        other => panic!("{}: {sql} -> {other:?}", e.info().name),
+    }
+}
+
+fn same_bag(name: &str, actual: &Rows, expected: Vec<Vec<Value>>) {
+    let opts = CompareOptions { unify_numbers: false, ..CompareOptions::default() };
+    let want = Rows::new(actual.columns.clone(), expected);
+    let d = bag::diff(&want, actual, &opts);
+    assert!(d.is_empty(), "{name}: rows differ: {d:?}\nexpected {:?}\nactual   {:?}", want.rows, actual.rows);
+}
+
+/// A small script: NULLs, integers, floats, decimals, text and booleans, with their types.
+fn known_script(name: &str) {
+    let Some(mut e) = open(name) else { return };
+    let e = e.as_mut();
+    ok(e, "CREATE TABLE t (i INTEGER, f DOUBLE PRECISION, d DECIMAL(10,2), s VARCHAR(20), b BOOLEAN)");
+    ok(e, "INSERT INTO t VALUES (1, 1.5, 12.50, 'a', TRUE), (NULL, NULL, NULL, NULL, NULL), (-3, 0.25, -0.05, 'b c', FALSE)");
+    let r = rows(e, "SELECT i, f, d, s, b FROM t");
+    assert_eq!(r.columns, ["i", "f", "d", "s", "b"]);
+    // MariaDB has no boolean type (BOOLEAN is TINYINT(1)); Turso, like SQLite, stores 1 and 0
+    // and has no exact decimals (DECIMAL has numeric affinity: 12.5 is a REAL).
+    let ints = name == "mariadb" || name == "turso";
+    let b = |v: bool| if ints { Value::Int(v as i64) } else { Value::Bool(v) };
+    let dec = |d: &str, f: f64| if name == "turso" { Value::Float(f) } else { Value::Decimal(d.into()) };
+    same_bag(
+        name,
+        &r,
+        vec![
+            vec![Value::Int(1), Value::Float(1.5), dec("12.50", 12.5), Value::Text("a".into()), b(true)],
+            vec![Value::Null, Value::Null, Value::Null, Value::Null, Value::Null],
+            vec![Value::Int(-3), Value::Float(0.25), dec("-0.05", -0.05), Value::Text("b c".into()), b(false)],
+        ],
+    );
+    let r = rows(e, "SELECT COUNT(*), SUM(i), MIN(s) FROM t WHERE b IS NOT NULL");
+    assert_eq!(r.rows.len(), 1);
+    assert_eq!(r.rows[0][0].as_f64(), Some(2.0), "{name}: {:?}", r.rows);
+    assert_eq!(r.rows[0][1].as_f64(), Some(-2.0), "{name}: {:?}", r.rows);
+    assert_eq!(r.rows[0][2], Value::Text("a".into()));
+    // A query with no rows is still rows (with columns), not "done".
+    let r = rows(e, "SELECT i FROM t WHERE 1 = 0");
+    assert!(r.rows.is_empty());
+    assert_eq!(r.columns, ["i"]);
+    // An error is an outcome, and the engine goes on.
+    let o = e.run("SELECT * FROM no_such_table", LIMIT);
+    assert!(o.is_error(), "{name}: {o:?}");
+    assert_eq!(rows(e, "SELECT COUNT(*) FROM t").rows[0][0].as_f64(), Some(3.0));
+    assert!(!e.info().version.is_empty());
+    eprintln!("{name}: version {}", e.info().version);
+}
+
+fn reset_empties(name: &str) {
+    let Some(mut e) = open(name) else { return };
+    let e = e.as_mut();
+    ok(e, "CREATE TABLE t (a INTEGER)");
+    ok(e, "INSERT INTO t VALUES (1)");
+    e.reset().expect("reset");
+    let o = e.run("SELECT a FROM t", LIMIT);
+    assert!(o.is_error(), "{name}: the table survived the reset: {o:?}");
+    ok(e, "CREATE TABLE t (a INTEGER)");
+    assert!(rows(e, "SELECT a FROM t").rows.is_empty());
+}
+
+fn times_out(name: &str, slow: &str) {
+    let Some(mut e) = open(name) else { return };
+    let e = e.as_mut();
+    ok(e, "CREATE TABLE keep (a INTEGER)");
+    ok(e, "INSERT INTO keep VALUES (7)");
+    let t = Instant::now();
+    let o = e.run(slow, Duration::from_millis(500));
+    let took = t.elapsed();
+    assert!(matches!(o, Outcome::Timeout { .. }), "{name}: {slow} -> {o:?}");
+    assert!(took < Duration::from_secs(4), "{name}: the timeout took {took:?}");
+    // Usable afterwards, with its data.
+    let r = rows(e, "SELECT a FROM keep");
+    same_bag(name, &r, vec![vec![Value::Int(7)]]);
+    eprintln!("{name}: timed out after {took:?}");
+}
+
+#[test]
+fn duckdb_known_script() {
+    known_script("duckdb");
+}
+
+#[test]
+fn postgres_known_script() {
+    known_script("postgres");
+}
+
+#[test]
+fn mariadb_known_script() {
+    known_script("mariadb");
+}
+
+#[test]
+fn turso_known_script() {
+    known_script("turso");
+}
+
+#[test]
+fn turso_reset_empties() {
+    reset_empties("turso");
+}
+
+#[test]
+fn turso_times_out() {
+    times_out("turso", RECURSE);
+}
+
+#[test]
+fn duckdb_reset_empties() {
+    reset_empties("duckdb");
+}
+
+#[test]
+fn postgres_reset_empties() {
+    reset_empties("postgres");
+}
+
+#[test]
+fn mariadb_reset_empties() {
+    reset_empties("mariadb");
+}
+
+const RECURSE: &str = "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT COUNT(*) FROM r";
+
+#[test]
+fn duckdb_times_out() {
+    times_out("duckdb", RECURSE);
+}
+
+#[test]
+fn postgres_times_out() {
+    times_out("postgres", "SELECT pg_sleep(30)");
+    times_out("postgres", RECURSE);
+}
+
+#[test]
+fn mariadb_times_out() {
+    times_out("mariadb", "SELECT COUNT(*) FROM seq_1_to_100000 a, seq_1_to_100000 b");
+}
+
+#[test]
+fn duckdb_crash_is_an_outcome_and_reset_recovers() {
+    if !available("duckdb") {
+        return;
+    }
+    let mut e = DuckDbEngine::open(&spec("duckdb")).expect("duckdb opens");
+    ok(&mut e, "CREATE TABLE t (a INTEGER)");
+    let pid = e.bridge_pid().expect("bridge runs");
+    // SAFETY: signals a process this test owns (the bridge).
+    unsafe {
+        libc::kill(pid as i32, libc::SIGSEGV);
+    }
+    match e.run("SELECT 1", LIMIT) {
+        Outcome::Crash { signal, .. } => assert_eq!(signal, Some(libc::SIGSEGV)),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    // Until the next reset the state is gone: an expected error, not a finding.
+    assert!(matches!(e.run("SELECT 1", LIMIT), Outcome::Error { class: ErrorClass::Expected, .. }));
+    e.reset().expect("reset starts a new bridge");
+    assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
+}
+
+fn kill_with(pid: i64, signal: i32) {
+    // SAFETY: signals a process this test's engine started.
+    unsafe {
+        libc::kill(pid as i32, signal);
+    }
+}
+
+fn kill(pid: i64) {
+    kill_with(pid, libc::SIGKILL);
+}
+
+#[test]
+fn postgres_crash_is_an_outcome_and_reset_recovers() {
+    if !available("postgres") {
+        return;
+    }
+    let mut e = PostgresEngine::open(&spec("postgres")).expect("postgres opens");
+    // A backend dies: the server restarts every backend; the connection is lost.
+    let Value::Int(backend) = rows(&mut e, "SELECT pg_backend_pid()").rows[0][0] else { panic!("a pid") };
+    kill(backend);
+    match e.run("SELECT 1", LIMIT) {
+        Outcome::Crash { stderr_tail, .. } => assert!(stderr_tail.contains("connection lost"), "{stderr_tail}"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    e.reset().expect("reset reconnects");
+    assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
+    // The server dies: the next reset starts a new one.
+    // (SIGQUIT: an immediate shutdown; a SIGKILL would leave a SysV shared memory segment.)
+    let old = e.server_pid().expect("private server");
+    kill_with(old.into(), libc::SIGQUIT);
+    let end = Instant::now() + Duration::from_secs(5);
+    while alive(old as i32) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The backend may still answer before it notices that its server is gone.
+    let o = e.run("SELECT 1", LIMIT);
+    assert!(matches!(o, Outcome::Crash { .. } | Outcome::Rows(_)), "{o:?}");
+    e.reset().expect("reset starts a new server");
+    assert_ne!(e.server_pid(), Some(old));
+    ok(&mut e, "CREATE TABLE t (a int)");
+    assert!(rows(&mut e, "SELECT a FROM t").rows.is_empty());
+}
+
+#[test]
+fn mariadb_crash_is_an_outcome_and_reset_recovers() {
+    if !available("mariadb") {
+        return;
+    }
+    let mut e = MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
+    ok(&mut e, "CREATE TABLE t (a int)");
+    kill(e.server_pid().expect("private server").into());
+    match e.run("SELECT 1", LIMIT) {
+        Outcome::Crash { stderr_tail, .. } => assert!(stderr_tail.contains("connection lost"), "{stderr_tail}"),
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    e.reset().expect("reset starts a new server");
+    ok(&mut e, "CREATE TABLE t (a int)");
+    assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
+}
+
+#[test]
+fn duckdb_output_of_its_own_does_not_shift_replies() {
+    // DuckDB draws a progress bar on stdout for a query past 2 s (here at once). Before the
+    // bridge kept stdout for its replies, the bar's lines were read as the answer to the next
+    // request, and every later answer was the one before it (a 10-minute Datalog campaign
+    // reported 136 findings from that).
+    let Some(mut e) = open("duckdb") else { return };
+    let t = Duration::from_secs(30);
+    for s in ["SET enable_progress_bar = true", "SET enable_progress_bar_print = true", "SET progress_bar_time = 0"] {
+        assert!(matches!(e.run(s, t), Outcome::Done), "{s}");
+    }
+    let slow = e.run("SELECT count(*) FROM range(50000000) AS t(i) WHERE hash(i) % 7 = 1", t);
+    assert!(matches!(slow, Outcome::Rows(_)), "{slow:?}");
+    assert_eq!(rows(e.as_mut(), "SELECT 42").rows, vec![vec![Value::Int(42)]]);
+}
+
+#[test]
+fn duckdb_values_keep_their_types() {
+    let Some(mut e) = open("duckdb") else { return };
+    let r = rows(
+        e.as_mut(),
+        "SELECT 1::HUGEINT * 170141183460469231731687303715884105727, 0.1::FLOAT, 'inf'::DOUBLE, '\\x01\\xff'::BLOB, DATE '2020-01-02', 2.50::DECIMAL(5,2)",
+    );
+    assert_eq!(
+        r.rows[0],
+        vec![
+            Value::BigInt("170141183460469231731687303715884105727".into()),
+            Value::Float(0.1),
+            Value::Float(f64::INFINITY),
+            Value::Bytes(vec![1, 255]),
+            Value::Text("2020-01-02".into()),
+            Value::Decimal("2.50".into()),
+        ]
+    );
+    // DDL and DML are "done", not a status row.
+    assert_eq!(e.run("CREATE TABLE u (a INTEGER)", LIMIT), Outcome::Done);
+    assert_eq!(e.run("INSERT INTO u VALUES (1), (2)", LIMIT), Outcome::Done);
+    assert_eq!(rows(e.as_mut(), "INSERT INTO u VALUES (3) RETURNING a").rows, vec![vec![Value::Int(3)]]);
+}
+
+#[test]
+fn postgres_values_keep_their_types() {
+    let Some(mut e) = open("postgres") else { return };
+    let mut r = rows(
+        e.as_mut(),
+        "SELECT 1::int2, 2::int8, 0.1::float4, 'NaN'::float8, 123456789.000100::numeric, -0.5::numeric(4,2), 'x'::char(3), '\\x01ff'::bytea, DATE '2020-01-02', ARRAY[1,2], NULL::int",
+    );
+    assert!(matches!(r.rows[0][3], Value::Float(f) if f.is_nan()));
+    r.rows[0][3] = Value::Text("NaN".into());
+    assert_eq!(
+        r.rows[0],
+        vec![
+            Value::Int(1),
+            Value::Int(2),
+            Value::Float(0.1),
+            Value::Text("NaN".into()),
+            Value::Decimal("123456789.000100".into()),
+            Value::Decimal("-0.50".into()),
+            Value::Text("x  ".into()),
+            Value::Bytes(vec![1, 255]),
+            Value::Text("2020-01-02".into()),
+            Value::Text("{1,2}".into()),
+            Value::Null,
+        ]
+    );
+    // A script of several statements runs; its last result counts.
+    let r = rows(e.as_mut(), "CREATE TABLE s (a int); INSERT INTO s VALUES (5); SELECT a FROM s");
+    assert_eq!(r.rows, vec![vec![Value::Int(5)]]);
+    assert_eq!(e.run("INSERT INTO s VALUES (6)", LIMIT), Outcome::Done);
+}
+
+#[test]
+fn mariadb_values_keep_their_types() {
+    let Some(mut e) = open("mariadb") else { return };
+    let r = rows(
+        e.as_mut(),
+        "SELECT 1, 18446744073709551615, CAST(0.1 AS FLOAT), 1e300 * 10, 2.50, X'01FF', CAST('x' AS BINARY), DATE '2020-01-02', NULL, 'é'",
+    );
+    assert_eq!(
+        r.rows[0],
+        vec![
+            Value::Int(1),
+            Value::BigInt("18446744073709551615".into()),
+            Value::Float(0.1),
+            r.rows[0][3].clone(),
+            Value::Decimal("2.50".into()),
+            Value::Bytes(vec![1, 255]),
+            Value::Bytes(vec![b'x']),
+            Value::Text("2020-01-02".into()),
+            Value::Null,
+            Value::Text("é".into()),
+        ]
+    );
+    let r = rows(e.as_mut(), "CREATE TABLE s (a int); INSERT INTO s VALUES (5); SELECT a FROM s");
+    assert_eq!(r.rows, vec![vec![Value::Int(5)]]);
+    assert_eq!(e.run("INSERT INTO s VALUES (6)", LIMIT), Outcome::Done);
+    // Text compares as in SQLite and PostgreSQL (C): no padding, case matters; also after a reset.
+    e.reset().expect("reset");
+    ok(e.as_mut(), "CREATE TABLE u (s VARCHAR(10))");
+    ok(e.as_mut(), "INSERT INTO u VALUES ('a'), ('A'), ('a ')");
+    let r = rows(e.as_mut(), "SELECT '' = ' ', 'a' = 'A', (SELECT COUNT(*) FROM u WHERE s = 'a')");
+    assert_eq!(r.rows, vec![vec![Value::Int(0), Value::Int(0), Value::Int(1)]]);
+}
+
+// ---- servers die with crosscheck -------------------------------------------------------------
+
+/// Run in a child copy of this test binary: opens the engine, prints the server's pid, waits.
+#[test]
+fn helper_hold_server() {
+    let Ok(name) = std::env::var("CROSSCHECK_TEST_HOLD") else { return };
+    let pid = match name.as_str() {
+        "postgres" => PostgresEngine::open(&spec("postgres")).map(|e| (e.server_pid(), Box::new(e) as Box<dyn Engine>)),
+        "mariadb" => MariaDbEngine::open(&spec("mariadb")).map(|e| (e.server_pid(), Box::new(e) as Box<dyn Engine>)),
+        _ => DuckDbEngine::open(&spec("duckdb")).map(|mut e| (e.bridge_pid(), Box::new(e) as Box<dyn Engine>)),
+    };
+    let (pid, _engine) = pid.expect("engine opens");
+    println!("PID {}", pid.expect("a server pid"));
+    std::io::stdout().flush().expect("flush");
+    std::thread::sleep(Duration::from_secs(120));
+}
+
+fn alive(pid: i32) -> bool {
+    // A zombie still answers kill(0): read its state.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => !s.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+fn server_dies_with_crosscheck(name: &str, signal: i32) {
+    if !available(name) {
+        return;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let mut child = Command::new(exe)
+        .args(["--exact", "sql::helper_hold_server", "--nocapture", "--test-threads=1"])
+        .env("CROSSCHECK_TEST_HOLD", name)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("helper starts");
+    let out = child.stdout.take().expect("stdout");
+    let mut pid = None;
+    for line in BufReader::new(out).lines() {
+        let line = line.expect("line");
+        // libtest may print "test helper_hold_server ... " on the same line.
+        if let Some((_, p)) = line.split_once("PID ") {
+            pid = Some(p.trim().parse::<i32>().expect("pid"));
+            break;
+        }
+    }
+    let pid = pid.expect("the helper printed the server pid");
+    assert!(alive(pid));
+    // SAFETY: signals the helper process this test started.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    let _ = child.wait();
+    let end = Instant::now() + Duration::from_secs(5);
+    while alive(pid) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(pid), "{name}: server {pid} survived a {signal} of crosscheck");
+}
+
+#[test]
+fn postgres_server_dies_with_crosscheck_on_sigkill() {
+    server_dies_with_crosscheck("postgres", libc::SIGKILL);
+}
+
+#[test]
+fn mariadb_server_dies_with_crosscheck_on_sigint() {
+    server_dies_with_crosscheck("mariadb", libc::SIGINT);
+}
+
+#[test]
+fn duckdb_bridge_dies_with_crosscheck_on_sigterm() {
+    server_dies_with_crosscheck("duckdb", libc::SIGTERM);
+}
+
+// ---- bad input: one clear line, never a hang -------------------------------------------------
+
+fn setup_error(text: &str) -> String {
+    let s = spec(text);
+    let t = Instant::now();
+    let r = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &s);
+    let took = t.elapsed();
+    let msg = match r {
+        Ok(_) => panic!("{text}: opened, expected a setup error"),
+        Err(e) => e.message,
+    };
+    assert!(took < Duration::from_secs(12), "{text}: took {took:?}");
+    assert!(!msg.contains('\n'), "{text}: more than one line: {msg}");
+    eprintln!("{text}\n  -> {msg} ({took:?})");
+    msg
+}
+
+/// A port with something listening that is not a database: it greets with HTTP.
+fn impostor() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            let mut s = s;
+            let _ = s.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n");
+        }
+    });
+    port
+}
+
+fn closed_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+}
+
+#[test]
+fn postgres_bad_input() {
+    let m = setup_error(&format!("postgres=postgres://u@127.0.0.1:{}/db", closed_port()));
+    assert!(m.contains("cannot connect"), "{m}");
+    let m = setup_error(&format!("postgres=postgres://u@127.0.0.1:{}/db", impostor()));
+    assert!(m.contains("not a PostgreSQL server"), "{m}");
+    let m = setup_error("postgres=postgres://u@127.0.0.1:notaport/db");
+    assert!(m.contains("not a valid address"), "{m}");
+    let empty = tempfile::tempdir().expect("tempdir");
+    let m = setup_error(&format!("postgres={}", empty.path().display()));
+    assert!(m.contains("no initdb"), "{m}");
+    let m = setup_error("postgres=/no/such/dir/bin");
+    assert!(m.contains("no such file"), "{m}");
+    // Wrong credentials, against a real server.
+    if !available("postgres") {
+        return;
+    }
+    let e = PostgresEngine::open(&spec("postgres")).expect("private server");
+    let url = e.url().replace("postgres://postgres@", "postgres://nobody@");
+    let m = setup_error(&format!("postgres={url}"));
+    assert!(m.contains("cannot log in") && m.contains("nobody"), "{m}");
+    // The right address works, in a scratch database of its own.
+    let mut other = factory("postgres").open(&spec(&format!("postgres={}", e.url()))).expect("existing server");
+    ok(other.as_mut(), "CREATE TABLE t (a int)");
+    other.reset().expect("reset");
+}
+
+#[test]
+fn postgres_unroutable_address_gives_up() {
+    // 192.0.2.0/24 is TEST-NET-1: nothing answers, packets may be dropped.
+    let m = setup_error("postgres=postgres://u@192.0.2.1:5432/db");
+    assert!(m.contains("cannot connect"), "{m}");
+}
+
+#[test]
+fn mariadb_bad_input() {
+    let m = setup_error(&format!("mariadb=mysql://root@127.0.0.1:{}", closed_port()));
+    assert!(m.contains("cannot connect"), "{m}");
+    let m = setup_error(&format!("mariadb=mysql://root@127.0.0.1:{}", impostor()));
+    assert!(m.contains("not a MariaDB"), "{m}");
+    let m = setup_error("mariadb=http://root@127.0.0.1:3306");
+    assert!(m.contains("not a server address"), "{m}");
+    let empty = tempfile::tempdir().expect("tempdir");
+    let m = setup_error(&format!("mariadb={}", empty.path().display()));
+    assert!(m.contains("no mariadbd"), "{m}");
+    if !available("mariadb") {
+        return;
+    }
+    let e = MariaDbEngine::open(&spec("mariadb")).expect("private server");
+    let url = e.url().replace("mysql://root@", "mysql://root:wrong@");
+    let m = setup_error(&format!("mariadb={url}"));
+    assert!(m.contains("cannot log in") && m.contains("Access denied"), "{m}");
+    let mut other = factory("mariadb").open(&spec(&format!("mariadb={}", e.url()))).expect("existing server");
+    ok(other.as_mut(), "CREATE TABLE t (a int)");
+    other.reset().expect("reset");
+}
+
+#[test]
+fn duckdb_bad_input() {
+    let m = setup_error("duckdb=/no/such/venv");
+    assert!(m.contains("no such file"), "{m}");
+    let empty = tempfile::tempdir().expect("tempdir");
+    let m = setup_error(&format!("duckdb={}", empty.path().display()));
+    assert!(m.contains("no bin/python"), "{m}");
+    // The DuckDB shell instead of a Python environment.
+    let m = setup_error("duckdb=/usr/bin/env");
+    assert!(m.contains("exited at start"), "{m}");
+    let shell = empty.path().join("duckdb");
+    std::fs::write(&shell, "").expect("write");
+    let m = setup_error(&format!("duckdb={}", shell.display()));
+    assert!(m.contains("command-line shell"), "{m}");
+    // A program that is not a Python with DuckDB.
+    let m = setup_error("duckdb=/bin/true");
+    assert!(m.contains("exited at start"), "{m}");
+    // A Python without the duckdb module: a fresh virtualenv without packages.
+    let venv = tempfile::tempdir().expect("tempdir");
+    let made = Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(venv.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        let m = setup_error(&format!("duckdb={}", venv.path().display()));
+        assert!(m.contains("cannot import the duckdb module"), "{m}");
+    }
+}
+
+// ---- figures -----------------------------------------------------------------------------------
+
+#[test]
+fn measure() {
+    for name in ["duckdb", "postgres", "mariadb", "turso"] {
+        if !available(name) {
+            continue;
+        }
+        let t = Instant::now();
+        let mut e = factory(name).open(&spec(name)).expect("opens");
+        let start = t.elapsed();
+        let n = 300;
+        let t = Instant::now();
+        for _ in 0..n {
+            rows(e.as_mut(), "SELECT 1");
+        }
+        let query = t.elapsed() / n;
+        ok(e.as_mut(), "CREATE TABLE t (a INTEGER, b VARCHAR(10))");
+        let t = Instant::now();
+        for i in 0..n {
+            ok(e.as_mut(), &format!("INSERT INTO t VALUES ({i}, 'x')"));
+        }
+        let insert = t.elapsed() / n;
+        let t = Instant::now();
+        for _ in 0..n {
+            rows(e.as_mut(), "SELECT a, b FROM t WHERE a < 100");
+        }
+        let select = t.elapsed() / n;
+        let m = 20;
+        let t = Instant::now();
+        for _ in 0..m {
+            e.reset().expect("reset");
+            ok(e.as_mut(), "CREATE TABLE t (a INTEGER)");
+        }
+        let reset = t.elapsed() / m;
+        eprintln!(
+            "measure {name} ({}): start {start:.2?}, SELECT 1 {query:.2?}, INSERT {insert:.2?}, SELECT 100 rows {select:.2?}, reset+CREATE TABLE {reset:.2?}",
+            e.info().version
+        );
+    }
+}

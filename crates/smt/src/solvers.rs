@@ -1,0 +1,166 @@
+//! What the SMT leg knows about each solver, keyed by its registry name: the theories and
+//! commands it takes (the generator asks these) and the options that must not change an
+//! answer (the differential oracle draws from these). Solver adapters (in
+//! `crosscheck-engines`) only report what they are; these facts are the leg's.
+
+use crosscheck_core::{EngineFactory, EngineInfo};
+use std::sync::OnceLock;
+
+type Registry = fn() -> Vec<&'static dyn EngineFactory>;
+
+static REGISTRY: OnceLock<Registry> = OnceLock::new();
+
+/// Names the solver registry the leg opens its own reference and model-checking solvers from
+/// (the binary pairs the leg with `crosscheck_engines::smt::registry`; the leg does not list
+/// engines). The first call wins.
+pub fn use_registry(registry: Registry) {
+    let _ = REGISTRY.set(registry);
+}
+
+/// The solvers [`use_registry`] named; none before it was called.
+pub fn registry() -> Vec<&'static dyn EngineFactory> {
+    REGISTRY.get().map(|r| r()).unwrap_or_default()
+}
+
+/// The capabilities of a solver; an unknown solver has none.
+pub fn capabilities(engine_name: &str) -> &'static [&'static str] {
+    const CVC5: &[&str] = &[
+        "theory:int",
+        "theory:real",
+        "theory:nia",
+        "theory:bv",
+        "theory:array",
+        "theory:string",
+        "theory:fp",
+        "theory:uf",
+        "theory:sorts",
+        "quantifiers",
+        "incremental",
+        "custom-options",
+    ];
+    // Every solver also has `custom-options`: the adapters set it when their command line had
+    // an argument starting with `-`, and every default command line has one (`-in`,
+    // `--incremental`, the bridge's `-c`). Nothing reads it; it stays so capability sets match.
+    match base_name(engine_name) {
+        "z3" => &[
+            "check-sat-using",
+            "z3-extensions",
+            "theory:int",
+            "theory:real",
+            "theory:nia",
+            "theory:bv",
+            "theory:array",
+            "theory:string",
+            "theory:fp",
+            "theory:uf",
+            "theory:sorts",
+            "quantifiers",
+            "incremental",
+            "custom-options",
+        ],
+        "cvc5" | "cvc5-py" => CVC5,
+        // No strings, floating point or quantifiers; Yices needs a set-logic.
+        "yices" => &[
+            "theory:int",
+            "theory:real",
+            "theory:nia",
+            "theory:bv",
+            "theory:array",
+            "theory:uf",
+            "theory:sorts",
+            "needs-logic",
+            "incremental",
+            "custom-options",
+        ],
+        "bitwuzla" => {
+            &["theory:bv", "theory:array", "theory:fp", "theory:uf", "quantifiers", "incremental", "custom-options"]
+        }
+        // Debian builds CVC4 without SymFPU, so floating point stops it with a "Fatal
+        // failure": no `theory:fp`.
+        "cvc4" => &[
+            "theory:int",
+            "theory:real",
+            "theory:nia",
+            "theory:bv",
+            "theory:array",
+            "theory:string",
+            "theory:uf",
+            "theory:sorts",
+            "quantifiers",
+            "incremental",
+            "custom-options",
+        ],
+        _ => &[],
+    }
+}
+
+/// Whether the solver of `info` has `capability` (what it declares itself, or the leg's table).
+pub fn has(info: &EngineInfo, capability: &str) -> bool {
+    info.has(capability) || capabilities(&info.name).contains(&capability)
+}
+
+/// The registry name under any `mutant:<engine>:<fault>` wrappers.
+pub fn base_name(name: &str) -> &str {
+    match name.strip_prefix("mutant:").and_then(|rest| rest.rsplit_once(':')) {
+        Some((inner, _fault)) => base_name(inner),
+        None => name,
+    }
+}
+
+/// Z3 parameters that select heuristics or alternative procedures, never the semantics.
+const Z3_SAFE: &[(&str, &[&str])] = &[
+    ("smt.arith.solver", &["2", "6"]),
+    ("smt.random_seed", &["1", "2", "3", "7", "42"]),
+    ("sat.random_seed", &["1", "5", "9"]),
+    ("smt.phase_selection", &["0", "1", "2", "4", "5"]),
+    ("smt.relevancy", &["0", "1"]),
+    ("rewriter.flat", &["false"]),
+    ("smt.arith.random_initial_value", &["true"]),
+    ("smt.restart_strategy", &["0", "2", "3"]),
+    ("rewriter.hoist_mul", &["true"]),
+    ("rewriter.arith_lhs", &["true"]),
+];
+
+const CVC5_SAFE: &[(&str, &[&str])] = &[
+    ("seed", &["1", "2", "3", "17"]),
+    ("sat-random-seed", &["1", "5"]),
+    ("simplification", &["none"]),
+    ("decision", &["justification", "internal"]),
+    ("arith-rewrite-equalities", &["true"]),
+    ("nl-ext-tplanes", &["true"]),
+    ("repeat-simp", &["true"]),
+];
+
+const CVC4_SAFE: &[(&str, &[&str])] = &[
+    ("random-seed", &["1", "2", "3"]),
+    ("simplification", &["none"]),
+    ("decision", &["justification", "internal"]),
+    ("arith-rewrite-equalities", &["true"]),
+];
+
+const YICES_SAFE: &[(&str, &[&str])] = &[("random-seed", &["1", "2", "3", "11"])];
+
+/// Options of a solver that must not change a `sat`/`unsat` answer (seeds, heuristics,
+/// preprocessing, alternative arithmetic/bit-vector back ends): each instance draws a random
+/// subset, recorded in the case so that it replays exactly.
+pub fn safe_options(engine_name: &str) -> &'static [(&'static str, &'static [&'static str])] {
+    match base_name(engine_name) {
+        "z3" => Z3_SAFE,
+        "cvc5" | "cvc5-py" => CVC5_SAFE,
+        "cvc4" => CVC4_SAFE,
+        "yices" => YICES_SAFE,
+        _ => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unwraps_mutants() {
+        assert_eq!(base_name("mutant:mutant:z3:flip-verdict:crash"), "z3");
+        assert_eq!(base_name("yices"), "yices");
+        assert!(capabilities("mutant:yices:flip-verdict").contains(&"needs-logic"));
+    }
+}
