@@ -5,7 +5,7 @@
 //! deduplication and prints native reproducers. The runner, the store and the reducer never look
 //! inside a case: they only move it around as JSON.
 
-use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
+use crate::engine::{Engine, EngineInfo, EngineSpec};
 use crate::outcome::Outcome;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -204,15 +204,17 @@ pub trait Generator<C, O>: Send {
 /// the opener of the run's engines, so the supervisor, which rebuilds cases with the generator
 /// alone, never starts an engine.
 pub struct Helpers<'a> {
-    open: Option<&'a dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, SetupError>>,
+    open: Option<crate::worker::Opener<'a>>,
     /// Each spec with its engine: `None` until tried, `Some(None)` when it cannot open.
-    slots: Vec<(EngineSpec, Option<Option<Box<dyn Engine>>>)>,
+    slots: Vec<HelperSlot>,
     /// The leg's own state between cases of one process.
     pub memo: Option<Box<dyn Any + Send>>,
 }
 
+type HelperSlot = (EngineSpec, Option<Option<Box<dyn Engine>>>);
+
 impl<'a> Helpers<'a> {
-    pub fn new(open: &'a dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, SetupError>, specs: Vec<EngineSpec>) -> Self {
+    pub fn new(open: crate::worker::Opener<'a>, specs: Vec<EngineSpec>) -> Self {
         Helpers { open: Some(open), slots: specs.into_iter().map(|s| (s, None)).collect(), memo: None }
     }
 

@@ -195,4 +195,27 @@ mod tests {
         assert_eq!(required_caps("LIA"), vec!["quantifiers", "theory:int"]);
         assert_eq!(required_caps("QF_UF"), vec!["theory:uf"]);
     }
+
+    /// The supervisor rebuilds a crashed worker's case with the generator alone: it must need
+    /// no engine (nothing can open one here: the leg names no registry) and give the same case
+    /// for the same index, whatever came before.
+    #[test]
+    fn generator_opens_no_engine_and_is_pure() {
+        use crate::SmtOracle;
+        let opts = GenOptions { seed: 7, seeds_dir: Some(shipped_seeds_dir()) };
+        let mut a = SmtGenerator::new(&opts, &[]).expect("generator");
+        let mut b = SmtGenerator::new(&opts, &[]).expect("generator");
+        for i in [0, 999, 1000, 5, 1000, 0] {
+            let c = a.case(i, SmtOracle::Storm);
+            assert_eq!(c, b.case(i, SmtOracle::Storm));
+            let p = c.pending.as_ref().expect("a generated case is pending");
+            assert_eq!((p.round, p.seed, p.oracle.as_str()), (i / 1000, 7, "storm"));
+            assert!(c.steps.is_empty(), "no instance without the worker's reference solver");
+        }
+        // Without helpers nothing is materialized, and an unmaterialized case is never checked.
+        let c = a.case(3, SmtOracle::Storm);
+        let mut none = crosscheck_core::Helpers::none();
+        let m = crate::materialize::materialize(c, &[], &mut none);
+        assert!(m.pending.is_none());
+    }
 }
