@@ -31,12 +31,6 @@ pub fn opener(kind: &str) -> impl Fn(&EngineSpec) -> Result<Box<dyn Engine>, Set
     move |spec| crosscheck_engines::open_engine(&factories, spec)
 }
 
-/// Tells the legs that open helper engines of their own (the SMT leg's reference and
-/// model-checking solvers) where to find them; called once at start.
-pub fn pair_legs() {
-    crosscheck_smt::solvers::use_registry(crosscheck_engines::smt::registry);
-}
-
 /// Kinds the product will have but this build does not yet.
 pub const PLANNED: &[&str] = &["cypher", "sparql"];
 

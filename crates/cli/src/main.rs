@@ -64,7 +64,6 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    kinds::pair_legs();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

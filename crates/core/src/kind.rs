@@ -5,10 +5,11 @@
 //! deduplication and prints native reproducers. The runner, the store and the reducer never look
 //! inside a case: they only move it around as JSON.
 
-use crate::engine::{Engine, EngineInfo};
+use crate::engine::{Engine, EngineInfo, EngineSpec};
 use crate::outcome::Outcome;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -191,8 +192,47 @@ pub struct CheckOptions {
 pub trait Generator<C, O>: Send {
     /// The case at `index` for `oracle`. It must be a pure function of the generator's options,
     /// the engines' infos and `index`, so that the supervisor can rebuild the case a crashed
-    /// worker was running from its index alone. Internal caching (the current database) is fine.
+    /// worker was running from its index alone. Internal caching (the current database) is fine;
+    /// running an engine is not (the supervisor opens none): work that needs one belongs in
+    /// [`Kind::materialize`].
     fn case(&mut self, index: u64, oracle: O) -> C;
+}
+
+/// Engines a leg runs for its own purposes, never under test (the SMT leg's reference solvers,
+/// which give the model a STORM instance is built around), and what the leg keeps between cases
+/// (that model, per seed). Only workers and probes have them: they are opened on first use by
+/// the opener of the run's engines, so the supervisor, which rebuilds cases with the generator
+/// alone, never starts an engine.
+pub struct Helpers<'a> {
+    open: Option<crate::worker::Opener<'a>>,
+    /// Each spec with its engine: `None` until tried, `Some(None)` when it cannot open.
+    slots: Vec<HelperSlot>,
+    /// The leg's own state between cases of one process.
+    pub memo: Option<Box<dyn Any + Send>>,
+}
+
+type HelperSlot = (EngineSpec, Option<Option<Box<dyn Engine>>>);
+
+impl<'a> Helpers<'a> {
+    pub fn new(open: crate::worker::Opener<'a>, specs: Vec<EngineSpec>) -> Self {
+        Helpers { open: Some(open), slots: specs.into_iter().map(|s| (s, None)).collect(), memo: None }
+    }
+
+    /// No helper engine at all (what a leg sees when it is driven without a worker).
+    pub fn none() -> Helpers<'static> {
+        Helpers { open: None, slots: Vec::new(), memo: None }
+    }
+
+    /// The helper whose spec is named `name`, opened on first use; `None` when there is no such
+    /// spec or it cannot open (a solver that is not installed), which is remembered.
+    pub fn get(&mut self, name: &str) -> Option<&mut Box<dyn Engine>> {
+        let open = self.open;
+        let (spec, slot) = self.slots.iter_mut().find(|(s, _)| s.name == name)?;
+        if slot.is_none() {
+            *slot = Some(open.and_then(|o| o(spec).ok()));
+        }
+        slot.as_mut()?.as_mut()
+    }
 }
 
 /// The object-safe part of a kind: what `crosscheck engines` and argument checking need.
@@ -218,6 +258,39 @@ pub trait Kind: KindInfo {
         opts: &GenOptions,
         engines: &[EngineInfo],
     ) -> Result<Box<dyn Generator<Self::Case, Self::Oracle>>, String>;
+
+    /// Specs of the [`Helpers`] a worker or probe offers [`Kind::materialize`] and
+    /// [`Kind::check_with`]; none by default.
+    fn helpers(&self, _engines: &[EngineInfo]) -> Vec<EngineSpec> {
+        Vec::new()
+    }
+
+    /// Completes a generated case in the worker (and in a probe, for a stored case that a
+    /// supervisor rebuilt) before it is prepared: the work a case needs engines for, which
+    /// `Generator::case` must not do. It must leave a complete case unchanged. By default the
+    /// generator's case is complete.
+    fn materialize(
+        &self,
+        case: Self::Case,
+        _engines: &[EngineInfo],
+        _helpers: &mut Helpers<'_>,
+        _opts: &CheckOptions,
+    ) -> Self::Case {
+        case
+    }
+
+    /// [`Kind::check`] with the helpers at hand (the SMT model oracle's checking solver); the
+    /// worker and probes call this one.
+    fn check_with(
+        &self,
+        oracle: Self::Oracle,
+        case: &Self::Case,
+        engines: &mut [Box<dyn Engine>],
+        _helpers: &mut Helpers<'_>,
+        opts: &CheckOptions,
+    ) -> Check {
+        self.check(oracle, case, engines, opts)
+    }
 
     /// Cases with the same setup id share engine state: the runner prepares engines only when
     /// the id changes, so a database is loaded once for many queries.

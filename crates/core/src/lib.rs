@@ -21,8 +21,8 @@ pub mod worker;
 pub use bag::{Diff, Relation, Rows};
 pub use engine::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, SetupError};
 pub use kind::{
-    oracle_names, parse_oracles, Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Kind, KindInfo,
-    Oracle,
+    oracle_names, parse_oracles, Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Helpers, Kind,
+    KindInfo, Oracle,
 };
 pub use outcome::{ErrorClass, Outcome, Verdict};
 pub use value::{Canon, CompareOptions, Value};

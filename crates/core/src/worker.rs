@@ -7,7 +7,7 @@
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
-use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Kind, Oracle};
+use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Helpers, Kind, Oracle};
 use crate::outcome::Outcome;
 use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
@@ -198,6 +198,7 @@ pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i
     };
     flush_notes(&mut out);
     let opts = CheckOptions { timeout: cfg.run.timeout };
+    let mut helpers = Helpers::new(open, kind.helpers(&infos));
     let mut stats = Stats::default();
     let mut last_report = Instant::now();
     let started = Instant::now();
@@ -215,6 +216,9 @@ pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i
         board.set_cursor(index, false);
         let t0 = Instant::now();
         let case = gen.case(index, oracle);
+        // Completing the case may run the leg's helper engines (a reference solver): that is
+        // generation too, and it happens here, never in the supervisor.
+        let case = kind.materialize(case, &infos, &mut helpers, &opts);
         let t1 = Instant::now();
         stats.gen_ns += (t1 - t0).as_nanos() as u64;
         let exec_before = exec_ns.load(Ordering::Relaxed);
@@ -238,7 +242,9 @@ pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i
         let from_setup = result.is_some();
         let result = match result {
             Some(r) => r,
-            None if setup.is_some_and(|(_, ok)| ok) => kind.check(oracle, &case, &mut engines, &opts),
+            None if setup.is_some_and(|(_, ok)| ok) => {
+                kind.check_with(oracle, &case, &mut engines, &mut helpers, &opts)
+            }
             None => Check::Skip("setup failed".into()),
         };
         let spent = t1.elapsed().as_nanos() as u64;
@@ -262,7 +268,16 @@ pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i
                 let within_share = (stats.reduce_ns as u128) < started.elapsed().as_nanos() / 4;
                 let reduced = if *n <= 3 || within_share {
                     let deadline = Instant::now() + cfg.run.reduce_time;
-                    let r = reduce_case(kind, oracle, &case, &ev, &mut engines, &opts, deadline, Some(&board));
+                    let r = reduce_case(
+                        kind,
+                        oracle,
+                        &case,
+                        &ev,
+                        (&mut engines, &mut helpers),
+                        &opts,
+                        deadline,
+                        Some(&board),
+                    );
                     // Reduction changed the engines' state: prepare again, unless the setup
                     // itself failed, whose other cases are skipped rather than reported again.
                     setup = if from_setup { Some((id, false)) } else { None };
@@ -301,7 +316,7 @@ fn reduce_case<K: Kind>(
     oracle: K::Oracle,
     case: &K::Case,
     ev: &Evidence,
-    engines: &mut [Box<dyn Engine>],
+    (engines, helpers): (&mut [Box<dyn Engine>], &mut Helpers<'_>),
     opts: &CheckOptions,
     deadline: Instant,
     board: Option<&Board>,
@@ -316,7 +331,7 @@ fn reduce_case<K: Kind>(
             if let Some(b) = board {
                 b.beat();
             }
-            match recheck(kind, oracle, c, engines, opts) {
+            match recheck_with(kind, oracle, c, engines, helpers, opts) {
                 Some(e) if e.same_failure(ev) => {
                     last = Some(e);
                     true
@@ -342,12 +357,24 @@ pub fn recheck<K: Kind>(
     engines: &mut [Box<dyn Engine>],
     opts: &CheckOptions,
 ) -> Option<Evidence> {
+    recheck_with(kind, oracle, case, engines, &mut Helpers::none(), opts)
+}
+
+/// [`recheck`] with the leg's helper engines.
+pub fn recheck_with<K: Kind>(
+    kind: &K,
+    oracle: K::Oracle,
+    case: &K::Case,
+    engines: &mut [Box<dyn Engine>],
+    helpers: &mut Helpers<'_>,
+    opts: &CheckOptions,
+) -> Option<Evidence> {
     match kind.prepare(case, engines, opts) {
         Check::Finding(e) => return Some(*e),
         Check::Skip(_) => return None,
         Check::Pass { .. } => {}
     }
-    match kind.check(oracle, case, engines, opts) {
+    match kind.check_with(oracle, case, engines, helpers, opts) {
         Check::Finding(e) => Some(*e),
         _ => None,
     }
@@ -363,7 +390,7 @@ pub fn reduce_offline<K: Kind>(
     opts: &CheckOptions,
     deadline: Instant,
 ) -> Option<Reduced> {
-    reduce_case(kind, oracle, case, ev, engines, opts, deadline, None)
+    reduce_case(kind, oracle, case, ev, (engines, &mut Helpers::none()), opts, deadline, None)
 }
 
 /// Input of a probe: one case to prepare and check in a throwaway process.
@@ -384,7 +411,11 @@ pub fn probe<K: Kind>(kind: &K, open: Opener<'_>, input: &ProbeInput) -> Result<
     let oracle = K::Oracle::parse(&input.oracle)
         .ok_or_else(|| format!("the {} leg has no oracle \"{}\"", input.kind, input.oracle))?;
     let opts = CheckOptions { timeout: input.timeout };
-    Ok(recheck(kind, oracle, &case, &mut engines, &opts))
+    let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
+    let mut helpers = Helpers::new(open, kind.helpers(&infos));
+    // A case the supervisor rebuilt after a crash is stored as the generator made it.
+    let case = kind.materialize(case, &infos, &mut helpers, &opts);
+    Ok(recheck_with(kind, oracle, &case, &mut engines, &mut helpers, &opts))
 }
 
 /// Takes stdout for the protocol alone: engines that print (to Rust's stdout or to fd 1 from C)

@@ -129,8 +129,8 @@ fn main() {
         None => seeds_dir,
     };
     let kind = SmtKind;
-    crosscheck_smt::solvers::use_registry(crosscheck_engines::smt::registry);
     let factories = crosscheck_engines::smt::registry();
+    let open = |s: &EngineSpec| crosscheck_engines::open_engine(&factories, s);
     let (ns, calls, decided) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     let mut engs: Vec<Box<dyn Engine>> = Vec::new();
     for s in EngineSpec::parse_list(&engines).expect("engine list") {
@@ -157,6 +157,8 @@ fn main() {
     let mut gen: Box<dyn crosscheck_core::Generator<crosscheck_smt::SmtCase, crosscheck_smt::SmtOracle>> =
         Box::new(smt_gen);
     let copts = CheckOptions { timeout };
+    // The reference solvers, as a worker has them.
+    let mut helpers = crosscheck_core::Helpers::new(&open, kind.helpers(&infos));
     let (mut gen_ns, mut check_total_ns) = (0u64, 0u64);
     let mut results: BTreeMap<String, u64> = BTreeMap::new();
     let mut found = Vec::new();
@@ -165,7 +167,7 @@ fn main() {
     let start = Instant::now();
     for i in 0..cases {
         let t0 = Instant::now();
-        let case = gen.case(i, oracle);
+        let case = kind.materialize(gen.case(i, oracle), &infos, &mut helpers, &copts);
         if std::env::var_os("BENCH_DUMP").is_some() {
             eprintln!(
                 "case {i}: seed {} asserts {} bytes {} tactic {:?} incr {}",
@@ -178,7 +180,7 @@ fn main() {
         }
         let t1 = Instant::now();
         gen_ns += (t1 - t0).as_nanos() as u64;
-        let r = kind.check(oracle, &case, &mut engs, &copts);
+        let r = kind.check_with(oracle, &case, &mut engs, &mut helpers, &copts);
         check_total_ns += t1.elapsed().as_nanos() as u64;
         let key = format!("{} {}", case.logic.as_deref().unwrap_or("-"), case.seed);
         let slot = by_logic.entry(key).or_default();

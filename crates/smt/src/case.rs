@@ -37,6 +37,24 @@ pub struct SmtCase {
     /// Where STORM's minimization of this case stands (`None`: not started).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min: Option<crate::minimize::MinState>,
+    /// Set while the case is as the generator made it, before a worker (or a probe replaying a
+    /// case the supervisor rebuilt) materializes it; a materialized case has none, so it
+    /// serializes as cases always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+}
+
+/// What a worker needs to build a case's instance deterministically: the generator's options
+/// and the case's seed round (its index is the case's). Self-contained, so that a probe can
+/// materialize a stored crash case without the campaign.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    /// The worker's generation seed.
+    pub seed: u64,
+    /// `--seeds`, as the campaign was given it; `None` for random seeds.
+    pub seeds_dir: Option<std::path::PathBuf>,
+    pub round: u64,
+    pub oracle: String,
 }
 
 impl SmtCase {

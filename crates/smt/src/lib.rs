@@ -6,6 +6,7 @@ pub mod budget;
 pub mod case;
 pub mod eval;
 pub mod generator;
+pub mod materialize;
 pub mod minimize;
 pub mod oracle;
 pub mod repro;
@@ -19,7 +20,8 @@ pub mod term;
 
 pub use case::SmtCase;
 use crosscheck_core::{
-    oracle_names, Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo, Oracle,
+    oracle_names, Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, GenOptions, Generator, Helpers, Kind,
+    KindInfo, Oracle,
 };
 
 /// The SMT leg.
@@ -100,14 +102,44 @@ impl Kind for SmtKind {
         Check::Pass { nonempty: false }
     }
 
+    /// Reference solvers for STORM's model M and checkers of models the evaluator does not
+    /// cover: the worker opens them on first use, the generator never.
+    fn helpers(&self, _engines: &[EngineInfo]) -> Vec<EngineSpec> {
+        materialize::helper_specs()
+    }
+
+    fn materialize(
+        &self,
+        case: SmtCase,
+        engines: &[EngineInfo],
+        helpers: &mut Helpers<'_>,
+        _opts: &CheckOptions,
+    ) -> SmtCase {
+        materialize::materialize(case, engines, helpers)
+    }
+
     fn check(&self, oracle: SmtOracle, case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        self.check_with(oracle, case, engines, &mut Helpers::none(), opts)
+    }
+
+    fn check_with(
+        &self,
+        oracle: SmtOracle,
+        case: &SmtCase,
+        engines: &mut [Box<dyn Engine>],
+        helpers: &mut Helpers<'_>,
+        opts: &CheckOptions,
+    ) -> Check {
+        if case.pending.is_some() {
+            return Check::Skip("the case was not materialized (no worker ran it)".into());
+        }
         if let Some(why) = budget::skip_reason(case) {
             return Check::Skip(why);
         }
         match oracle {
             SmtOracle::Storm => oracle::storm(case, engines, opts),
             SmtOracle::Differential => oracle::differential(case, engines, opts),
-            SmtOracle::Model => oracle::model(case, engines, opts),
+            SmtOracle::Model => oracle::model(case, engines, helpers, opts),
         }
     }
 

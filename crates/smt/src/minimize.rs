@@ -230,6 +230,7 @@ mod tests {
             incremental: false,
             index: 7,
             min: None,
+            pending: None,
         }
     }
 

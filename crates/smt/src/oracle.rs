@@ -6,7 +6,7 @@
 use crate::case::SmtCase;
 use crate::eval::{self, Env};
 use crate::term::Arena;
-use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Outcome, Verdict};
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Helpers, Outcome, Verdict};
 use serde_json::json;
 
 /// Logics with a decision procedure: `unknown` there (without a tactic) is a finding.
@@ -217,7 +217,7 @@ pub fn model_violation(case: &SmtCase, model: &str) -> Result<Option<String>, St
 
 /// The solver's model must satisfy every assertion (checked by crosscheck's evaluator where
 /// it covers the theory; otherwise by a second engine of the run evaluating the model).
-pub fn model(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+pub fn model(case: &SmtCase, engines: &mut [Box<dyn Engine>], helpers: &mut Helpers<'_>, opts: &CheckOptions) -> Check {
     if case.steps.is_empty() {
         return Check::Skip("no usable seed".into());
     }
@@ -246,7 +246,7 @@ pub fn model(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
         }
         let violated = match model_violation(case, m) {
             Ok(v) => v,
-            Err(_) => match second_opinion(case, m, engines, k, opts) {
+            Err(_) => match second_opinion(case, m, engines, k, helpers, opts) {
                 Some(v) => v,
                 None => continue,
             },
@@ -279,6 +279,7 @@ pub fn second_opinion(
     m: &str,
     engines: &mut [Box<dyn Engine>],
     skip: usize,
+    helpers: &mut Helpers<'_>,
     opts: &CheckOptions,
 ) -> Option<Option<String>> {
     let mut probe = case.clone();
@@ -292,28 +293,12 @@ pub fn second_opinion(
             return Some(v);
         }
     }
-    // No other engine in the run: a checker solver of our own, not the one under test.
+    // No other engine in the run: a checker solver of the leg's helpers, not the one under test.
     let tested = crate::solvers::base_name(&engines[skip].info().name).to_string();
-    let mut slot = CHECKER.lock().ok()?;
-    if slot.is_none() {
-        let factories = crate::solvers::registry();
-        for name in ["z3", "cvc5", "cvc4"].into_iter().filter(|n| *n != tested).chain(["z3"]) {
-            let spec = crosscheck_core::EngineSpec {
-                name: name.into(),
-                location: None,
-                label: Some(format!("checker-{name}")),
-            };
-            if let Some(Ok(e)) = factories.iter().find(|f| f.name() == name).map(|f| f.open(&spec)) {
-                *slot = Some(e);
-                break;
-            }
-        }
-    }
-    judge(slot.as_mut()?.run(&text, opts.timeout))
+    let name =
+        ["z3", "cvc5", "cvc4"].into_iter().filter(|n| *n != tested).chain(["z3"]).find(|n| helpers.get(n).is_some())?;
+    judge(helpers.get(name)?.run(&text, opts.timeout))
 }
-
-/// Solvers that check models when the evaluator does not cover a theory, opened once.
-static CHECKER: std::sync::Mutex<Option<Box<dyn Engine>>> = std::sync::Mutex::new(None);
 
 fn judge(out: Outcome) -> Option<Option<String>> {
     match out {

@@ -3,24 +3,7 @@
 //! answer (the differential oracle draws from these). Solver adapters (in
 //! `crosscheck-engines`) only report what they are; these facts are the leg's.
 
-use crosscheck_core::{EngineFactory, EngineInfo};
-use std::sync::OnceLock;
-
-type Registry = fn() -> Vec<&'static dyn EngineFactory>;
-
-static REGISTRY: OnceLock<Registry> = OnceLock::new();
-
-/// Names the solver registry the leg opens its own reference and model-checking solvers from
-/// (the binary pairs the leg with `crosscheck_engines::smt::registry`; the leg does not list
-/// engines). The first call wins.
-pub fn use_registry(registry: Registry) {
-    let _ = REGISTRY.set(registry);
-}
-
-/// The solvers [`use_registry`] named; none before it was called.
-pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    REGISTRY.get().map(|r| r()).unwrap_or_default()
-}
+use crosscheck_core::EngineInfo;
 
 /// The capabilities of a solver; an unknown solver has none.
 pub fn capabilities(engine_name: &str) -> &'static [&'static str] {

@@ -30,6 +30,7 @@ fn hard(index: u64) -> SmtCase {
         incremental: false,
         index,
         min: None,
+        pending: None,
     }
 }
 

@@ -28,6 +28,7 @@ fn case(logic: &str, decls: &[&str], asserts: &[&str]) -> SmtCase {
         incremental: false,
         index: 0,
         min: None,
+        pending: None,
     }
 }
 
@@ -92,16 +93,18 @@ fn check_fallback(c: &SmtCase, names: &[&str], tamper: impl Fn(&str) -> Option<S
     for name in names {
         let Some(e) = open(name) else { continue };
         let mut engines = vec![e];
+        // The checking solver is one of the leg's helpers, as in a worker.
+        let mut helpers = common::helpers(&[engines[0].info().clone()]);
         let m = model_of(engines[0].as_mut(), c).expect("model");
         println!("{name}: {m}");
         assert!(model_violation(c, &m).is_err(), "{name}: the evaluator should not cover this model: {m}");
-        match SmtKind.check(crosscheck_smt::SmtOracle::Model, c, &mut engines, &opts()) {
+        match SmtKind.check_with(crosscheck_smt::SmtOracle::Model, c, &mut engines, &mut helpers, &opts()) {
             Check::Pass { nonempty: true } => {}
             other => panic!("{name}: the second solver did not check the model ({other:?}):\n{m}"),
         }
-        assert_eq!(second_opinion(c, &m, &mut engines, 0, &opts()), Some(None), "{name}: {m}");
+        assert_eq!(second_opinion(c, &m, &mut engines, 0, &mut helpers, &opts()), Some(None), "{name}: {m}");
         if let Some(bad) = tamper(&m) {
-            let verdict = second_opinion(c, &bad, &mut engines, 0, &opts());
+            let verdict = second_opinion(c, &bad, &mut engines, 0, &mut helpers, &opts());
             assert!(matches!(verdict, Some(Some(_))), "{name}: a wrong model passed ({verdict:?}):\n{bad}");
             tampered += 1;
         }

@@ -2,10 +2,11 @@
 //! must be present or the test fails; any other missing solver skips its test with a line.
 
 use crosscheck_core::Generator;
-use crosscheck_core::{Check, Engine, EngineInfo, FindingClass, GenOptions, Kind, Outcome, Verdict};
+use crosscheck_core::{Check, Engine, EngineInfo, FindingClass, GenOptions, Helpers, Kind, Outcome, Verdict};
 use crosscheck_smt::case::SmtCase;
 use crosscheck_smt::eval::{self, Env};
 use crosscheck_smt::generator::{load_seeds, shipped_seeds_dir, SmtGenerator};
+use crosscheck_smt::materialize::{Materializer, PrepStats};
 use crosscheck_smt::script::Script;
 use crosscheck_smt::storm::{self, Step};
 use crosscheck_smt::term::Arena;
@@ -78,8 +79,8 @@ fn generated_instances_are_true_under_m() {
         ("c.smt2", "(set-logic QF_LRA)\n(declare-fun r () Real)\n(assert (and (< r 2.5) (> (* 2.0 r) 1.0)))\n(assert (< r 0.0))\n"),
     ]);
     // No engine under test: M comes from a reference solver if one is here.
-    let mut g = SmtGenerator::new(&GenOptions { seed: 7, seeds_dir: Some(d.path().into()) }, &[]).expect("gen");
-    g.params.mutants_per_seed = 50;
+    let mut g = Stream::new(&GenOptions { seed: 7, seeds_dir: Some(d.path().into()) }, &[]);
+    g.gen.params.mutants_per_seed = 50;
     let mut checked = 0;
     for i in 0..300 {
         let c = g.case(i, crosscheck_smt::SmtOracle::Storm);
@@ -94,13 +95,37 @@ fn generated_instances_are_true_under_m() {
         }
     }
     assert!(checked > 300, "{checked}");
-    assert_eq!(g.stats.disagreements, 0, "evaluator and reference solver disagreed");
+    assert_eq!(g.stats().disagreements, 0, "evaluator and reference solver disagreed");
 }
 
-fn gen_for(engines: &[&dyn Engine], seeds: &Path, seed: u64, per_seed: u64) -> SmtGenerator {
+/// The case stream as a worker sees it: the generator's cases, materialized with the helpers.
+struct Stream {
+    gen: SmtGenerator,
+    infos: Vec<EngineInfo>,
+    helpers: Helpers<'static>,
+}
+
+impl Stream {
+    fn new(opts: &GenOptions, infos: &[EngineInfo]) -> Stream {
+        let gen = SmtGenerator::new(opts, infos).expect("gen");
+        Stream { gen, infos: infos.to_vec(), helpers: common::helpers(infos) }
+    }
+
+    fn case(&mut self, index: u64, oracle: crosscheck_smt::SmtOracle) -> SmtCase {
+        let c = self.gen.case(index, oracle);
+        SmtKind.materialize(c, &self.infos, &mut self.helpers, &opts())
+    }
+
+    fn stats(&self) -> PrepStats {
+        let m = self.helpers.memo.as_ref().and_then(|m| m.downcast_ref::<Materializer>());
+        m.map(|m| m.stats).unwrap_or_default()
+    }
+}
+
+fn gen_for(engines: &[&dyn Engine], seeds: &Path, seed: u64, per_seed: u64) -> Stream {
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let mut g = SmtGenerator::new(&GenOptions { seed, seeds_dir: Some(seeds.into()) }, &infos).expect("gen");
-    g.params.mutants_per_seed = per_seed;
+    let mut g = Stream::new(&GenOptions { seed, seeds_dir: Some(seeds.into()) }, &infos);
+    g.gen.params.mutants_per_seed = per_seed;
     g
 }
 
@@ -203,7 +228,7 @@ fn incremental_instances_answer_every_check_sat() {
     let Some(z3) = open("z3") else { return };
     let seeds = shipped(&["QF_LIA", "QF_BV"]);
     let mut g = gen_for(&[z3.as_ref()], seeds.path(), 11, 20);
-    g.params.p_incremental = 1.0;
+    g.gen.params.p_incremental = 1.0;
     let mut engines = vec![z3];
     let mut multi = 0;
     for i in 0..60 {

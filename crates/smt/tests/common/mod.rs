@@ -8,8 +8,6 @@ use std::time::Duration;
 /// or skips with a line.
 pub fn open(spec: &str) -> Option<Box<dyn Engine>> {
     let spec = EngineSpec::parse(spec).expect("spec");
-    // The leg opens reference and model-checking solvers of its own from this registry.
-    crosscheck_smt::solvers::use_registry(crosscheck_engines::smt::registry);
     let factories = crosscheck_engines::smt::registry();
     let base = crosscheck_smt::solvers::base_name(&spec.name).to_string();
     let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == base).expect("known engine");
@@ -22,4 +20,17 @@ pub fn open(spec: &str) -> Option<Box<dyn Engine>> {
 #[allow(dead_code)] // not every test binary checks cases
 pub fn opts() -> CheckOptions {
     CheckOptions { timeout: Duration::from_secs(20) }
+}
+
+/// Opens a helper solver (reference or checker) the way a worker does.
+#[allow(dead_code)]
+pub fn open_helper(spec: &EngineSpec) -> Result<Box<dyn Engine>, crosscheck_core::SetupError> {
+    crosscheck_engines::open_engine(&crosscheck_engines::smt::registry(), spec)
+}
+
+/// The leg's helper solvers, opened on first use from the registry.
+#[allow(dead_code)]
+pub fn helpers(engines: &[crosscheck_core::EngineInfo]) -> crosscheck_core::Helpers<'static> {
+    use crosscheck_core::Kind;
+    crosscheck_core::Helpers::new(&open_helper, crosscheck_smt::SmtKind.helpers(engines))
 }

@@ -1,0 +1,425 @@
+//! The worker's half of the case stream: what STORM needs a solver for. A case from the
+//! generator is [`Pending`]; here it gets its seed's model M (from a reference solver, one of
+//! the leg's [`Helpers`], never a solver under test when another is installed), the seed's
+//! pools and modes (computed once per seed round and kept in `Helpers::memo`, so a seed's
+//! model serves its NM instances), and its instance. The random draws and their order are
+//! those the generator made before it was split, so the instances are the same.
+//!
+//! When no reference solver is installed at all, M is a random assignment (STORM's
+//! RANDASSIGNMENT), which depends on the installation, not on timing; when one is installed but
+//! gives no model (a timeout, `unknown`), the seed is skipped and the round takes the next one.
+
+use crate::case::{normalize_model, Pending, SmtCase};
+use crate::eval::{self, Env};
+use crate::generator::{empty_case, load_seeds, supported_by_all, Seed};
+use crate::script::Script;
+use crate::solvers::{self, base_name, safe_options};
+use crate::storm::{self, Entry, Params, Step};
+use crate::term::{Arena, TermId};
+use crate::SmtOracle;
+use crosscheck_core::{EngineInfo, EngineSpec, Helpers, Oracle, Outcome, Verdict};
+use rand::seq::SliceRandom;
+use rand::Rng;
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The solvers the leg may run for itself: reference solvers for M, and checkers of models the
+/// evaluator does not cover (the model oracle).
+const HELPERS: &[&str] = &["z3", "cvc5", "yices", "cvc4"];
+
+/// The specs of [`HELPERS`], as `Kind::helpers` gives them to the worker.
+pub fn helper_specs() -> Vec<EngineSpec> {
+    HELPERS
+        .iter()
+        .map(|n| EngineSpec { name: n.to_string(), location: None, label: Some(format!("helper-{n}")) })
+        .collect()
+}
+
+/// Completes a pending case; a complete one is returned as it is.
+pub fn materialize(case: SmtCase, engines: &[EngineInfo], helpers: &mut Helpers<'_>) -> SmtCase {
+    let Some(p) = case.pending.clone() else { return case };
+    let key = Key { seed: p.seed, seeds_dir: p.seeds_dir.clone(), params: case.params, engines: engines.to_vec() };
+    let mut m = match helpers.memo.take().and_then(|b| b.downcast::<Materializer>().ok()) {
+        Some(m) if m.key == key => m,
+        _ => Box::new(Materializer::new(key)),
+    };
+    let out = match SmtOracle::parse(&p.oracle) {
+        Some(oracle) => m.case(case.index, &p, oracle, helpers),
+        None => empty_case(case.index, case.params),
+    };
+    helpers.memo = Some(m);
+    out
+}
+
+/// Reference solvers, in the order they are asked.
+struct Reference {
+    names: Vec<&'static str>,
+    timeout: Duration,
+}
+
+impl Reference {
+    /// Prefers solvers that are not under test (STORM's valuations must not come from the
+    /// solver under test); z3 stays last as the fallback, as in STORM itself.
+    fn new(under_test: &[EngineInfo]) -> Reference {
+        let tested: HashSet<&str> = under_test.iter().map(|i| base_name(&i.name)).collect();
+        let mut names: Vec<&str> = ["z3", "cvc5", "yices"].into_iter().filter(|n| !tested.contains(n)).collect();
+        if !names.contains(&"z3") {
+            names.push("z3");
+        }
+        Reference { names, timeout: Duration::from_secs(10) }
+    }
+
+    /// Runs `script` on the first solver that says sat; its name and version too.
+    fn run(&self, helpers: &mut Helpers<'_>, script: &str, logic: Option<&str>) -> Option<(String, Outcome)> {
+        for name in &self.names {
+            let Some(engine) = helpers.get(name) else { continue };
+            let mut text = String::new();
+            match (logic, solvers::has(engine.info(), "needs-logic")) {
+                (Some(l), _) => text.push_str(&format!("(set-option :produce-models true)\n(set-logic {l})\n")),
+                (None, true) => text.push_str("(set-option :produce-models true)\n(set-logic ALL)\n"),
+                (None, false) => text.push_str("(set-option :produce-models true)\n"),
+            }
+            text.push_str(script);
+            let out = engine.run(&text, self.timeout);
+            if let Outcome::Verdicts { answers, .. } = &out {
+                if matches!(answers.first(), Some(Verdict::Sat)) {
+                    let who = format!("{} {}", engine.info().name, engine.info().version);
+                    return Some((who, out));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether any reference solver is installed (asked after `run`, which tried them all).
+    fn any(&self, helpers: &mut Helpers<'_>) -> bool {
+        self.names.iter().any(|n| helpers.get(n).is_some())
+    }
+}
+
+/// What makes one materializer's cases: the generator's options and the engines under test.
+#[derive(PartialEq)]
+struct Key {
+    seed: u64,
+    seeds_dir: Option<PathBuf>,
+    params: Params,
+    engines: Vec<EngineInfo>,
+}
+
+/// What a seed round shares: the seed's arena with both pools, M, and the round's modes.
+struct Prepared {
+    round: u64,
+    seed: String,
+    arena: Arena,
+    init: Vec<Entry>,
+    constr: Vec<Entry>,
+    logic: Option<String>,
+    decls: Vec<String>,
+    model: String,
+    model_source: String,
+    incremental: bool,
+    tactic: bool,
+}
+
+/// Statistics of seed preparation (for the benchmark and tests).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrepStats {
+    pub seeds_prepared: u64,
+    pub predicates: u64,
+    pub by_evaluator: u64,
+    pub by_reference: u64,
+    /// The evaluator and the reference solver disagreed: the predicate was dropped.
+    pub disagreements: u64,
+    pub dropped: u64,
+}
+
+/// The worker-side generator state, kept between cases in `Helpers::memo`.
+pub struct Materializer {
+    key: Key,
+    seeds: Vec<Seed>,
+    /// Generate random seeds instead of reading `seeds`.
+    random: bool,
+    reference: Reference,
+    cache: Option<Prepared>,
+    pub stats: PrepStats,
+}
+
+impl Materializer {
+    fn new(key: Key) -> Materializer {
+        // The generator has noted unreadable seed files already.
+        let seeds = match &key.seeds_dir {
+            Some(dir) => load_seeds(dir).0.into_iter().filter(|s| supported_by_all(&s.script, &key.engines)).collect(),
+            None => Vec::new(),
+        };
+        Materializer {
+            random: key.seeds_dir.is_none(),
+            seeds,
+            reference: Reference::new(&key.engines),
+            cache: None,
+            stats: PrepStats::default(),
+            key,
+        }
+    }
+
+    /// The seed of a round: a fresh shuffle of the seed list for every pass over it.
+    fn seed_for(&self, round: u64, attempt: u64) -> Seed {
+        if self.random {
+            let mut rng =
+                crosscheck_core::rng(self.key.seed, 0x5eed_0000 ^ round.wrapping_mul(7919).wrapping_add(attempt));
+            let text = crate::seedgen::random_seed(&mut rng);
+            let script = Script::parse(&text, "random").unwrap_or_default();
+            return Seed { name: format!("random-{round}-{attempt}"), script };
+        }
+        let n = self.seeds.len() as u64;
+        let pass = round / n;
+        let mut order: Vec<usize> = (0..self.seeds.len()).collect();
+        order.shuffle(&mut crosscheck_core::rng(self.key.seed, 0xC0FF_EE00 ^ pass));
+        self.seeds[order[((round % n + attempt) % n) as usize]].clone()
+    }
+
+    fn prepare(&mut self, round: u64, helpers: &mut Helpers<'_>) -> Option<Prepared> {
+        // A seed may yield nothing (no model, no predicate): try the next one, a bounded
+        // number of times, deterministically.
+        let tries = if self.random { 32 } else { self.seeds.len() as u64 };
+        for attempt in 0..tries {
+            let seed = self.seed_for(round, attempt);
+            if let Some(p) = self.prepare_seed(round, seed, helpers) {
+                self.stats.seeds_prepared += 1;
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    fn prepare_seed(&mut self, round: u64, seed: Seed, helpers: &mut Helpers<'_>) -> Option<Prepared> {
+        let Seed { name, script } = seed;
+        if !supported_by_all(&script, &self.key.engines) {
+            return None;
+        }
+        let mut arena = script.arena.clone();
+        let asserts = script.asserts();
+        let cands = storm::fragment(&arena, &asserts, self.key.params.max_depth);
+        let decls = script.decls();
+        let logic = script.logic().map(str::to_string);
+        let (source, model, values) = self.model_of(&script, &arena, &asserts, &cands, helpers, round)?;
+        let model = normalize_model(&model);
+        let mut env = Env::default();
+        for d in &script.defines {
+            env.add_define(&mut arena, d).ok()?;
+        }
+        env.add_model(&mut arena, &model).ok()?;
+        let mut init = Vec::new();
+        for (i, &c) in cands.iter().enumerate() {
+            self.stats.predicates += 1;
+            let ours = eval::truth(&arena, &env, c);
+            let theirs = values.get(i).copied().flatten();
+            match (ours, theirs) {
+                (Some(a), Some(b)) if a != b => {
+                    self.stats.disagreements += 1;
+                    let text = arena.to_text(c);
+                    crosscheck_core::notes::note(format!(
+                        "evaluator and {source} disagree on {text} in {name}; dropped"
+                    ));
+                }
+                (Some(a), _) => {
+                    self.stats.by_evaluator += 1;
+                    init.push((c, a));
+                }
+                (None, Some(b)) => {
+                    self.stats.by_reference += 1;
+                    init.push((c, b));
+                }
+                (None, None) => self.stats.dropped += 1,
+            }
+        }
+        if init.is_empty() {
+            return None;
+        }
+        let mut rng = crosscheck_core::rng(self.key.seed, 0xF00D_0000 ^ round);
+        let constr = storm::enrich(&mut arena, &mut rng, &self.key.params, &init);
+        let incremental = self.key.engines.iter().all(|e| solvers::has(e, "incremental"))
+            && rng.gen_bool(self.key.params.p_incremental);
+        let tactic = self.key.engines.iter().any(|e| solvers::has(e, "check-sat-using"))
+            && rng.gen_bool(self.key.params.p_tactic);
+        Some(Prepared {
+            round,
+            seed: name,
+            arena,
+            init,
+            constr,
+            logic,
+            decls,
+            model,
+            model_source: source,
+            incremental,
+            tactic,
+        })
+    }
+
+    /// M and the reference solver's valuations of the candidates: a model of the assertions,
+    /// or of their negation when they are unsat.
+    fn model_of(
+        &self,
+        script: &Script,
+        arena: &Arena,
+        asserts: &[TermId],
+        cands: &[TermId],
+        helpers: &mut Helpers<'_>,
+        round: u64,
+    ) -> Option<(String, String, Vec<Option<bool>>)> {
+        let decls = script.decls();
+        let logic = script.logic();
+        let mut body = String::new();
+        for d in &decls {
+            body.push_str(d);
+            body.push('\n');
+        }
+        let asserted: Vec<String> = asserts.iter().map(|&a| arena.to_text(a)).collect();
+        let tail = get_value_tail(arena, cands);
+        let positive = format!(
+            "{body}{}(check-sat)\n(get-model)\n{tail}",
+            asserted.iter().map(|a| format!("(assert {a})\n")).collect::<String>()
+        );
+        let negated =
+            format!("{body}(assert (not (and true {})))\n(check-sat)\n(get-model)\n{tail}", asserted.join(" "));
+        let reference =
+            self.reference.run(helpers, &positive, logic).or_else(|| self.reference.run(helpers, &negated, logic));
+        match reference {
+            Some((who, Outcome::Verdicts { model: Some(m), .. })) => Some(split_model_and_values(&who, &m)),
+            // Only an installation without any reference solver falls back: a solver that is
+            // installed but slow must not make the stream depend on timing.
+            _ if self.reference.any(helpers) => None,
+            _ => random_assignment(script, round),
+        }
+    }
+
+    fn sample_options(&self, rng: &mut impl Rng) -> BTreeMap<String, Vec<(String, String)>> {
+        let mut out = BTreeMap::new();
+        for e in &self.key.engines {
+            let mut chosen = Vec::new();
+            for (k, vals) in safe_options(&e.name) {
+                // Each option independently, so most instances keep most defaults.
+                if rng.gen_bool(0.15) {
+                    chosen.push((k.to_string(), vals[rng.gen_range(0..vals.len())].to_string()));
+                }
+            }
+            if !chosen.is_empty() {
+                out.insert(e.label.clone(), chosen);
+            }
+        }
+        out
+    }
+
+    /// The case at `index` of the stream, as the generator made it before it was split.
+    fn case(&mut self, index: u64, pending: &Pending, oracle: SmtOracle, helpers: &mut Helpers<'_>) -> SmtCase {
+        let round = pending.round;
+        if self.cache.as_ref().map(|p| p.round) != Some(round) {
+            self.cache = self.prepare(round, helpers);
+        }
+        let mut rng = crosscheck_core::rng(self.key.seed, index);
+        let options = self.sample_options(&mut rng);
+        let params = self.key.params;
+        let Some(p) = self.cache.as_mut() else { return empty_case(index, params) };
+        let free = oracle == SmtOracle::Differential && rng.gen_bool(0.5);
+        let (texts, sat_by_construction) = if free {
+            let picked = storm::free_instance(&mut rng, &params, &p.init, &p.constr);
+            let sat = picked.iter().all(|(_, v)| *v);
+            (picked.iter().map(|(t, _)| p.arena.to_text(*t)).collect::<Vec<_>>(), sat)
+        } else {
+            let a = storm::instance(&mut p.arena, &mut rng, &params, &p.init, &p.constr);
+            (a.iter().map(|t| p.arena.to_text(*t)).collect(), true)
+        };
+        let get_model = oracle == SmtOracle::Model;
+        let incremental = p.incremental && !get_model;
+        let steps = if incremental {
+            storm::incremental_steps(&mut rng, texts)
+        } else {
+            texts.into_iter().map(Step::Assert).chain([Step::CheckSat]).collect()
+        };
+        let tactic = (p.tactic && !get_model).then(|| storm::pick_tactic(&mut rng).to_string());
+        SmtCase {
+            seed: p.seed.clone(),
+            logic: p.logic.clone(),
+            decls: p.decls.clone(),
+            steps,
+            tactic,
+            model: p.model.clone(),
+            model_source: p.model_source.clone(),
+            sat_by_construction,
+            get_model,
+            options,
+            params,
+            incremental,
+            index,
+            min: None,
+            pending: None,
+        }
+    }
+}
+
+fn get_value_tail(arena: &Arena, cands: &[TermId]) -> String {
+    if cands.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("(get-value (");
+    for (i, &c) in cands.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        arena.print(c, &mut s);
+    }
+    s.push_str("))\n");
+    s
+}
+
+/// Splits the reference solver's output (model, then the `get-value` answer) into the model
+/// text and the literal truth value of each candidate (`None` when not a literal).
+fn split_model_and_values(who: &str, out: &str) -> (String, String, Vec<Option<bool>>) {
+    let items = crate::sexp::parse_all(out).unwrap_or_default();
+    let mut model = String::new();
+    let mut values = Vec::new();
+    for it in &items {
+        let l = it.list().unwrap_or(&[]);
+        let is_value_list =
+            !l.is_empty() && l.iter().all(|p| p.list().is_some_and(|p| p.len() == 2)) && it.head() != Some("model");
+        let is_model = it.head() == Some("model") || l.iter().any(|p| p.head() == Some("define-fun")) || l.is_empty();
+        if is_model {
+            model.push_str(&it.to_string());
+            model.push('\n');
+        } else if is_value_list {
+            values = l
+                .iter()
+                .map(|p| match p.list().and_then(|p| p.get(1)).and_then(|v| v.atom()) {
+                    Some("true") => Some(true),
+                    Some("false") => Some(false),
+                    _ => None,
+                })
+                .collect();
+        }
+    }
+    (format!("{who} + evaluator"), model, values)
+}
+
+/// RANDASSIGNMENT of Algorithm 1 for when no reference solver answers: random values for
+/// constants of sort Bool, Int, Real and small bit-vectors.
+fn random_assignment(script: &Script, round: u64) -> Option<(String, String, Vec<Option<bool>>)> {
+    let mut rng = crosscheck_core::rng(round, 0xA551_6000);
+    let mut model = String::new();
+    for (name, sort) in &script.consts {
+        let v = match sort.as_str() {
+            "Bool" => rng.gen_bool(0.5).to_string(),
+            "Int" => eval::Value::Int(rng.gen_range(-16..16)).to_smtlib(),
+            "Real" => eval::Value::Real(rng.gen_range(-16..16), 1).to_smtlib(),
+            s => {
+                let w: u32 = s.strip_prefix("(_ BitVec ")?.strip_suffix(')')?.parse().ok()?;
+                if w > 64 {
+                    return None;
+                }
+                eval::Value::Bv(w, u128::from(rng.gen::<u64>()) & ((1u128 << w) - 1)).to_smtlib()
+            }
+        };
+        model.push_str(&format!("(define-fun {name} () {sort} {v})\n"));
+    }
+    Some(("random assignment + evaluator".into(), model, Vec::new()))
+}
