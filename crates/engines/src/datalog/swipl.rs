@@ -1,10 +1,9 @@
-//! SWI-Prolog as a subprocess, running a tabled program printed by `crate::dialects::swipl`,
+//! SWI-Prolog as a subprocess, running a tabled program printed by the Datalog leg's `swipl` dialect,
 //! which prints the output relation itself.
 
-use crate::dialects::swipl::CAPS;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
-use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError};
+use crate::transport::{find_tool, run_once, RunOnce};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -40,7 +39,7 @@ impl EngineFactory for Factory {
             .ok_or_else(|| SetupError::new("swipl not found: run scripts/install-datalog-engines.sh"))?;
         let v = version(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
         let dir = tempfile_dir()?;
-        Ok(Box::new(Swipl { info: info_for(spec, v, "swipl", CAPS), bin, dir, n: 0 }))
+        Ok(Box::new(Swipl { info: info_for(spec, v, "swipl", &[]), bin, dir, n: 0 }))
     }
 }
 
@@ -80,15 +79,14 @@ impl Engine for Swipl {
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
-            return crosscheck_engines::transport::crash_from(Some(status), stderr);
+            return crate::transport::crash_from(Some(status), stderr);
         }
         if !status.success() || stderr.contains("Warning:") || stderr.contains("ERROR") {
             return Outcome::error(format!("swipl: {}", stderr.lines().take(4).collect::<Vec<_>>().join(" ")));
         }
         let rows: Vec<Vec<crosscheck_core::Value>> =
             stdout.lines().filter(|l| !l.is_empty()).map(|l| l.split('\t').map(super::parse_cell).collect()).collect();
-        let arity = rows.first().map(Vec::len).unwrap_or(0);
-        Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
+        super::numbered_rows(rows)
     }
 }
 

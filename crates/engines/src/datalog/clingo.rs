@@ -1,12 +1,11 @@
 //! clingo (ASP) as a subprocess (`clingo -V0 file`), running a program printed by
-//! `crate::dialects::clingo`; a stratified program has exactly one answer set, its least
+//! the Datalog leg's `clingo` dialect; a stratified program has exactly one answer set, its least
 //! model.
 
-use crate::dialects::clingo::CAPS;
-use crate::dialects::option_line;
+use super::option_line;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
-use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
+use crate::transport::{find_tool, run_once, RunOnce};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -114,7 +113,7 @@ impl EngineFactory for Factory {
         let bin = binary(spec.location.as_deref())
             .ok_or_else(|| SetupError::new("clingo not found: run scripts/install-datalog-engines.sh"))?;
         let v = version(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
-        Ok(Box::new(Clingo { info: info_for(spec, v, "clingo", CAPS), bin }))
+        Ok(Box::new(Clingo { info: info_for(spec, v, "clingo", &[]), bin }))
     }
 }
 
@@ -145,7 +144,7 @@ impl Engine for Clingo {
         };
         use std::os::unix::process::ExitStatusExt;
         if let Some(sig) = status.signal() {
-            return crosscheck_engines::transport::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
+            return crate::transport::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
         }
         let lines: Vec<&str> = stdout.lines().collect();
         let Some(end) = lines.iter().position(|l| l.starts_with("SATISFIABLE") || l.starts_with("UNSATISFIABLE"))
@@ -165,7 +164,6 @@ impl Engine for Clingo {
             let inner = a[open + 1..].strip_suffix(')').unwrap_or(&a[open + 1..]);
             rows.push(split_args(inner).iter().map(|c| super::parse_cell(c)).collect::<Vec<Value>>());
         }
-        let arity = rows.first().map(Vec::len).unwrap_or(0);
-        Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
+        super::numbered_rows(rows)
     }
 }

@@ -2,17 +2,16 @@
 //! sorts, `rule`, `query :print-answer true`. The answer is a disjunction of
 //! `(= (:var i) #x..)` conjunctions, one per tuple.
 //!
-//! The text comes from `crate::dialects::z3`. Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
+//! The text comes from the Datalog leg's `z3` dialect. Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
 //! program's constants): numbers 0..65535 as themselves (sort `N`), symbols as their rank among
 //! the program's symbols (sort `S`, an alias of `N`). A `; symbols:` comment
 //! lists them, so the adapter can turn codes back into text. Symbols are compared only with
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
-use crate::dialects::z3::CAPS;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
-use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
+use crate::transport::{find_tool, run_once, RunOnce};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -169,7 +168,7 @@ impl EngineFactory for Factory {
         let bin = binary(spec.location.as_deref())
             .ok_or_else(|| SetupError::new("z3 not found: run scripts/install-datalog-engines.sh"))?;
         let v = version(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
-        Ok(Box::new(Z3 { info: info_for(spec, v, "z3", CAPS), bin }))
+        Ok(Box::new(Z3 { info: info_for(spec, v, "z3", &[]), bin }))
     }
 }
 
@@ -214,7 +213,7 @@ impl Engine for Z3 {
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
-            return crosscheck_engines::transport::crash_from(Some(status), stderr);
+            return crate::transport::crash_from(Some(status), stderr);
         }
         if stdout.contains("timeout") || stdout.trim_start().starts_with("unknown") {
             return Outcome::Timeout { after_ms: limit.as_millis() as u64 };
@@ -228,7 +227,7 @@ impl Engine for Z3 {
                 .collect::<Result<Vec<Vec<Value>>, String>>()
         });
         match rows {
-            Ok(rows) => Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows)),
+            Ok(rows) => super::numbered_rows(rows),
             Err(e) => Outcome::error(e),
         }
     }
@@ -237,28 +236,11 @@ impl Engine for Z3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::Program;
-    use crate::dialects::z3::print;
-
-    fn program(src: &str) -> Program {
-        crate::parse::parse(src).expect("parses")
-    }
 
     #[test]
-    fn symbols_are_coded_by_rank_and_listed() {
-        let p = program(".decl p(x:symbol, n:number)\n.output p\np(\"b\", 1). p(\"a\", 2).\n");
-        let text = print(&p, "p", None).expect("prints");
-        assert!(text.contains("; symbols: [\"a\",\"b\"]"), "{text}");
-        assert!(text.contains("(declare-rel r_p (S N))"), "{text}");
-        assert!(text.contains("(rule (r_p (_ bv1 8) (_ bv1 8)))"), "{text}");
+    fn symbol_codes_turn_back_into_text() {
         assert_eq!(decode(Value::Int(1), true, &["a".into(), "b".into()]), Ok(Value::Text("b".into())));
         assert!(decode(Value::Int(2), true, &["a".into(), "b".into()]).is_err());
         assert_eq!(decode(Value::Int(2), false, &[]), Ok(Value::Int(2)));
-    }
-
-    #[test]
-    fn order_on_symbols_is_refused() {
-        let p = program(".decl p(x:symbol)\n.decl q(x:symbol)\n.output q\np(\"a\").\nq(X) :- p(X), X < \"b\".\n");
-        assert_eq!(print(&p, "q", None), Err("z3: order on symbols".to_string()));
     }
 }
