@@ -33,9 +33,5 @@ pub static FACTORY: SqlLegFactory = SqlLegFactory {
     sql: &DuckDbFactory,
     describe:
         "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL engine's bridge; duckdb=/path/to/venv for another one",
-    rules: Rules {
-        expected: EXPECTED,
-        undo,
-        one_statement: None,
-    },
+    rules: Rules { expected: EXPECTED, undo, one_statement: None },
 };

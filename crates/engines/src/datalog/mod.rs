@@ -17,6 +17,7 @@ pub mod postgres;
 pub mod sqlite;
 pub mod sqlleg;
 pub mod swipl;
+pub mod tool;
 pub mod z3;
 
 use crosscheck_core::{EngineFactory, Outcome, Rows, Value};

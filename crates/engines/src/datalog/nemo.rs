@@ -2,10 +2,10 @@
 //! `bridge/nemo.py`), running rules printed by the Datalog leg's `nemo` dialect. A timeout
 //! kills the host (the next program starts another); a Nemo panic the host caught is a crash.
 
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
 use crate::transport::bridge::{Bridge, BridgeError, Launch};
 use crate::transport::find_tool;
+use crosscheck_core::engine::info_for;
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
 use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::process::Command;
@@ -109,7 +109,8 @@ impl Engine for Nemo {
             }
         }
         let Some(bridge) = self.bridge.as_mut() else { return Outcome::error("no Nemo bridge") };
-        let reply = match bridge.request(&serde_json::json!({ "program": text, "output": out }), Instant::now() + limit) {
+        let reply = match bridge.request(&serde_json::json!({ "program": text, "output": out }), Instant::now() + limit)
+        {
             Ok(reply) => reply,
             Err(BridgeError::Timeout) => {
                 // A busy bridge cannot take the next request: start afresh next time.
@@ -136,7 +137,11 @@ impl Engine for Nemo {
         let rows: Vec<Vec<Value>> = reply
             .get("rows")
             .and_then(Json::as_array)
-            .map(|rows| rows.iter().map(|row| row.as_array().map(|c| c.iter().map(cell).collect()).unwrap_or_default()).collect())
+            .map(|rows| {
+                rows.iter()
+                    .map(|row| row.as_array().map(|c| c.iter().map(cell).collect()).unwrap_or_default())
+                    .collect()
+            })
             .unwrap_or_default();
         super::numbered_rows(rows)
     }

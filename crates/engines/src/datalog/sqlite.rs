@@ -21,9 +21,5 @@ pub static FACTORY: SqlLegFactory = SqlLegFactory {
     name: "sqlite",
     sql: &SqliteFactory,
     describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process",
-    rules: Rules {
-        expected: LIMITS,
-        undo: nothing_to_undo,
-        one_statement: Some(&["PRAGMA automatic_index = ON"]),
-    },
+    rules: Rules { expected: LIMITS, undo: nothing_to_undo, one_statement: Some(&["PRAGMA automatic_index = ON"]) },
 };

@@ -9,9 +9,9 @@
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
+use super::tool::{run, Exited, Tool};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
-use crate::transport::{find_tool, run_once, RunOnce};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -139,15 +139,11 @@ fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
 
 pub struct Factory;
 
-fn binary(loc: Option<&str>) -> Option<PathBuf> {
-    loc.map(PathBuf::from).or_else(|| find_tool("z3"))
-}
-
-fn version(bin: &PathBuf) -> Option<String> {
-    let out = Command::new(bin).arg("--version").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    text.split_whitespace().nth(2).map(str::to_string)
-}
+const TOOL: Tool = Tool {
+    name: "z3",
+    install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
+    version: |out| out.split_whitespace().nth(2).map(str::to_string),
+};
 
 impl EngineFactory for Factory {
     fn name(&self) -> &'static str {
@@ -157,17 +153,10 @@ impl EngineFactory for Factory {
         "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3)"
     }
     fn availability(&self) -> Availability {
-        let install =
-            "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)".to_string();
-        match binary(None).and_then(|b| version(&b)) {
-            Some(v) => Availability { available: true, detail: v, install },
-            None => Availability { available: false, detail: "z3 not found".into(), install },
-        }
+        TOOL.availability()
     }
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let bin = binary(spec.location.as_deref())
-            .ok_or_else(|| SetupError::new("z3 not found: run scripts/install-datalog-engines.sh"))?;
-        let v = version(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
+        let (bin, v) = TOOL.locate(spec)?;
         Ok(Box::new(Z3 { info: info_for(spec, v, "z3", &[]), bin }))
     }
 }
@@ -206,10 +195,9 @@ impl Engine for Z3 {
         let arity = cols.len();
         let mut cmd = Command::new(&self.bin);
         cmd.arg("-in").arg(format!("-T:{}", limit.as_secs().max(1)));
-        let (stdout, stderr, status) = match run_once(&mut cmd, text, limit + Duration::from_secs(2)) {
-            Ok(RunOnce::Exited { status, stdout, stderr }) => (stdout, stderr, status),
-            Ok(RunOnce::TimedOut { .. }) => return Outcome::Timeout { after_ms: limit.as_millis() as u64 },
-            Err(e) => return Outcome::error(format!("cannot run z3: {e}")),
+        let Exited { stdout, stderr, status } = match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "z3") {
+            Ok(done) => done,
+            Err(o) => return o,
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
