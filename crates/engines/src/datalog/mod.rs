@@ -49,23 +49,7 @@ pub fn numbered_rows(rows: Vec<Vec<Value>>) -> Outcome {
     Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
 }
 
-/// Parses the answer text of engines that print one tuple per line, tab-separated, with
-/// numbers bare and symbols quoted (`"..."` or `'...'`).
-pub fn parse_tsv_rows(text: &str, arity: usize) -> Result<Vec<Vec<Value>>, String> {
-    let mut rows = Vec::new();
-    for line in text.lines() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let cells: Vec<&str> = line.split('\t').collect();
-        if cells.len() != arity {
-            return Err(format!("unexpected answer line: {line}"));
-        }
-        rows.push(cells.iter().map(|c| parse_cell(c)).collect());
-    }
-    Ok(rows)
-}
-
+/// One answer cell: a number, or a symbol bare or quoted (`"..."` or `'...'`).
 pub fn parse_cell(c: &str) -> Value {
     let c = c.trim();
     if let Ok(n) = c.parse::<i64>() {
