@@ -2,8 +2,8 @@
 # Installs the Datalog engines the datalog leg drives. Idempotent: each step checks first.
 #
 #   Debian: gringo (clingo 5.4 CLI), swi-prolog-nox (swipl with tabling), z3 (μZ, 4.8.x)
-#   .venv at the repository root (PyPI): nemo-python (Nemo, driven through
-#   crates/datalog/bridge/nemo_bridge.py), z3-solver (current z3 binary), clingo (5.8)
+#   .venv at the repository root (PyPI): nemo-python (Nemo, driven through the Python host
+#   crates/engines/bridge/host.py, module nemo.py), z3-solver (current z3 binary), clingo (5.8)
 #
 # CozoDB, the reference evaluator and recursive SQL on SQLite are compiled in: nothing to install.
 # Usage: scripts/install-datalog-engines.sh        (run from anywhere; needs root for apt)

@@ -11,8 +11,15 @@ fn legs() -> [(&'static dyn KindInfo, Registry); 3] {
     [
         (&crosscheck_sql::SqlKind, crosscheck_engines::sql::registry),
         (&crosscheck_smt::SmtKind, crosscheck_engines::smt::registry),
-        (&crosscheck_datalog::DatalogKind, crosscheck_datalog::engines::factories),
+        (&crosscheck_datalog::DatalogKind, datalog_registry),
     ]
+}
+
+/// The Datalog engines: the leg's own reference evaluator first, then the engines layer's.
+fn datalog_registry() -> Vec<&'static dyn EngineFactory> {
+    let mut r = vec![crosscheck_datalog::reference_engine()];
+    r.extend(crosscheck_engines::datalog::registry());
+    r
 }
 
 /// Every leg built into this binary.

@@ -10,7 +10,7 @@
 
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Generator, Kind, Outcome, SetupError};
 use crosscheck_datalog::gen::{self, GenConfig};
-use crosscheck_datalog::{common_caps, dialects, dlsmith, engines, qf, DatalogGen, DatalogKind};
+use crosscheck_datalog::{common_caps, dialects, dlsmith, qf, DatalogGen, DatalogKind};
 use rand::SeedableRng;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -135,7 +135,7 @@ fn end_to_end(names: &[String], oracle: &str, secs: f64) {
         return;
     };
     let ns = Arc::new(AtomicU64::new(0));
-    let factories = engines::factories();
+    let factories = registry();
     let mut es: Vec<Box<dyn Engine>> = Vec::new();
     for n in names {
         let spec = match EngineSpec::parse(n) {
@@ -197,6 +197,14 @@ fn end_to_end(names: &[String], oracle: &str, secs: f64) {
         100.0 * nonempty as f64 / valid.max(1) as f64,
         findings
     );
+}
+
+/// The Datalog engines as the binary has them: the leg's reference evaluator, then the engines
+/// layer's adapters.
+fn registry() -> Vec<&'static dyn crosscheck_core::EngineFactory> {
+    let mut r = vec![crosscheck_datalog::reference_engine()];
+    r.extend(crosscheck_engines::datalog::registry());
+    r
 }
 
 fn main() {

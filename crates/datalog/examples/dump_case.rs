@@ -5,7 +5,15 @@
 //! ```
 
 use crosscheck_core::{EngineSpec, Generator};
-use crosscheck_datalog::{common_caps, dialects, engines, DatalogGen, Test};
+use crosscheck_datalog::{common_caps, dialects, DatalogGen, Test};
+
+/// The Datalog engines as the binary has them: the leg's reference evaluator, then the engines
+/// layer's adapters.
+fn registry() -> Vec<&'static dyn crosscheck_core::EngineFactory> {
+    let mut r = vec![crosscheck_datalog::reference_engine()];
+    r.extend(crosscheck_engines::datalog::registry());
+    r
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -19,7 +27,7 @@ fn main() {
         std::process::exit(2);
     };
     let spec = EngineSpec { name: engine.clone(), location: None, label: None };
-    let e: Box<dyn crosscheck_core::Engine> = match crosscheck_engines::open_engine(&engines::factories(), &spec) {
+    let e: Box<dyn crosscheck_core::Engine> = match crosscheck_engines::open_engine(&registry(), &spec) {
         Ok(e) => e,
         Err(err) => {
             eprintln!("{err}");
@@ -46,7 +54,7 @@ fn main() {
     if std::env::var("REDUCE").is_ok() {
         use crosscheck_core::Kind;
         let spec = EngineSpec { name: engine.clone(), location: None, label: None };
-        if let Ok(e) = crosscheck_engines::open_engine(&engines::factories(), &spec) {
+        if let Ok(e) = crosscheck_engines::open_engine(&registry(), &spec) {
             let mut es = vec![e];
             let opts = crosscheck_core::CheckOptions { timeout: std::time::Duration::from_secs(10) };
             let k = crosscheck_datalog::DatalogKind;

@@ -1,6 +1,7 @@
 //! The Datalog leg of crosscheck: a dialect-neutral program model (`ast`, `parse`,
-//! `analysis`), a reference evaluator (`eval`), dialects with their printers (`dialects`) and
-//! engines (`engines`) for CozoDB, Nemo, Z3's μZ, clingo, SWI-Prolog and recursive SQL, a
+//! `analysis`), a reference evaluator (`eval`, and `reference`, the engine that runs it),
+//! dialects with their printers and capabilities (`dialects`) for Soufflé, CozoDB, Nemo, Z3's
+//! μZ, clingo, SWI-Prolog and recursive SQL (the engines are in `crosscheck_engines::datalog`), a
 //! queryFuzz-style generator and transformations (`gen`, `qf`), DLSmith's annotated precedence
 //! graph and transformations (`dlsmith`), the `queryfuzz`, `dlsmith`, `differential` and
 //! `config` oracles (`oracles`), reproducers (`repro`) and reducer steps (`shrink`).
@@ -9,12 +10,12 @@ pub mod analysis;
 pub mod ast;
 pub mod dialects;
 pub mod dlsmith;
-pub mod engines;
 pub mod eval;
 pub mod gen;
 pub mod oracles;
 pub mod parse;
 pub mod qf;
+pub mod reference;
 pub mod repro;
 pub mod shrink;
 
@@ -78,11 +79,22 @@ impl KindInfo for DatalogKind {
     }
 }
 
+/// The leg's own engine, the reference evaluator: the binary chains it onto the engines
+/// layer's Datalog registry (it is language code, not an adapter).
+pub fn reference_engine() -> &'static dyn crosscheck_core::EngineFactory {
+    &reference::Factory
+}
+
+/// What an engine can run: its dialect's capabilities (engines report only their dialect).
+fn engine_caps(e: &EngineInfo) -> BTreeSet<String> {
+    dialects::capabilities(&e.dialect).iter().map(|c| c.to_string()).collect()
+}
+
 /// What every engine of the run supports: the generator builds only that.
 pub fn common_caps(engines: &[EngineInfo]) -> BTreeSet<String> {
     let mut caps: Option<BTreeSet<String>> = None;
     for e in engines {
-        let c: BTreeSet<String> = e.capabilities.iter().cloned().collect();
+        let c = engine_caps(e);
         caps = Some(match caps {
             None => c,
             Some(prev) => prev.intersection(&c).cloned().collect(),
@@ -97,7 +109,7 @@ pub fn common_caps(engines: &[EngineInfo]) -> BTreeSet<String> {
 /// The intersection of all engines would keep aggregates, arithmetic and negative numbers out
 /// of a run as soon as μZ joins it.
 pub fn cap_sets(engines: &[EngineInfo]) -> Vec<BTreeSet<String>> {
-    let caps: Vec<BTreeSet<String>> = engines.iter().map(|e| e.capabilities.iter().cloned().collect()).collect();
+    let caps: Vec<BTreeSet<String>> = engines.iter().map(engine_caps).collect();
     if caps.len() < 2 {
         return vec![common_caps(engines)];
     }
@@ -326,8 +338,8 @@ mod tests {
     use crosscheck_core::engine::info_for;
     use crosscheck_core::EngineSpec;
 
-    fn info(name: &str, caps: &[&str]) -> EngineInfo {
-        info_for(&EngineSpec::parse(name).expect("spec"), "1".into(), name, caps)
+    fn info(name: &str, dialect: &str) -> EngineInfo {
+        info_for(&EngineSpec::parse(name).expect("spec"), "1".into(), dialect, &[])
     }
 
     fn set(caps: &[&str]) -> BTreeSet<String> {
@@ -336,14 +348,16 @@ mod tests {
 
     #[test]
     fn each_engine_gets_its_fragment_shared_with_one_other() {
-        let all = [
-            info("reference", &["aggregates", "negation", "symbols"]),
-            info("cozo", &["aggregates", "negation"]),
-            info("z3", &["negation"]),
-        ];
-        assert_eq!(cap_sets(&all), vec![set(&["aggregates", "negation"]), set(&["negation"])]);
-        assert_eq!(cap_sets(&all[..1]), vec![set(&["aggregates", "negation", "symbols"])]);
+        // Capabilities come from the dialect an engine reports: recursive SQL lacks mutual
+        // and non-linear recursion, μZ lacks aggregates, arithmetic and negative numbers.
+        let all = [info("reference", "souffle"), info("sqlite", "sqlite"), info("z3", "z3")];
+        let souffle = set(dialects::capabilities("souffle"));
+        let sql = set(&["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"]);
+        let z3 = set(&["negation", "comparisons", "symbols", "recursion", "mutual-recursion", "nonlinear-recursion"]);
+        assert_eq!(cap_sets(&all), vec![sql.clone(), z3.clone()]);
+        assert_eq!(cap_sets(&all[..1]), vec![souffle]);
         // Two engines: what they share, as before.
-        assert_eq!(cap_sets(&all[1..]), vec![set(&["negation"])]);
+        let shared: BTreeSet<String> = sql.intersection(&z3).cloned().collect();
+        assert_eq!(cap_sets(&all[1..]), vec![shared]);
     }
 }

@@ -1,5 +1,5 @@
 //! Recursive SQL as DuckDB takes it (printed by the shared `recsql` printer); the engine that
-//! runs it is `crate::engines::duckdb`.
+//! runs it is `crosscheck_engines::datalog::duckdb`.
 //!
 //! What DuckDB refuses or gets wrong, found by running it: it cannot name a later CTE (no
 //! mutual recursion); a compound with two recursive SELECTs is "Circular reference to CTE";

@@ -1,5 +1,5 @@
 //! Recursive SQL as PostgreSQL takes it (printed by the shared `recsql` printer); the engine that
-//! runs it is `crate::engines::postgres`.
+//! runs it is `crosscheck_engines::datalog::postgres`.
 //!
 //! What PostgreSQL refuses, found by running it: mutual recursion ("mutual recursion between
 //! WITH items is not implemented"), a recursive reference in the non-recursive term or twice in

@@ -258,3 +258,27 @@ impl Dialect for Z3 {
         print(p, out, option)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        crate::parse::parse(src).expect("parses")
+    }
+
+    #[test]
+    fn symbols_are_coded_by_rank_and_listed() {
+        let p = program(".decl p(x:symbol, n:number)\n.output p\np(\"b\", 1). p(\"a\", 2).\n");
+        let text = print(&p, "p", None).expect("prints");
+        assert!(text.contains("; symbols: [\"a\",\"b\"]"), "{text}");
+        assert!(text.contains("(declare-rel r_p (S N))"), "{text}");
+        assert!(text.contains("(rule (r_p (_ bv1 8) (_ bv1 8)))"), "{text}");
+    }
+
+    #[test]
+    fn order_on_symbols_is_refused() {
+        let p = program(".decl p(x:symbol)\n.decl q(x:symbol)\n.output q\np(\"a\").\nq(X) :- p(X), X < \"b\".\n");
+        assert_eq!(print(&p, "q", None), Err("z3: order on symbols".to_string()));
+    }
+}

@@ -70,7 +70,9 @@ pub fn check(oracle: DatalogOracle, case: &Case, engines: &mut [Box<dyn Engine>]
 
 /// Whether an engine can run a program at all.
 pub fn supports(info: &EngineInfo, p: &Program) -> bool {
-    features(p).iter().all(|f| info.has(f))
+    // Engines report only their dialect; what it can express is the leg's knowledge.
+    let caps = crate::dialects::capabilities(&info.dialect);
+    features(p).iter().all(|f| caps.contains(f))
 }
 
 /// Rows as a set (Datalog relations are sets), in canonical order.

@@ -1,33 +1,34 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use crosscheck_core::{Engine, EngineSpec, Outcome, Value};
+use crosscheck_core::{Engine, EngineFactory, EngineSpec, Outcome, Value};
 use crosscheck_datalog::ast::Program;
-use crosscheck_datalog::{dialects, engines};
+use crosscheck_datalog::dialects;
+use crosscheck_engines::testing;
 use std::time::Duration;
 
-/// Opens an engine, or says why the test skips it. Engines named in
-/// `CROSSCHECK_REQUIRE_ENGINES` must be present: their absence fails the test.
+/// The Datalog engines as the binary has them: the leg's reference evaluator and the engines
+/// layer's adapters.
+pub fn registry() -> Vec<&'static dyn EngineFactory> {
+    let mut r = vec![crosscheck_datalog::reference_engine()];
+    r.extend(crosscheck_engines::datalog::registry());
+    r
+}
+
+/// Opens an engine (`mutant:` wrappers included), or says why the test skips it, by the
+/// engines layer's `CROSSCHECK_REQUIRE_ENGINES` rule.
 pub fn open(name: &str) -> Option<Box<dyn Engine>> {
     let spec = EngineSpec { name: name.into(), location: None, label: None };
     let base = name.rsplit(':').nth(1).filter(|_| name.starts_with("mutant:")).unwrap_or(name);
-    let factories = engines::factories();
-    let avail = factories.iter().find(|f| f.name() == base).map(|f| f.availability());
-    let required =
-        std::env::var("CROSSCHECK_REQUIRE_ENGINES").map(|v| v.split(',').any(|e| e.trim() == base)).unwrap_or(false);
-    match avail {
-        Some(a) if a.available => {}
-        other => {
-            let why = other.map(|a| a.detail).unwrap_or_else(|| "unknown engine".into());
-            assert!(!required, "engine {base} is required (CROSSCHECK_REQUIRE_ENGINES) but not available: {why}");
-            eprintln!("SKIP {base}: not available here ({why})");
-            return None;
-        }
+    let factories = registry();
+    let factory = factories.iter().find(|f| f.name() == base).unwrap_or_else(|| panic!("unknown engine {base}"));
+    if !testing::available(*factory) {
+        return None;
     }
     match crosscheck_engines::open_engine(&factories, &spec) {
         Ok(e) => Some(e),
         Err(e) => {
-            assert!(!required, "engine {base} is required but does not open: {e}");
+            assert!(!testing::required(base), "engine {base} is required but does not open: {e}");
             eprintln!("SKIP {base}: {e}");
             None
         }

@@ -32,6 +32,8 @@ pub const HOST: &str = concat!(
     include_str!("../../bridge/cvc5.py"),
     "\n",
     include_str!("../../bridge/bitwuzla.py"),
+    "\n",
+    include_str!("../../bridge/nemo.py"),
     "\nsys.exit(main())\n",
 );
 

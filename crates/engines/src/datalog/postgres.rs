@@ -1,6 +1,6 @@
-//! Recursive SQL on PostgreSQL, run by the SQL leg's `postgres` engine: its private throwaway
+//! Recursive SQL on PostgreSQL, run by the SQL `postgres` engine: its private throwaway
 //! server (`initdb` into a temporary directory), or `postgres=postgres://USER@HOST:PORT/DB`, or
-//! `postgres=/path/to/bin` for another build, exactly as in the SQL leg.
+//! `postgres=/path/to/bin` for another build, exactly as for SQL.
 //!
 //! What PostgreSQL refuses, found by running it: mutual recursion ("mutual recursion between
 //! WITH items is not implemented"), a recursive reference in the non-recursive term or twice in
@@ -15,16 +15,32 @@
 //! the reference evaluator: an expected refusal, since PostgreSQL may evaluate an expression on
 //! rows that a later filter would have removed.
 
-use super::recsql::SqlLegFactory;
-use crate::dialects::postgres::POSTGRES;
-use crosscheck_engines::sql::postgres::PostgresFactory;
+use super::sqlleg::{Rules, SqlLegFactory};
+use crate::sql::postgres::PostgresFactory;
 
 /// numeric_value_out_of_range: 64-bit overflow.
 const EXPECTED: &[&str] = &["(SQLSTATE 22003)"];
 
+/// What undoes the session settings of each `config` option the leg's `postgres` dialect
+/// sets (its planner switches, each with JIT off).
+fn undo(option: &str) -> Option<&'static str> {
+    Some(match option {
+        "no-hashjoin" => "RESET enable_hashjoin; RESET jit",
+        "no-mergejoin" => "RESET enable_mergejoin; RESET jit",
+        "no-nestloop" => "RESET enable_nestloop; RESET jit",
+        "no-hashagg" => "RESET enable_hashagg; RESET jit",
+        "no-memoize" => "RESET enable_memoize; RESET jit",
+        _ => return None,
+    })
+}
+
 pub static FACTORY: SqlLegFactory = SqlLegFactory {
+    name: "postgres",
     sql: &PostgresFactory,
-    dialect: &POSTGRES,
-    describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL leg's engine: a private server, or postgres=postgres://USER@HOST:PORT/DB",
-    expected: EXPECTED,
+    describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL engine: a private server, or postgres=postgres://USER@HOST:PORT/DB",
+    rules: Rules {
+        expected: EXPECTED,
+        undo,
+        one_statement: None,
+    },
 };

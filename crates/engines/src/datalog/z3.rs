@@ -2,17 +2,16 @@
 //! sorts, `rule`, `query :print-answer true`. The answer is a disjunction of
 //! `(= (:var i) #x..)` conjunctions, one per tuple.
 //!
-//! The text comes from `crate::dialects::z3`. Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
+//! The text comes from the Datalog leg's `z3` dialect. Both column types are bit-vectors of one width (8 or 16 bits, the narrowest that holds the
 //! program's constants): numbers 0..65535 as themselves (sort `N`), symbols as their rank among
 //! the program's symbols (sort `S`, an alias of `N`). A `; symbols:` comment
 //! lists them, so the adapter can turn codes back into text. Symbols are compared only with
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
-use crate::dialects::z3::CAPS;
+use super::tool::{run, Exited, Tool};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
-use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -140,15 +139,11 @@ fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
 
 pub struct Factory;
 
-fn binary(loc: Option<&str>) -> Option<PathBuf> {
-    loc.map(PathBuf::from).or_else(|| find_tool("z3"))
-}
-
-fn version(bin: &PathBuf) -> Option<String> {
-    let out = Command::new(bin).arg("--version").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    text.split_whitespace().nth(2).map(str::to_string)
-}
+const TOOL: Tool = Tool {
+    name: "z3",
+    install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
+    version: |out| out.split_whitespace().nth(2).map(str::to_string),
+};
 
 impl EngineFactory for Factory {
     fn name(&self) -> &'static str {
@@ -158,18 +153,11 @@ impl EngineFactory for Factory {
         "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3)"
     }
     fn availability(&self) -> Availability {
-        let install =
-            "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)".to_string();
-        match binary(None).and_then(|b| version(&b)) {
-            Some(v) => Availability { available: true, detail: v, install },
-            None => Availability { available: false, detail: "z3 not found".into(), install },
-        }
+        TOOL.availability()
     }
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let bin = binary(spec.location.as_deref())
-            .ok_or_else(|| SetupError::new("z3 not found: run scripts/install-datalog-engines.sh"))?;
-        let v = version(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
-        Ok(Box::new(Z3 { info: info_for(spec, v, "z3", CAPS), bin }))
+        let (bin, v) = TOOL.locate(spec)?;
+        Ok(Box::new(Z3 { info: info_for(spec, v, "z3", &[]), bin }))
     }
 }
 
@@ -207,14 +195,13 @@ impl Engine for Z3 {
         let arity = cols.len();
         let mut cmd = Command::new(&self.bin);
         cmd.arg("-in").arg(format!("-T:{}", limit.as_secs().max(1)));
-        let (stdout, stderr, status) = match run_once(&mut cmd, text, limit + Duration::from_secs(2)) {
-            Ok(RunOnce::Exited { status, stdout, stderr }) => (stdout, stderr, status),
-            Ok(RunOnce::TimedOut { .. }) => return Outcome::Timeout { after_ms: limit.as_millis() as u64 },
-            Err(e) => return Outcome::error(format!("cannot run z3: {e}")),
+        let Exited { stdout, stderr, status } = match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "z3") {
+            Ok(done) => done,
+            Err(o) => return o,
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
-            return crosscheck_engines::transport::crash_from(Some(status), stderr);
+            return crate::transport::crash_from(Some(status), stderr);
         }
         if stdout.contains("timeout") || stdout.trim_start().starts_with("unknown") {
             return Outcome::Timeout { after_ms: limit.as_millis() as u64 };
@@ -228,7 +215,7 @@ impl Engine for Z3 {
                 .collect::<Result<Vec<Vec<Value>>, String>>()
         });
         match rows {
-            Ok(rows) => Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows)),
+            Ok(rows) => super::numbered_rows(rows),
             Err(e) => Outcome::error(e),
         }
     }
@@ -237,28 +224,11 @@ impl Engine for Z3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::Program;
-    use crate::dialects::z3::print;
-
-    fn program(src: &str) -> Program {
-        crate::parse::parse(src).expect("parses")
-    }
 
     #[test]
-    fn symbols_are_coded_by_rank_and_listed() {
-        let p = program(".decl p(x:symbol, n:number)\n.output p\np(\"b\", 1). p(\"a\", 2).\n");
-        let text = print(&p, "p", None).expect("prints");
-        assert!(text.contains("; symbols: [\"a\",\"b\"]"), "{text}");
-        assert!(text.contains("(declare-rel r_p (S N))"), "{text}");
-        assert!(text.contains("(rule (r_p (_ bv1 8) (_ bv1 8)))"), "{text}");
+    fn symbol_codes_turn_back_into_text() {
         assert_eq!(decode(Value::Int(1), true, &["a".into(), "b".into()]), Ok(Value::Text("b".into())));
         assert!(decode(Value::Int(2), true, &["a".into(), "b".into()]).is_err());
         assert_eq!(decode(Value::Int(2), false, &[]), Ok(Value::Int(2)));
-    }
-
-    #[test]
-    fn order_on_symbols_is_refused() {
-        let p = program(".decl p(x:symbol)\n.decl q(x:symbol)\n.output q\np(\"a\").\nq(X) :- p(X), X < \"b\".\n");
-        assert_eq!(print(&p, "q", None), Err("z3: order on symbols".to_string()));
     }
 }

@@ -1,4 +1,4 @@
-//! Recursive SQL on DuckDB, run by the SQL leg's `duckdb` engine (the Python module behind its
+//! Recursive SQL on DuckDB, run by the SQL `duckdb` engine (the Python module behind its
 //! bridge, from the virtualenv of `duckdb=/path/to/venv`, `$CROSSCHECK_VENV` or `.venv`).
 //!
 //! What DuckDB refuses or gets wrong, found by running it: it cannot name a later CTE (no
@@ -12,17 +12,26 @@
 //! 2^31), `SUM` (a `HUGEINT`) cast back to `BIGINT`. Overflow is an error, as in the reference
 //! evaluator: an expected refusal.
 
-use super::recsql::SqlLegFactory;
-use crate::dialects::duckdb::DUCKDB;
-use crosscheck_engines::sql::duckdb::DuckDbFactory;
+use super::sqlleg::{Rules, SqlLegFactory};
+use crate::sql::duckdb::DuckDbFactory;
 
 /// 64-bit overflow in arithmetic, and a sum past 64 bits cast back to BIGINT.
 const EXPECTED: &[&str] = &["Out of Range Error", "out of range for the destination type"];
 
+/// What undoes the session settings of each `config` option the leg's `duckdb` dialect sets.
+fn undo(option: &str) -> Option<&'static str> {
+    Some(match option {
+        "no-optimizer" => "PRAGMA enable_optimizer",
+        "no-join-order" | "no-filter-pushdown" => "RESET disabled_optimizers",
+        "threads-1" => "RESET threads",
+        _ => return None,
+    })
+}
+
 pub static FACTORY: SqlLegFactory = SqlLegFactory {
+    name: "duckdb",
     sql: &DuckDbFactory,
-    dialect: &DUCKDB,
     describe:
-        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL leg's bridge; duckdb=/path/to/venv for another one",
-    expected: EXPECTED,
+        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL engine's bridge; duckdb=/path/to/venv for another one",
+    rules: Rules { expected: EXPECTED, undo, one_statement: None },
 };

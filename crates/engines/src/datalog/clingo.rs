@@ -1,12 +1,11 @@
 //! clingo (ASP) as a subprocess (`clingo -V0 file`), running a program printed by
-//! `crate::dialects::clingo`; a stratified program has exactly one answer set, its least
+//! the Datalog leg's `clingo` dialect; a stratified program has exactly one answer set, its least
 //! model.
 
-use crate::dialects::clingo::CAPS;
-use crate::dialects::option_line;
+use super::option_line;
+use super::tool::{run, Exited, Tool};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
-use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -86,15 +85,11 @@ pub fn split_atoms(line: &str) -> Vec<String> {
 
 pub struct Factory;
 
-fn binary(spec_location: Option<&str>) -> Option<PathBuf> {
-    spec_location.map(PathBuf::from).or_else(|| find_tool("clingo"))
-}
-
-fn version(bin: &PathBuf) -> Option<String> {
-    let out = Command::new(bin).arg("--version").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    Some(text.lines().next()?.trim().trim_start_matches("clingo version ").to_string())
-}
+const TOOL: Tool = Tool {
+    name: "clingo",
+    install: "apt-get install gringo (scripts/install-datalog-engines.sh)",
+    version: |out| Some(out.lines().next()?.trim().trim_start_matches("clingo version ").to_string()),
+};
 
 impl EngineFactory for Factory {
     fn name(&self) -> &'static str {
@@ -104,17 +99,11 @@ impl EngineFactory for Factory {
         "clingo ASP solver (Debian gringo), stratified programs as answer-set programs"
     }
     fn availability(&self) -> Availability {
-        let install = "apt-get install gringo (scripts/install-datalog-engines.sh)".to_string();
-        match binary(None).and_then(|b| version(&b)) {
-            Some(v) => Availability { available: true, detail: v, install },
-            None => Availability { available: false, detail: "clingo not found".into(), install },
-        }
+        TOOL.availability()
     }
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let bin = binary(spec.location.as_deref())
-            .ok_or_else(|| SetupError::new("clingo not found: run scripts/install-datalog-engines.sh"))?;
-        let v = version(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
-        Ok(Box::new(Clingo { info: info_for(spec, v, "clingo", CAPS), bin }))
+        let (bin, v) = TOOL.locate(spec)?;
+        Ok(Box::new(Clingo { info: info_for(spec, v, "clingo", &[]), bin }))
     }
 }
 
@@ -138,14 +127,14 @@ impl Engine for Clingo {
         }
         cmd.arg(format!("--time-limit={}", limit.as_secs().max(1)));
         cmd.arg("-");
-        let (stdout, stderr, status) = match run_once(&mut cmd, text, limit + Duration::from_secs(2)) {
-            Ok(RunOnce::Exited { status, stdout, stderr }) => (stdout, stderr, status),
-            Ok(RunOnce::TimedOut { .. }) => return Outcome::Timeout { after_ms: limit.as_millis() as u64 },
-            Err(e) => return Outcome::error(format!("cannot run clingo: {e}")),
-        };
+        let Exited { stdout, stderr, status } =
+            match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "clingo") {
+                Ok(done) => done,
+                Err(o) => return o,
+            };
         use std::os::unix::process::ExitStatusExt;
         if let Some(sig) = status.signal() {
-            return crosscheck_engines::transport::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
+            return crate::transport::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
         }
         let lines: Vec<&str> = stdout.lines().collect();
         let Some(end) = lines.iter().position(|l| l.starts_with("SATISFIABLE") || l.starts_with("UNSATISFIABLE"))
@@ -165,7 +154,6 @@ impl Engine for Clingo {
             let inner = a[open + 1..].strip_suffix(')').unwrap_or(&a[open + 1..]);
             rows.push(split_args(inner).iter().map(|c| super::parse_cell(c)).collect::<Vec<Value>>());
         }
-        let arity = rows.first().map(Vec::len).unwrap_or(0);
-        Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
+        super::numbered_rows(rows)
     }
 }

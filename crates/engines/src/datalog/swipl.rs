@@ -1,25 +1,22 @@
-//! SWI-Prolog as a subprocess, running a tabled program printed by `crate::dialects::swipl`,
+//! SWI-Prolog as a subprocess, running a tabled program printed by the Datalog leg's `swipl` dialect,
 //! which prints the output relation itself.
 
-use crate::dialects::swipl::CAPS;
+use super::tool::{run, Exited, Tool};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
-use crosscheck_engines::transport::{find_tool, run_once, RunOnce};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
 pub struct Factory;
 
-fn binary(loc: Option<&str>) -> Option<PathBuf> {
-    loc.map(PathBuf::from).or_else(|| find_tool("swipl"))
-}
-
-fn version(bin: &PathBuf) -> Option<String> {
-    let out = Command::new(bin).arg("--version").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    text.split_whitespace().find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit())).map(str::to_string)
-}
+const TOOL: Tool = Tool {
+    name: "swipl",
+    install: "apt-get install swi-prolog-nox (scripts/install-datalog-engines.sh)",
+    version: |out| {
+        out.split_whitespace().find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit())).map(str::to_string)
+    },
+};
 
 impl EngineFactory for Factory {
     fn name(&self) -> &'static str {
@@ -29,18 +26,12 @@ impl EngineFactory for Factory {
         "SWI-Prolog with tabling (Debian swi-prolog-nox)"
     }
     fn availability(&self) -> Availability {
-        let install = "apt-get install swi-prolog-nox (scripts/install-datalog-engines.sh)".to_string();
-        match binary(None).and_then(|b| version(&b)) {
-            Some(v) => Availability { available: true, detail: v, install },
-            None => Availability { available: false, detail: "swipl not found".into(), install },
-        }
+        TOOL.availability()
     }
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let bin = binary(spec.location.as_deref())
-            .ok_or_else(|| SetupError::new("swipl not found: run scripts/install-datalog-engines.sh"))?;
-        let v = version(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
+        let (bin, v) = TOOL.locate(spec)?;
         let dir = tempfile_dir()?;
-        Ok(Box::new(Swipl { info: info_for(spec, v, "swipl", CAPS), bin, dir, n: 0 }))
+        Ok(Box::new(Swipl { info: info_for(spec, v, "swipl", &[]), bin, dir, n: 0 }))
     }
 }
 
@@ -73,22 +64,20 @@ impl Engine for Swipl {
         }
         let mut cmd = Command::new(&self.bin);
         cmd.arg("-q").arg(&path);
-        let (stdout, stderr, status) = match run_once(&mut cmd, "", limit) {
-            Ok(RunOnce::Exited { status, stdout, stderr }) => (stdout, stderr, status),
-            Ok(RunOnce::TimedOut { .. }) => return Outcome::Timeout { after_ms: limit.as_millis() as u64 },
-            Err(e) => return Outcome::error(format!("cannot run swipl: {e}")),
+        let Exited { stdout, stderr, status } = match run(&mut cmd, "", limit, limit, "swipl") {
+            Ok(done) => done,
+            Err(o) => return o,
         };
         use std::os::unix::process::ExitStatusExt;
         if status.signal().is_some() {
-            return crosscheck_engines::transport::crash_from(Some(status), stderr);
+            return crate::transport::crash_from(Some(status), stderr);
         }
         if !status.success() || stderr.contains("Warning:") || stderr.contains("ERROR") {
             return Outcome::error(format!("swipl: {}", stderr.lines().take(4).collect::<Vec<_>>().join(" ")));
         }
         let rows: Vec<Vec<crosscheck_core::Value>> =
             stdout.lines().filter(|l| !l.is_empty()).map(|l| l.split('\t').map(super::parse_cell).collect()).collect();
-        let arity = rows.first().map(Vec::len).unwrap_or(0);
-        Outcome::Rows(Rows::new((0..arity).map(|i| format!("c{i}")).collect(), rows))
+        super::numbered_rows(rows)
     }
 }
 

@@ -1,7 +1,6 @@
 //! The built-in reference evaluator as an engine. It speaks Soufflé syntax (it parses the text
 //! it is given), so its input is also the `repro.dl` every reproducer carries.
 
-use crate::dialects::souffle::CAPS;
 use crate::dialects::{columns, option_line, value};
 use crate::eval::{evaluate, relation, Limits, Strategy, TIMED_OUT};
 use crosscheck_core::engine::info_for;
@@ -21,7 +20,7 @@ impl EngineFactory for Factory {
         Availability { available: true, detail: crosscheck_core::TOOL_VERSION.into(), install: "built in".into() }
     }
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let info = info_for(spec, crosscheck_core::TOOL_VERSION.into(), "souffle", CAPS);
+        let info = info_for(spec, crosscheck_core::TOOL_VERSION.into(), "souffle", &[]);
         Ok(Box::new(Reference { info }))
     }
 }

@@ -1,8 +1,7 @@
 //! CozoDB, in memory and in process (the embedded default), running CozoScript printed by
-//! `crate::dialects::cozo`.
+//! the Datalog leg's `cozo` dialect.
 
-use crate::dialects::cozo::CAPS;
-use crate::dialects::option_line;
+use super::option_line;
 use cozo::{DataValue, DbInstance, Num, ScriptMutability};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
@@ -25,7 +24,7 @@ impl EngineFactory for Factory {
     }
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
         let db = new_db()?;
-        Ok(Box::new(Cozo { info: info_for(spec, VERSION.into(), "cozo", CAPS), db }))
+        Ok(Box::new(Cozo { info: info_for(spec, VERSION.into(), "cozo", &[]), db }))
     }
 }
 
@@ -98,40 +97,5 @@ impl Engine for Cozo {
                 Outcome::Crash { signal: None, code: None, stderr_tail: format!("panic: {msg}") }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dialects::cozo::print;
-
-    fn answer(src: &str, out: &str) -> Vec<Vec<Value>> {
-        let p = crate::parse::parse(src).expect("parses");
-        let text = print(&p, out, None).expect("prints");
-        let mut e = Factory.open(&EngineSpec::parse("cozo").expect("spec")).expect("opens");
-        match e.run(&text, Duration::from_secs(10)) {
-            Outcome::Rows(r) => r.rows,
-            other => panic!("{other:?}\n{text}"),
-        }
-    }
-
-    #[test]
-    fn sums_are_integers_and_empty_inputs_derive_nothing() {
-        // Both were differences from Soufflé that a reference-vs-cozo differential found: a sum
-        // joined back with the numbers it came from, and an ungrouped sum of an empty relation.
-        let joined = ".decl h(x:number)\n.decl s(x:number)\n.decl y(x:number)\n.output y\nh(6).\n\
-                      s(C) :- h(_), C = sum B : { h(B) }.\ny(A) :- s(A), h(A).\n";
-        assert_eq!(answer(joined, "y"), vec![vec![Value::Int(6)]]);
-        let empty = ".decl w(x:number)\n.decl s(x:number)\n.decl m(x:number)\n.output s\n.output m\n\
-                     s(C) :- w(_), C = sum B : { w(B) }.\nm(C) :- w(_), C = min B : { w(B) }.\n";
-        assert_eq!(answer(empty, "s"), Vec::<Vec<Value>>::new());
-        assert_eq!(answer(empty, "m"), Vec::<Vec<Value>>::new());
-        let grouped = ".decl p(g:symbol, x:number)\n.decl s(g:symbol, x:number)\n.output s\n\
-                       p(\"a\", 2). p(\"a\", 3). p(\"b\", 4).\ns(G, C) :- p(G, _), C = sum B : { p(G, B) }.\n";
-        assert_eq!(
-            answer(grouped, "s"),
-            vec![vec![Value::Text("a".into()), Value::Int(5)], vec![Value::Text("b".into()), Value::Int(4)]]
-        );
     }
 }

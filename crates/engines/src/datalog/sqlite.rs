@@ -1,0 +1,25 @@
+//! Recursive SQL on SQLite, run by the SQL `sqlite` engine (rusqlite, bundled, in process,
+//! interrupted at the limit by its progress handler); the text comes from the Datalog leg's
+//! `sqlite` dialect. SQLite takes one statement per call, so the `no-autoindex` option's
+//! `PRAGMA` line runs on its own, and automatic indexes are switched back on before every
+//! program.
+
+use super::sqlleg::{nothing_to_undo, Rules, SqlLegFactory};
+use crate::sql::sqlite::SqliteFactory;
+
+/// SQLite's messages for its documented limits (sqlite.org/limits.html) that a big program can
+/// reach: a large program printed as one query of nested views can pass them; that is a
+/// refusal, not a wrong answer.
+const LIMITS: &[&str] = &[
+    "nested too deep",
+    "Expression tree is too large",
+    "too many terms in compound SELECT",
+    "too many FROM clause terms",
+];
+
+pub static FACTORY: SqlLegFactory = SqlLegFactory {
+    name: "sqlite",
+    sql: &SqliteFactory,
+    describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process",
+    rules: Rules { expected: LIMITS, undo: nothing_to_undo, one_statement: Some(&["PRAGMA automatic_index = ON"]) },
+};
