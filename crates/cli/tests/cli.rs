@@ -202,7 +202,7 @@ fn mutants_are_caught_replayed_reduced_and_deduplicated() {
     assert_eq!(f.status.code(), Some(0));
     let bugs: serde_json::Value = serde_json::from_slice(&f.stdout).expect("json");
     let counted: u64 = bugs.as_array().expect("array").iter().map(|b| b["count"].as_u64().unwrap_or(0)).sum();
-    assert_eq!(counted as usize, dirs.len());
+    assert_eq!(counted, dirs.len() as u64);
 }
 
 #[test]

@@ -142,7 +142,7 @@ pub fn run_campaign<K: Kind>(
     sink: &mut dyn Sink,
 ) -> Result<Summary, RunError> {
     let start = Instant::now();
-    let deadline_unix_ms = cfg.time.map(|t| unix_ms() + t.as_millis() as u64);
+    let deadline_unix_ms = cfg.time.map(|t| unix_ms() + crate::millis(t));
     let (tx, rx) = mpsc::channel();
     let spawn_err = |source| RunError::Spawn { exe: launcher.program(), source };
     let mut slots: Vec<Slot<K::Case, K::Oracle>> = (0..cfg.workers)
@@ -448,7 +448,7 @@ fn base_record<C, O>(cfg: &RunConfig, slot: &Slot<C, O>, index: u64, oracle: Str
         worker: slot.worker,
         worker_seed: slot.seed,
         index,
-        timeout_ms: cfg.timeout.as_millis() as u64,
+        timeout_ms: crate::millis(cfg.timeout),
         evidence: ev,
         case: serde_json::Value::Null,
         reduced: None,
@@ -480,7 +480,7 @@ fn ensure_generator<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case,
 
 /// The oracle of case `index`; the CLI checked every name, so `None` means an empty list.
 fn oracle_at<O: Oracle>(cfg: &RunConfig, index: u64) -> Option<O> {
-    let name = cfg.oracles.get((index % cfg.oracles.len().max(1) as u64) as usize)?;
+    let name = cfg.oracles.get(crate::position(index, cfg.oracles.len()))?;
     O::parse(name)
 }
 

@@ -25,7 +25,7 @@ impl Engine for Timed {
     fn reset(&mut self) -> Result<(), SetupError> {
         let t = Instant::now();
         let r = self.inner.reset();
-        EXEC.with(|c| c.set(c.get() + t.elapsed().as_nanos() as u64));
+        EXEC.with(|c| c.set(c.get() + crosscheck_core::nanos(t.elapsed())));
         r
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
@@ -34,7 +34,7 @@ impl Engine for Timed {
         if std::env::var_os("BENCH_SLOW").is_some() && t.elapsed() > Duration::from_micros(2000) {
             eprintln!("slow ({:?}): {text}", t.elapsed());
         }
-        EXEC.with(|c| c.set(c.get() + t.elapsed().as_nanos() as u64));
+        EXEC.with(|c| c.set(c.get() + crosscheck_core::nanos(t.elapsed())));
         r
     }
 }
@@ -79,7 +79,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
         let t0 = Instant::now();
         let case = gen.case(i, oracle);
         let t1 = Instant::now();
-        gen_ns += (t1 - t0).as_nanos() as u64;
+        gen_ns += crosscheck_core::nanos(t1 - t0);
         let id = kind.setup_id(&case);
         // As the campaign worker does: prepare once per database; a failed setup skips its checks.
         let mut res = None;
@@ -95,7 +95,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
             None if setup.is_some_and(|(_, ok)| ok) => kind.check(oracle, &case, &mut engines, &copts),
             None => Check::Skip("setup failed".into()),
         };
-        other_ns += t1.elapsed().as_nanos() as u64;
+        other_ns += crosscheck_core::nanos(t1.elapsed());
         match res {
             Check::Pass { nonempty: ne } => {
                 valid += 1;

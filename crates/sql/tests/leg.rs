@@ -279,8 +279,8 @@ fn the_generator_is_a_pure_function_of_seed_and_index() {
     let mut a = kind.generator(&opts, &infos).expect("generator");
     let mut b = kind.generator(&opts, &infos).expect("generator");
     let forward: Vec<SqlCase> = (0..450).map(|i| a.case(i, crosscheck_sql::SqlOracle::Tlp)).collect();
-    for i in (0..450).rev().step_by(37) {
-        assert_eq!(b.case(i, crosscheck_sql::SqlOracle::Tlp), forward[i as usize]);
+    for i in (0..450usize).rev().step_by(37) {
+        assert_eq!(b.case(i as u64, crosscheck_sql::SqlOracle::Tlp), forward[i]);
     }
     assert_eq!(kind.setup_id(&forward[0]), kind.setup_id(&forward[199]));
     assert_ne!(kind.setup_id(&forward[0]), kind.setup_id(&forward[200]));

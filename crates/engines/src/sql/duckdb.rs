@@ -215,7 +215,7 @@ fn value_of(v: &Json, float4: bool) -> Value {
                 let f = n.as_f64().unwrap_or(f64::NAN);
                 if float4 {
                     // The shortest decimal that reads back as the same float4: 0.1, not 0.100000001.
-                    Value::Float((f as f32).to_string().parse().unwrap_or(f))
+                    Value::Float(to_float4(f).to_string().parse().unwrap_or(f))
                 } else {
                     Value::Float(f)
                 }
@@ -309,7 +309,7 @@ impl Engine for BridgeEngine {
             };
         }
         let start = Instant::now();
-        let ms = limit.as_millis().max(1) as u64;
+        let ms = crosscheck_core::millis(limit).max(1);
         let req = serde_json::json!({"op": "run", "sql": text, "timeout_ms": ms});
         match self.request(&req, start + limit + KILL_GRACE) {
             Ok(reply) => {
@@ -318,7 +318,7 @@ impl Engine for BridgeEngine {
                 } else if reply.get("columns").is_some() {
                     rows_of(&reply)
                 } else if reply.get("timeout").is_some() {
-                    Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                    Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
                 } else if let Some(m) = reply.get("error").and_then(Json::as_str) {
                     Outcome::error(m.to_string())
                 } else {
@@ -331,11 +331,18 @@ impl Engine for BridgeEngine {
                     b.kill();
                 }
                 self.lost = Some("was killed after a timeout");
-                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
             }
             Err(ReadError::Closed) => self.crashed(),
         }
     }
+}
+
+/// `f` rounded to the nearest float4, as DuckDB stored it. Rounding is the point, and only
+/// `as` does it.
+#[expect(clippy::cast_possible_truncation, reason = "rounding to float4 is the intent")]
+fn to_float4(f: f64) -> f32 {
+    f as f32
 }
 
 #[cfg(test)]
