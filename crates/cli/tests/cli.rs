@@ -9,7 +9,7 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str], cwd: &Path) -> Output {
-    bin().args(args).current_dir(cwd).output().expect("crosscheck runs")
+    bin().args(args).current_dir(cwd).output().unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
 }
 
 fn stderr(o: &Output) -> String {
@@ -18,7 +18,7 @@ fn stderr(o: &Output) -> String {
 
 /// A user mistake: exit 2, one line on stderr that names the culprit, no panic.
 fn check_usage_error(args: &[&str], needle: &str) {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let o = run(args, tmp.path());
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
@@ -62,8 +62,8 @@ fn summary(o: &Output) -> serde_json::Value {
 }
 
 fn finding_json(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("finding.json")).expect("read finding.json");
-    serde_json::from_str(&text).expect("finding.json parses")
+    let text = std::fs::read_to_string(dir.join("finding.json")).unwrap_or_else(|e| panic!("read finding.json: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("finding.json parses: {e}"))
 }
 
 fn finding_dirs(out: &Path) -> Vec<PathBuf> {

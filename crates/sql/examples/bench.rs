@@ -62,12 +62,13 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
     let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let spec = EngineSpec { name: "sqlite".into(), location: None, label: None };
-    let engine = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec).expect("sqlite opens");
+    let engine = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
+        .unwrap_or_else(|e| panic!("sqlite opens: {e}"));
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Timed { inner: engine })];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let opts = GenOptions { seed, seeds_dir: None };
     let kind = SqlKind;
-    let mut gen = kind.generator(&opts, &infos).expect("generator");
+    let mut gen = kind.generator(&opts, &infos).unwrap_or_else(|e| panic!("generator: {e}"));
     let copts = CheckOptions { timeout: Duration::from_secs(5) };
     let (mut gen_ns, mut other_ns) = (0u64, 0u64);
     let (mut valid, mut nonempty, mut findings) = (0u64, 0u64, 0u64);

@@ -29,7 +29,7 @@ fn open_glue() -> Option<Box<dyn Engine>> {
     };
     let a = f.availability();
     assert!(a.available, "gluesql is built in: {}", a.detail);
-    Some(f.open(&spec("gluesql")).expect("gluesql opens"))
+    Some(f.open(&spec("gluesql")).unwrap_or_else(|e| panic!("gluesql opens: {e}")))
 }
 
 fn rows(e: &mut dyn Engine, sql: &str) -> Vec<Vec<Value>> {
