@@ -12,6 +12,11 @@ fn run(args: &[&str], cwd: &Path) -> Output {
     bin().args(args).current_dir(cwd).output().unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
 }
 
+/// A command line written as one string, for arguments without spaces.
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -83,23 +88,7 @@ fn finding_dirs(out: &Path) -> Vec<PathBuf> {
 fn a_correct_sqlite_gives_no_finding_on_a_fixed_seed() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "sqlite",
-            "--oracle",
-            "tlp-where,norec",
-            "--tests",
-            "4000",
-            "--seed",
-            "7",
-            "--workers",
-            "2",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines sqlite --oracle tlp-where,norec --tests 4000 --seed 7 --workers 2 --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -117,28 +106,9 @@ fn a_correct_sqlite_gives_no_finding_on_a_fixed_seed() {
 fn the_same_seed_gives_the_same_stream() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let go = |out: &str| {
-        let o = run(
-            &[
-                "run",
-                "sql",
-                "--engines",
-                "mutant:sqlite:where-drop",
-                "--oracle",
-                "norec",
-                "--tests",
-                "300",
-                "--seed",
-                "11",
-                "--workers",
-                "1",
-                "--reduce-time",
-                "0",
-                "--out",
-                out,
-                "--json",
-            ],
-            tmp.path(),
-        );
+        let mut args = words("run sql --engines mutant:sqlite:where-drop --oracle norec --tests 300 --seed 11 --workers 1 --reduce-time 0 --out");
+        args.extend([out, "--json"]);
+        let o = run(&args, tmp.path());
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         let dirs = finding_dirs(&tmp.path().join(out));
         dirs.iter()
@@ -157,25 +127,7 @@ fn the_same_seed_gives_the_same_stream() {
 fn mutants_are_caught_replayed_reduced_and_deduplicated() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:drop-row",
-            "--oracle",
-            "tlp-where",
-            "--tests",
-            "200",
-            "--seed",
-            "3",
-            "--workers",
-            "1",
-            "--reduce-time",
-            "10s",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines mutant:sqlite:drop-row --oracle tlp-where --tests 200 --seed 3 --workers 1 --reduce-time 10s --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -209,25 +161,7 @@ fn mutants_are_caught_replayed_reduced_and_deduplicated() {
 fn a_crashing_engine_costs_a_worker_not_the_campaign() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:crash",
-            "--oracle",
-            "norec",
-            "--tests",
-            "600",
-            "--seed",
-            "5",
-            "--workers",
-            "2",
-            "--reduce-time",
-            "0",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines mutant:sqlite:crash --oracle norec --tests 600 --seed 5 --workers 2 --reduce-time 0 --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -249,27 +183,7 @@ fn a_crashing_engine_costs_a_worker_not_the_campaign() {
 fn a_hanging_engine_becomes_a_hang_finding() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:hang",
-            "--oracle",
-            "norec",
-            "--tests",
-            "300",
-            "--seed",
-            "5",
-            "--workers",
-            "1",
-            "--reduce-time",
-            "0",
-            "--hang-after",
-            "2s",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines mutant:sqlite:hang --oracle norec --tests 300 --seed 5 --workers 1 --reduce-time 0 --hang-after 2s --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -282,24 +196,7 @@ fn a_hanging_engine_becomes_a_hang_finding() {
 fn findings_survive_a_sigkill_of_the_supervisor() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut child = bin()
-        .args([
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:dup-row",
-            "--oracle",
-            "tlp-where",
-            "--time",
-            "60s",
-            "--seed",
-            "9",
-            "--workers",
-            "2",
-            "--reduce-time",
-            "0",
-            "--out",
-            "out",
-        ])
+        .args(words("run sql --engines mutant:sqlite:dup-row --oracle tlp-where --time 60s --seed 9 --workers 2 --reduce-time 0 --out out"))
         .current_dir(tmp.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -340,21 +237,7 @@ fn findings_survive_a_sigkill_of_the_supervisor() {
 fn ctrl_c_stops_the_campaign_cleanly() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let child = bin()
-        .args([
-            "run",
-            "sql",
-            "--engines",
-            "sqlite",
-            "--time",
-            "60s",
-            "--seed",
-            "2",
-            "--workers",
-            "2",
-            "--out",
-            "out",
-            "--json",
-        ])
+        .args(words("run sql --engines sqlite --time 60s --seed 2 --workers 2 --out out --json"))
         .current_dir(tmp.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

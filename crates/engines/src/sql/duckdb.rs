@@ -15,9 +15,7 @@
 use crate::transport::bridge::{Bridge, BridgeError, Launch};
 use crate::transport::{find_tool, ReadError};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{
-    Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value,
-};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -54,25 +52,42 @@ pub static DUCKDB: Flavor = Flavor {
     shell: Some("duckdb"),
 };
 
-pub struct DuckDbFactory;
+/// The factory of a [`Flavor`]: a unit struct, so that registries (this crate's and the
+/// legs') name it as they name every other engine's factory.
+macro_rules! flavor_factory {
+    ($(#[$doc:meta])* $factory:ident, $flavor:ident) => {
+        $(#[$doc])*
+        pub struct $factory;
 
-impl EngineFactory for DuckDbFactory {
-    fn name(&self) -> &'static str {
-        DUCKDB.name
-    }
+        impl crosscheck_core::EngineFactory for $factory {
+            fn name(&self) -> &'static str {
+                $flavor.name
+            }
 
-    fn describe(&self) -> &'static str {
-        DUCKDB.describe
-    }
+            fn describe(&self) -> &'static str {
+                $flavor.describe
+            }
 
-    fn availability(&self) -> Availability {
-        availability(&DUCKDB)
-    }
+            fn availability(&self) -> crosscheck_core::Availability {
+                $crate::sql::duckdb::availability(&$flavor)
+            }
 
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        Ok(Box::new(DuckDbEngine::open_flavor(&DUCKDB, spec)?))
-    }
+            fn open(
+                &self,
+                spec: &crosscheck_core::EngineSpec,
+            ) -> Result<Box<dyn crosscheck_core::Engine>, crosscheck_core::SetupError> {
+                Ok(Box::new($crate::sql::duckdb::BridgeEngine::open_flavor(&$flavor, spec)?))
+            }
+        }
+    };
 }
+pub(crate) use flavor_factory;
+
+flavor_factory!(
+    /// DuckDB behind the bridge.
+    DuckDbFactory,
+    DUCKDB
+);
 
 /// Whether the flavor's module imports in the default Python, and its version.
 pub fn availability(f: &Flavor) -> Availability {

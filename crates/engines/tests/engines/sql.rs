@@ -10,12 +10,11 @@ use crosscheck_core::{bag, CompareOptions, Engine, EngineFactory, EngineSpec, Er
 use crosscheck_engines::sql::duckdb::DuckDbEngine;
 use crosscheck_engines::sql::mariadb::MariaDbEngine;
 use crosscheck_engines::sql::postgres::PostgresEngine;
+use crosscheck_engines::testing::{rows, LIMIT};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const LIMIT: Duration = Duration::from_secs(20);
 
 fn factory(name: &str) -> &'static dyn EngineFactory {
     crosscheck_engines::sql::registry()
@@ -43,13 +42,6 @@ fn open(name: &str) -> Option<Box<dyn Engine>> {
 fn ok(e: &mut dyn Engine, sql: &str) {
     let o = e.run(sql, LIMIT);
     assert!(matches!(o, Outcome::Done | Outcome::Rows(_)), "{}: {sql} -> {o:?}", e.info().name);
-}
-
-fn rows(e: &mut dyn Engine, sql: &str) -> Rows {
-    match e.run(sql, LIMIT) {
-        Outcome::Rows(r) => r,
-        other => panic!("{}: {sql} -> {other:?}", e.info().name),
-    }
 }
 
 fn same_bag(name: &str, actual: &Rows, expected: Vec<Vec<Value>>) {
