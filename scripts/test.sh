@@ -11,6 +11,8 @@ export CROSSCHECK_REQUIRE_ENGINES="${CROSSCHECK_REQUIRE_ENGINES:-sqlite,duckdb,p
 status=0
 # Formatting is checked first but does not stop the tests: both results are worth seeing.
 cargo fmt --all -- --check >/dev/null || { echo "test.sh: formatting differs, run cargo fmt --all"; status=1; }
+# Lints likewise: a clippy warning fails the script, after the tests have run.
+cargo clippy --workspace --all-targets -- -D warnings || { echo "test.sh: clippy warns, see above"; status=1; }
 cargo build --release --workspace --all-targets
 if command -v cargo-nextest >/dev/null 2>&1; then
     cargo nextest run --release --workspace --no-fail-fast || status=1

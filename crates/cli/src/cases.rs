@@ -32,7 +32,7 @@ fn print_cases<K: Kind>(kind: &K, cfg: &RunConfig, n: u64) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for index in 0..n {
-        let oracle = oracles[(index % oracles.len() as u64) as usize];
+        let oracle = oracles[crosscheck_core::position(index, oracles.len())];
         let case = kind.materialize(gen.case(index, oracle), &infos, &mut helpers, &check);
         let line = serde_json::to_string(&case).map_err(|e| user(format!("case {index}: {e}")))?;
         writeln!(out, "{index}\t{}\t{line}", oracle.name()).map_err(|e| user(format!("stdout: {e}")))?;

@@ -112,8 +112,9 @@ pub(crate) fn config(args: &RunArgs, kind: &dyn KindInfo) -> Result<RunConfig> {
         (None, Some(_)) => None,
         (None, None) => Some(Duration::from_secs(60)),
     };
-    let workers =
-        args.workers.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1));
+    let workers = args.workers.unwrap_or_else(|| {
+        std::thread::available_parallelism().map(|n| u32::try_from(n.get()).unwrap_or(u32::MAX)).unwrap_or(1)
+    });
     if workers == 0 || workers > 256 {
         return Err(user(format!("--workers must be between 1 and 256, not {workers}")));
     }

@@ -9,7 +9,12 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str], cwd: &Path) -> Output {
-    bin().args(args).current_dir(cwd).output().expect("crosscheck runs")
+    bin().args(args).current_dir(cwd).output().unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
+}
+
+/// A command line written as one string, for arguments without spaces.
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
 }
 
 fn stderr(o: &Output) -> String {
@@ -18,7 +23,7 @@ fn stderr(o: &Output) -> String {
 
 /// A user mistake: exit 2, one line on stderr that names the culprit, no panic.
 fn check_usage_error(args: &[&str], needle: &str) {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let o = run(args, tmp.path());
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
@@ -62,8 +67,8 @@ fn summary(o: &Output) -> serde_json::Value {
 }
 
 fn finding_json(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("finding.json")).expect("read finding.json");
-    serde_json::from_str(&text).expect("finding.json parses")
+    let text = std::fs::read_to_string(dir.join("finding.json")).unwrap_or_else(|e| panic!("read finding.json: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("finding.json parses: {e}"))
 }
 
 fn finding_dirs(out: &Path) -> Vec<PathBuf> {
@@ -83,23 +88,7 @@ fn finding_dirs(out: &Path) -> Vec<PathBuf> {
 fn a_correct_sqlite_gives_no_finding_on_a_fixed_seed() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "sqlite",
-            "--oracle",
-            "tlp-where,norec",
-            "--tests",
-            "4000",
-            "--seed",
-            "7",
-            "--workers",
-            "2",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines sqlite --oracle tlp-where,norec --tests 4000 --seed 7 --workers 2 --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -117,28 +106,9 @@ fn a_correct_sqlite_gives_no_finding_on_a_fixed_seed() {
 fn the_same_seed_gives_the_same_stream() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let go = |out: &str| {
-        let o = run(
-            &[
-                "run",
-                "sql",
-                "--engines",
-                "mutant:sqlite:where-drop",
-                "--oracle",
-                "norec",
-                "--tests",
-                "300",
-                "--seed",
-                "11",
-                "--workers",
-                "1",
-                "--reduce-time",
-                "0",
-                "--out",
-                out,
-                "--json",
-            ],
-            tmp.path(),
-        );
+        let mut args = words("run sql --engines mutant:sqlite:where-drop --oracle norec --tests 300 --seed 11 --workers 1 --reduce-time 0 --out");
+        args.extend([out, "--json"]);
+        let o = run(&args, tmp.path());
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         let dirs = finding_dirs(&tmp.path().join(out));
         dirs.iter()
@@ -157,25 +127,7 @@ fn the_same_seed_gives_the_same_stream() {
 fn mutants_are_caught_replayed_reduced_and_deduplicated() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:drop-row",
-            "--oracle",
-            "tlp-where",
-            "--tests",
-            "200",
-            "--seed",
-            "3",
-            "--workers",
-            "1",
-            "--reduce-time",
-            "10s",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines mutant:sqlite:drop-row --oracle tlp-where --tests 200 --seed 3 --workers 1 --reduce-time 10s --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -202,32 +154,14 @@ fn mutants_are_caught_replayed_reduced_and_deduplicated() {
     assert_eq!(f.status.code(), Some(0));
     let bugs: serde_json::Value = serde_json::from_slice(&f.stdout).expect("json");
     let counted: u64 = bugs.as_array().expect("array").iter().map(|b| b["count"].as_u64().unwrap_or(0)).sum();
-    assert_eq!(counted as usize, dirs.len());
+    assert_eq!(counted, dirs.len() as u64);
 }
 
 #[test]
 fn a_crashing_engine_costs_a_worker_not_the_campaign() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:crash",
-            "--oracle",
-            "norec",
-            "--tests",
-            "600",
-            "--seed",
-            "5",
-            "--workers",
-            "2",
-            "--reduce-time",
-            "0",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines mutant:sqlite:crash --oracle norec --tests 600 --seed 5 --workers 2 --reduce-time 0 --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -249,27 +183,7 @@ fn a_crashing_engine_costs_a_worker_not_the_campaign() {
 fn a_hanging_engine_becomes_a_hang_finding() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = run(
-        &[
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:hang",
-            "--oracle",
-            "norec",
-            "--tests",
-            "300",
-            "--seed",
-            "5",
-            "--workers",
-            "1",
-            "--reduce-time",
-            "0",
-            "--hang-after",
-            "2s",
-            "--out",
-            "out",
-            "--json",
-        ],
+        &words("run sql --engines mutant:sqlite:hang --oracle norec --tests 300 --seed 5 --workers 1 --reduce-time 0 --hang-after 2s --out out --json"),
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -282,24 +196,7 @@ fn a_hanging_engine_becomes_a_hang_finding() {
 fn findings_survive_a_sigkill_of_the_supervisor() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut child = bin()
-        .args([
-            "run",
-            "sql",
-            "--engines",
-            "mutant:sqlite:dup-row",
-            "--oracle",
-            "tlp-where",
-            "--time",
-            "60s",
-            "--seed",
-            "9",
-            "--workers",
-            "2",
-            "--reduce-time",
-            "0",
-            "--out",
-            "out",
-        ])
+        .args(words("run sql --engines mutant:sqlite:dup-row --oracle tlp-where --time 60s --seed 9 --workers 2 --reduce-time 0 --out out"))
         .current_dir(tmp.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -340,21 +237,7 @@ fn findings_survive_a_sigkill_of_the_supervisor() {
 fn ctrl_c_stops_the_campaign_cleanly() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let child = bin()
-        .args([
-            "run",
-            "sql",
-            "--engines",
-            "sqlite",
-            "--time",
-            "60s",
-            "--seed",
-            "2",
-            "--workers",
-            "2",
-            "--out",
-            "out",
-            "--json",
-        ])
+        .args(words("run sql --engines sqlite --time 60s --seed 2 --workers 2 --out out --json"))
         .current_dir(tmp.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

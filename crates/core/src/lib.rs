@@ -39,6 +39,28 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `d` in whole nanoseconds. `Duration::as_nanos` is a `u128`; a `u64` of nanoseconds lasts
+/// 584 years, so saturating instead of failing only matters for a corrupt clock.
+pub fn nanos(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// `d` in whole milliseconds, saturating like [`nanos`]: timeouts and budgets are stored and
+/// printed as `u64` milliseconds.
+pub fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Which of `len` places the number `n` falls on, going round: `n % len`, or 0 when there is
+/// nothing to go round. Case indexes pick their oracle this way and hashes their row, so the
+/// `u64` is meant to fold; the remainder is below `len` and so always fits a `usize`.
+pub fn position(n: u64, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    usize::try_from(n % len as u64).unwrap_or(0)
+}
+
 /// A seeded generator for `(seed, stream)`.
 pub fn rng(seed: u64, stream: u64) -> rand_chacha::ChaCha8Rng {
     use rand::SeedableRng;
@@ -54,5 +76,21 @@ mod tests {
         assert_eq!(derive_seed(7, 0), derive_seed(7, 0));
         assert_ne!(derive_seed(7, 0), derive_seed(7, 1));
         assert_ne!(derive_seed(7, 0), derive_seed(8, 0));
+    }
+
+    #[test]
+    fn durations_convert_and_saturate() {
+        use std::time::Duration;
+        assert_eq!(nanos(Duration::from_millis(3)), 3_000_000);
+        assert_eq!(millis(Duration::from_micros(2_500)), 2);
+        assert_eq!(nanos(Duration::MAX), u64::MAX);
+        assert_eq!(millis(Duration::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn positions_go_round() {
+        assert_eq!(position(7, 3), 1);
+        assert_eq!(position(u64::MAX, 10), 5);
+        assert_eq!(position(7, 0), 0);
     }
 }

@@ -142,10 +142,82 @@ pub fn run_campaign<K: Kind>(
     sink: &mut dyn Sink,
 ) -> Result<Summary, RunError> {
     let start = Instant::now();
-    let deadline_unix_ms = cfg.time.map(|t| unix_ms() + t.as_millis() as u64);
+    let deadline_unix_ms = cfg.time.map(|t| unix_ms() + crate::millis(t));
     let (tx, rx) = mpsc::channel();
+    let mut slots: Vec<Slot<K::Case, K::Oracle>> = new_slots(cfg, launcher)?;
+    for slot in slots.iter_mut().filter(|s| !s.finished) {
+        spawn_worker(launcher, cfg, slot, 0, deadline_unix_ms, &tx)?;
+    }
+    let ctx = Ctx { kind, cfg, launcher, campaign };
+    let mut tally = Tally::default();
+    let mut restarts = 0u64;
+    let mut last_progress = Instant::now();
+    let mut interrupted = false;
+    let result = loop {
+        if STOP.load(Ordering::SeqCst) {
+            interrupted = true;
+            break Ok(());
+        }
+        if slots.iter().all(|s| s.finished) {
+            break Ok(());
+        }
+        let flow = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Event::Line(w, g, line)) => {
+                let slot = &mut slots[w as usize];
+                if g != slot.proc_gen {
+                    continue;
+                }
+                on_line(&ctx, store, sink, &mut tally, slot, &line)?
+            }
+            Ok(Event::Eof(w, g)) => {
+                let slot = &mut slots[w as usize];
+                if g != slot.proc_gen {
+                    continue;
+                }
+                let restart = Restart { deadline_unix_ms, tx: &tx, restarts: &mut restarts };
+                on_eof(&ctx, store, sink, &mut tally, slot, restart)?
+            }
+            Err(RecvTimeoutError::Timeout) => Flow::On,
+            Err(RecvTimeoutError::Disconnected) => break Ok(()),
+        };
+        match flow {
+            Flow::On => {}
+            Flow::Skip => continue,
+            Flow::End(r) => break r,
+        }
+        check_hangs(&ctx, store, sink, &mut tally, &mut slots)?;
+        if last_progress.elapsed() >= Duration::from_secs(5) {
+            last_progress = Instant::now();
+            sink.progress(&summarize(cfg, &slots, start, &tally, restarts, false));
+        }
+    };
+    wind_down(cfg, &mut slots, &mut tally);
+    result?;
+    Ok(summarize(cfg, &slots, start, &tally, restarts, interrupted))
+}
+
+/// What the campaign loop does after an event.
+enum Flow {
+    /// Goes on to look for hung workers and to report progress.
+    On,
+    /// Waits for the next event straight away.
+    Skip,
+    /// Stops the workers and ends the campaign with this result.
+    End(Result<(), RunError>),
+}
+
+/// What restarting a dead worker needs besides its slot.
+struct Restart<'a> {
+    deadline_unix_ms: Option<u64>,
+    tx: &'a Sender<Event>,
+    restarts: &'a mut u64,
+}
+
+/// One slot per worker, each with its share of `cfg.tests` (the first `tests % workers` get
+/// one more).
+fn new_slots<C, O>(cfg: &RunConfig, launcher: &dyn Launcher) -> Result<Vec<Slot<C, O>>, RunError> {
     let spawn_err = |source| RunError::Spawn { exe: launcher.program(), source };
-    let mut slots: Vec<Slot<K::Case, K::Oracle>> = (0..cfg.workers)
+    (0..cfg.workers)
         .map(|w| {
             let end = cfg.tests.map(|n| n / cfg.workers as u64 + u64::from((w as u64) < n % cfg.workers as u64));
             Ok(Slot {
@@ -169,153 +241,158 @@ pub fn run_campaign<K: Kind>(
                 generator: None,
             })
         })
-        .collect::<Result<_, RunError>>()?;
-    for slot in slots.iter_mut().filter(|s| !s.finished) {
-        spawn_worker(launcher, cfg, slot, 0, deadline_unix_ms, &tx)?;
+        .collect()
+}
+
+/// A line from the current process of `slot`'s worker.
+fn on_line<K: Kind>(
+    ctx: &Ctx<'_, K>,
+    store: &mut Store,
+    sink: &mut dyn Sink,
+    tally: &mut Tally,
+    slot: &mut Slot<K::Case, K::Oracle>,
+    line: &str,
+) -> Result<Flow, RunError> {
+    slot.last_seen = Instant::now();
+    // Engines may write to stdout too; only our JSON messages count.
+    let Ok(msg) = serde_json::from_str::<Msg>(line) else { return Ok(Flow::Skip) };
+    match msg {
+        Msg::Hello { engines } => {
+            slot.engines = Some(engines);
+            slot.hello_this_proc = true;
+        }
+        Msg::Stats(s) => slot.stats = s,
+        Msg::Done(s) => {
+            slot.stats = s;
+            slot.done = true;
+        }
+        Msg::Fatal(m) => return Ok(Flow::End(Err(RunError::Setup(m)))),
+        Msg::Note(text) => {
+            if tally.notes.insert(text.clone()) {
+                sink.note(&text);
+            }
+        }
+        Msg::Finding(f) => {
+            let mut rec = finding_record(ctx.kind, ctx.cfg, slot, *f);
+            record(ctx.kind, store, ctx.campaign, sink, tally, &mut rec)?;
+        }
     }
-    let mut tally = Tally::default();
-    let mut restarts = 0u64;
-    let mut last_progress = Instant::now();
-    let mut interrupted = false;
-    let result = loop {
-        if STOP.load(Ordering::SeqCst) {
-            interrupted = true;
-            break Ok(());
+    Ok(Flow::On)
+}
+
+/// The end of the current process of `slot`'s worker: done, or dead. A death after the
+/// worker's engines opened is a crash finding at the case it was running, and the worker
+/// restarts after that case; two deaths before they open end the campaign.
+fn on_eof<K: Kind>(
+    ctx: &Ctx<'_, K>,
+    store: &mut Store,
+    sink: &mut dyn Sink,
+    tally: &mut Tally,
+    slot: &mut Slot<K::Case, K::Oracle>,
+    restart: Restart<'_>,
+) -> Result<Flow, RunError> {
+    let (kind, cfg) = (ctx.kind, ctx.cfg);
+    let status = reap(slot);
+    slot.retired.add(&slot.stats);
+    slot.stats = Stats::default();
+    if slot.done {
+        slot.finished = true;
+        return Ok(Flow::Skip);
+    }
+    if !slot.hello_this_proc {
+        slot.deaths_before_hello += 1;
+        if slot.deaths_before_hello >= 2 {
+            let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
+            return Ok(Flow::End(Err(RunError::Setup(format!(
+                "a worker died while opening its engines ({}){}",
+                describe_status(status),
+                last_line(&tail)
+            )))));
         }
-        if slots.iter().all(|s| s.finished) {
-            break Ok(());
-        }
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(Event::Line(w, g, line)) => {
-                let slot = &mut slots[w as usize];
-                if g != slot.proc_gen {
-                    continue;
-                }
-                slot.last_seen = Instant::now();
-                // Engines may write to stdout too; only our JSON messages count.
-                let Ok(msg) = serde_json::from_str::<Msg>(&line) else { continue };
-                match msg {
-                    Msg::Hello { engines } => {
-                        slot.engines = Some(engines);
-                        slot.hello_this_proc = true;
-                    }
-                    Msg::Stats(s) => slot.stats = s,
-                    Msg::Done(s) => {
-                        slot.stats = s;
-                        slot.done = true;
-                    }
-                    Msg::Fatal(m) => break Err(RunError::Setup(m)),
-                    Msg::Note(text) => {
-                        if tally.notes.insert(text.clone()) {
-                            sink.note(&text);
-                        }
-                    }
-                    Msg::Finding(f) => {
-                        let mut rec = finding_record(kind, cfg, slot, *f);
-                        record(kind, store, campaign, sink, &mut tally, &mut rec)?;
-                    }
-                }
-            }
-            Ok(Event::Eof(w, g)) => {
-                let slot = &mut slots[w as usize];
-                if g != slot.proc_gen {
-                    continue;
-                }
-                let status = reap(slot);
-                slot.retired.add(&slot.stats);
-                slot.stats = Stats::default();
-                if slot.done {
-                    slot.finished = true;
-                    continue;
-                }
-                if !slot.hello_this_proc {
-                    slot.deaths_before_hello += 1;
-                    if slot.deaths_before_hello >= 2 {
-                        let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
-                        break Err(RunError::Setup(format!(
-                            "a worker died while opening its engines ({}){}",
-                            describe_status(status),
-                            last_line(&tail)
-                        )));
-                    }
-                }
-                let cursor = slot.board.cursor();
-                let index = cursor.map_or(0, |c| c.0);
-                if slot.hello_this_proc && cursor.is_some() {
-                    let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
-                    let ev = Evidence {
-                        class: FindingClass::Crash,
-                        engines: engine_labels(slot),
-                        summary: format!("the worker died ({}) running case {index}", describe_status(status)),
-                        expected: "an answer".into(),
-                        actual: describe_status(status),
-                        key: crash_key(status),
-                        detail: serde_json::json!({ "stderr_tail": tail }),
-                    };
-                    let ctx = Ctx { kind, cfg, launcher, campaign };
-                    record_death(&ctx, store, sink, &mut tally, slot, index, ev)?;
-                }
-                if cursor.is_some_and(|c| c.1) {
-                    skip_setup_of(kind, cfg, slot, index);
-                }
-                let next = if cursor.is_some() { index + 1 } else { 0 };
-                if budget_left(slot, next, deadline_unix_ms) {
-                    restarts += 1;
-                    spawn_worker(launcher, cfg, slot, next, deadline_unix_ms, &tx)?;
-                } else {
-                    slot.finished = true;
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => break Ok(()),
-        }
-        for slot in slots.iter_mut() {
-            let pulse = slot.board.pulse();
-            if pulse != slot.pulse {
-                slot.pulse = pulse;
-                slot.last_seen = Instant::now();
-            }
-            if slot.finished || slot.guard.is_none() || slot.last_seen.elapsed() < cfg.hang_after {
-                continue;
-            }
-            // Silent too long: kill it; its Eof then restarts it, and the hang is recorded here.
-            let cursor = slot.board.cursor();
-            let index = cursor.map_or(0, |c| c.0);
-            if let Some(g) = slot.guard.as_mut() {
-                g.kill();
-            }
-            let ev = Evidence {
-                class: FindingClass::Hang,
-                engines: engine_labels(slot),
-                summary: format!("no answer within {} s on case {index}", cfg.hang_after.as_secs()),
-                expected: "an answer".into(),
-                actual: "hang".into(),
-                key: "hang".into(),
-                detail: serde_json::Value::Null,
-            };
-            if cursor.is_some_and(|c| c.1) {
-                skip_setup_of(kind, cfg, slot, index);
-            }
-            if slot.hello_this_proc {
-                let ctx = Ctx { kind, cfg, launcher, campaign };
-                record_death(&ctx, store, sink, &mut tally, slot, index, ev)?;
-            }
-            // Counted as a death without a crash finding of its own.
-            slot.hello_this_proc = false;
-            slot.deaths_before_hello = 0;
+    }
+    let cursor = slot.board.cursor();
+    let index = cursor.map_or(0, |c| c.0);
+    if slot.hello_this_proc && cursor.is_some() {
+        let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
+        let ev = Evidence {
+            class: FindingClass::Crash,
+            engines: engine_labels(slot),
+            summary: format!("the worker died ({}) running case {index}", describe_status(status)),
+            expected: "an answer".into(),
+            actual: describe_status(status),
+            key: crash_key(status),
+            detail: serde_json::json!({ "stderr_tail": tail }),
+        };
+        record_death(ctx, store, sink, tally, slot, index, ev)?;
+    }
+    if cursor.is_some_and(|c| c.1) {
+        skip_setup_of(kind, cfg, slot, index);
+    }
+    let next = if cursor.is_some() { index + 1 } else { 0 };
+    if budget_left(slot, next, restart.deadline_unix_ms) {
+        *restart.restarts += 1;
+        spawn_worker(ctx.launcher, cfg, slot, next, restart.deadline_unix_ms, restart.tx)?;
+    } else {
+        slot.finished = true;
+    }
+    Ok(Flow::On)
+}
+
+/// Kills every worker silent for longer than `hang_after` and records the hang; its Eof then
+/// restarts it.
+fn check_hangs<K: Kind>(
+    ctx: &Ctx<'_, K>,
+    store: &mut Store,
+    sink: &mut dyn Sink,
+    tally: &mut Tally,
+    slots: &mut [Slot<K::Case, K::Oracle>],
+) -> Result<(), RunError> {
+    let (kind, cfg) = (ctx.kind, ctx.cfg);
+    for slot in slots.iter_mut() {
+        let pulse = slot.board.pulse();
+        if pulse != slot.pulse {
+            slot.pulse = pulse;
             slot.last_seen = Instant::now();
         }
-        if last_progress.elapsed() >= Duration::from_secs(5) {
-            last_progress = Instant::now();
-            sink.progress(&summarize(cfg, &slots, start, &tally, restarts, false));
+        if slot.finished || slot.guard.is_none() || slot.last_seen.elapsed() < cfg.hang_after {
+            continue;
         }
-    };
+        let cursor = slot.board.cursor();
+        let index = cursor.map_or(0, |c| c.0);
+        if let Some(g) = slot.guard.as_mut() {
+            g.kill();
+        }
+        let ev = Evidence {
+            class: FindingClass::Hang,
+            engines: engine_labels(slot),
+            summary: format!("no answer within {} s on case {index}", cfg.hang_after.as_secs()),
+            expected: "an answer".into(),
+            actual: "hang".into(),
+            key: "hang".into(),
+            detail: serde_json::Value::Null,
+        };
+        if cursor.is_some_and(|c| c.1) {
+            skip_setup_of(kind, cfg, slot, index);
+        }
+        if slot.hello_this_proc {
+            record_death(ctx, store, sink, tally, slot, index, ev)?;
+        }
+        // Counted as a death without a crash finding of its own.
+        slot.hello_this_proc = false;
+        slot.deaths_before_hello = 0;
+        slot.last_seen = Instant::now();
+    }
+    Ok(())
+}
+
+/// Stops the workers, then gives the background reductions of crash and hang findings their
+/// time, as they run in their own processes.
+fn wind_down<C, O>(cfg: &RunConfig, slots: &mut [Slot<C, O>], tally: &mut Tally) {
     for slot in slots.iter_mut() {
         if let Some(mut g) = slot.guard.take() {
             g.stop(Duration::from_millis(500));
         }
     }
-    // Reductions of crash and hang findings run in their own processes; give them their time.
     let end = Instant::now() + cfg.reduce_time + Duration::from_secs(2);
     for mut r in tally.reducers.drain(..) {
         while r.try_wait().is_none() && Instant::now() < end && !STOP.load(Ordering::SeqCst) {
@@ -323,8 +400,6 @@ pub fn run_campaign<K: Kind>(
         }
         r.stop(Duration::from_millis(200));
     }
-    result?;
-    Ok(summarize(cfg, &slots, start, &tally, restarts, interrupted))
 }
 
 fn budget_left<C, O>(slot: &Slot<C, O>, next: u64, deadline_unix_ms: Option<u64>) -> bool {
@@ -448,7 +523,7 @@ fn base_record<C, O>(cfg: &RunConfig, slot: &Slot<C, O>, index: u64, oracle: Str
         worker: slot.worker,
         worker_seed: slot.seed,
         index,
-        timeout_ms: cfg.timeout.as_millis() as u64,
+        timeout_ms: crate::millis(cfg.timeout),
         evidence: ev,
         case: serde_json::Value::Null,
         reduced: None,
@@ -480,7 +555,7 @@ fn ensure_generator<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case,
 
 /// The oracle of case `index`; the CLI checked every name, so `None` means an empty list.
 fn oracle_at<O: Oracle>(cfg: &RunConfig, index: u64) -> Option<O> {
-    let name = cfg.oracles.get((index % cfg.oracles.len().max(1) as u64) as usize)?;
+    let name = cfg.oracles.get(crate::position(index, cfg.oracles.len()))?;
     O::parse(name)
 }
 

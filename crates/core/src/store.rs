@@ -196,23 +196,7 @@ impl Store {
                 tx.execute("UPDATE bugs SET count = count + 1 WHERE id = ?1", params![b]).map_err(dbe)?;
                 b
             }
-            None => {
-                tx.execute(
-                    "INSERT INTO bugs (signature, kind, oracle, class, engine, first_finding, summary, count)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)",
-                    params![
-                        rec.signature,
-                        rec.kind,
-                        rec.oracle,
-                        rec.evidence.class.to_string(),
-                        rec.evidence.engine_label(),
-                        id,
-                        rec.best_case().1.summary
-                    ],
-                )
-                .map_err(dbe)?;
-                tx.last_insert_rowid()
-            }
+            None => insert_bug(&tx, rec, &id, 1).map_err(dbe)?,
         };
         let (before, after) = match &rec.reduced {
             Some(r) => (Some(r.stats.size_before as i64), Some(r.stats.size_after as i64)),
@@ -256,23 +240,7 @@ impl Store {
             .map_err(dbe)?;
         let bug = match bug {
             Some(b) => b,
-            None => {
-                tx.execute(
-                    "INSERT INTO bugs (signature, kind, oracle, class, engine, first_finding, summary, count)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)",
-                    params![
-                        rec.signature,
-                        rec.kind,
-                        rec.oracle,
-                        rec.evidence.class.to_string(),
-                        rec.evidence.engine_label(),
-                        rec.id,
-                        rec.best_case().1.summary
-                    ],
-                )
-                .map_err(dbe)?;
-                tx.last_insert_rowid()
-            }
+            None => insert_bug(&tx, rec, &rec.id, 0).map_err(dbe)?,
         };
         let old: Option<i64> = tx
             .query_row("SELECT bug FROM findings WHERE id = ?1", params![rec.id], |r| r.get(0))
@@ -414,6 +382,26 @@ pub fn store_of(finding_dir: &Path) -> Option<PathBuf> {
 
 pub fn now_unix() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+/// A new bug for `rec`'s signature, first seen in finding `first` and counted `count` times;
+/// its row id.
+fn insert_bug(tx: &rusqlite::Transaction<'_>, rec: &FindingRecord, first: &str, count: i64) -> rusqlite::Result<i64> {
+    tx.execute(
+        "INSERT INTO bugs (signature, kind, oracle, class, engine, first_finding, summary, count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            rec.signature,
+            rec.kind,
+            rec.oracle,
+            rec.evidence.class.to_string(),
+            rec.evidence.engine_label(),
+            first,
+            rec.best_case().1.summary,
+            count
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
 }
 
 #[cfg(test)]

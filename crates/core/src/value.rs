@@ -197,6 +197,14 @@ fn canon_decimal_text(s: &str, digits: u32) -> Canon {
     }
 }
 
+/// `f` toward zero, saturating at the ends of `i64` and 0 for NaN: what `as` does. One named
+/// place for the float-to-integer step, which has no lossless `TryFrom`; the callers either
+/// checked that `f` is integral and in range first or want exactly this truncation.
+#[expect(clippy::cast_possible_truncation, reason = "truncation toward zero is the documented intent")]
+pub fn trunc_i64(f: f64) -> i64 {
+    f as i64
+}
+
 /// Integral floats within the exactly representable range become integers; others are
 /// rounded to `digits` significant digits.
 pub fn canon_float(f: f64, digits: u32) -> Canon {
@@ -208,7 +216,7 @@ pub fn canon_float(f: f64, digits: u32) -> Canon {
     }
     if f == f.trunc() && f.abs() < 1e18 {
         // -0.0 and 0.0 are the same number.
-        return Canon::Int(format!("{}", f as i64));
+        return Canon::Int(format!("{}", trunc_i64(f)));
     }
     let s = format!("{:.*e}", digits.saturating_sub(1) as usize, f);
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));

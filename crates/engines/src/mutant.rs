@@ -52,7 +52,7 @@ fn dropped_row(text: &str, n: usize) -> usize {
     let mut h = text_hash(text);
     h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     h = (h ^ (h >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    ((h ^ (h >> 33)) % n as u64) as usize
+    crosscheck_core::position(h ^ (h >> 33), n)
 }
 
 /// Whether a crash or hang fault fires on `text`.

@@ -2,7 +2,11 @@
 //! `CROSSCHECK_REQUIRE_ENGINES` (comma-separated, or `all`; CI sets it after installing) must be
 //! here, and the test fails without it; any other missing engine skips the test with a line.
 
-use crosscheck_core::EngineFactory;
+use crosscheck_core::{Engine, EngineFactory, Outcome, Rows};
+use std::time::Duration;
+
+/// How long a test lets an engine take over one statement.
+pub const LIMIT: Duration = Duration::from_secs(20);
 
 /// Whether `CROSSCHECK_REQUIRE_ENGINES` names the engine (or says `all`).
 pub fn required(name: &str) -> bool {
@@ -26,4 +30,18 @@ pub fn available(factory: &dyn EngineFactory) -> bool {
     );
     println!("skipped: {name} is not available here ({}); install: {}", a.detail, a.install);
     false
+}
+
+/// The rows `e` answers to `sql`; any other outcome fails the test.
+pub fn rows(e: &mut dyn Engine, sql: &str) -> Rows {
+    match e.run(sql, LIMIT) {
+        Outcome::Rows(r) => r,
+        other => panic!("{}: {sql} -> {other:?}", e.info().name),
+    }
+}
+
+/// Runs `sql`, which must answer nothing (a definition, an insert).
+pub fn done(e: &mut dyn Engine, sql: &str) {
+    let o = e.run(sql, LIMIT);
+    assert!(matches!(o, Outcome::Done), "{}: {sql} -> {o:?}", e.info().name);
 }

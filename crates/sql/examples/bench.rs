@@ -25,7 +25,7 @@ impl Engine for Timed {
     fn reset(&mut self) -> Result<(), SetupError> {
         let t = Instant::now();
         let r = self.inner.reset();
-        EXEC.with(|c| c.set(c.get() + t.elapsed().as_nanos() as u64));
+        EXEC.with(|c| c.set(c.get() + crosscheck_core::nanos(t.elapsed())));
         r
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
@@ -34,7 +34,7 @@ impl Engine for Timed {
         if std::env::var_os("BENCH_SLOW").is_some() && t.elapsed() > Duration::from_micros(2000) {
             eprintln!("slow ({:?}): {text}", t.elapsed());
         }
-        EXEC.with(|c| c.set(c.get() + t.elapsed().as_nanos() as u64));
+        EXEC.with(|c| c.set(c.get() + crosscheck_core::nanos(t.elapsed())));
         r
     }
 }
@@ -62,12 +62,13 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
     let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let spec = EngineSpec { name: "sqlite".into(), location: None, label: None };
-    let engine = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec).expect("sqlite opens");
+    let engine = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
+        .unwrap_or_else(|e| panic!("sqlite opens: {e}"));
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Timed { inner: engine })];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let opts = GenOptions { seed, seeds_dir: None };
     let kind = SqlKind;
-    let mut gen = kind.generator(&opts, &infos).expect("generator");
+    let mut gen = kind.generator(&opts, &infos).unwrap_or_else(|e| panic!("generator: {e}"));
     let copts = CheckOptions { timeout: Duration::from_secs(5) };
     let (mut gen_ns, mut other_ns) = (0u64, 0u64);
     let (mut valid, mut nonempty, mut findings) = (0u64, 0u64, 0u64);
@@ -79,7 +80,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
         let t0 = Instant::now();
         let case = gen.case(i, oracle);
         let t1 = Instant::now();
-        gen_ns += (t1 - t0).as_nanos() as u64;
+        gen_ns += crosscheck_core::nanos(t1 - t0);
         let id = kind.setup_id(&case);
         // As the campaign worker does: prepare once per database; a failed setup skips its checks.
         let mut res = None;
@@ -95,7 +96,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
             None if setup.is_some_and(|(_, ok)| ok) => kind.check(oracle, &case, &mut engines, &copts),
             None => Check::Skip("setup failed".into()),
         };
-        other_ns += t1.elapsed().as_nanos() as u64;
+        other_ns += crosscheck_core::nanos(t1.elapsed());
         match res {
             Check::Pass { nonempty: ne } => {
                 valid += 1;

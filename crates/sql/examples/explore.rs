@@ -23,13 +23,14 @@ fn main() {
     let mut engines: Vec<Box<dyn Engine>> = names
         .iter()
         .map(|n| {
-            let spec = EngineSpec::parse(n).expect("engine spec");
-            crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec).expect("engine opens")
+            let spec = EngineSpec::parse(n).unwrap_or_else(|e| panic!("engine spec: {e}"));
+            crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
+                .unwrap_or_else(|e| panic!("engine opens: {e}"))
         })
         .collect();
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let gopts = GenOptions { seed, seeds_dir: None };
-    let mut gen = kind.generator(&gopts, &infos).expect("generator");
+    let mut gen = kind.generator(&gopts, &infos).unwrap_or_else(|e| panic!("generator: {e}"));
     let mut setup: Option<(u64, bool)> = None;
     for i in 0..n {
         let case = gen.case(i, oracle);

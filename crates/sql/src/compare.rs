@@ -100,7 +100,7 @@ fn key(v: &Value) -> Key {
         Value::Bool(b) => Key::Int(*b as i64),
         Value::Float(f) => {
             if *f == f.trunc() && f.abs() < 9.2e18 {
-                Key::Int(*f as i64)
+                Key::Int(crosscheck_core::value::trunc_i64(*f))
             } else {
                 Key::Real((*f + 0.0).to_bits())
             }

@@ -7,6 +7,8 @@
 
 use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
 use std::collections::BTreeSet;
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 /// Capability names. `fn:<name>` (see [`Func::name`]) says a scalar function exists with
 /// SQLite's semantics.
@@ -167,7 +169,7 @@ pub trait Dialect: Sync + AsDialect {
     fn write_blob(&self, out: &mut String, b: &[u8]) {
         out.push_str("x'");
         for byte in b {
-            out.push_str(&format!("{byte:02X}"));
+            let _ = write!(out, "{byte:02X}");
         }
         out.push('\'');
     }
@@ -217,10 +219,10 @@ pub trait Dialect: Sync + AsDialect {
 
     fn write_limit(&self, out: &mut String, limit: Option<u64>, offset: Option<u64>) {
         if let Some(l) = limit {
-            out.push_str(&format!(" LIMIT {l}"));
+            let _ = write!(out, " LIMIT {l}");
         }
         if let Some(o) = offset {
-            out.push_str(&format!(" OFFSET {o}"));
+            let _ = write!(out, " OFFSET {o}");
         }
     }
 

@@ -6,6 +6,8 @@
 
 use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
 use crate::dialect::{cap, std_binary_op, std_write_binary, std_write_func, write_args, ConfigVariant, Dialect};
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 fn contains_any(m: &str, patterns: &[&str]) -> bool {
     patterns.iter().any(|p| m.contains(p))
@@ -111,14 +113,14 @@ impl Dialect for Postgres {
         // https://www.postgresql.org/docs/15/datatype-binary.html#id-1.5.7.12.9
         out.push_str("'\\x");
         for byte in b {
-            out.push_str(&format!("{byte:02x}"));
+            let _ = write!(out, "{byte:02x}");
         }
         out.push_str("'::bytea");
     }
 
     fn write_real(&self, out: &mut String, f: f64) {
         // An unadorned `1.5` is numeric in PostgreSQL; keep reals double precision.
-        out.push_str(&format!("'{f:?}'::float8"));
+        let _ = write!(out, "'{f:?}'::float8");
     }
 
     fn column_type(&self, t: SqlType) -> &'static str {
@@ -237,7 +239,7 @@ impl Dialect for DuckDb {
         // https://duckdb.org/docs/sql/data_types/blob
         out.push('\'');
         for byte in b {
-            out.push_str(&format!("\\x{byte:02X}"));
+            let _ = write!(out, "\\x{byte:02X}");
         }
         out.push_str("'::BLOB");
     }
@@ -536,7 +538,7 @@ impl Dialect for GlueSql {
     fn write_int(&self, out: &mut String, i: i64) {
         // An untyped number literal is a decimal in GlueSQL: `7 / 2` is 3.5 and `1 +
         // 9223372036854775807` a float. Typed, it is a 64-bit integer as in the other dialects.
-        out.push_str(&format!("CAST({i} AS INT)"));
+        let _ = write!(out, "CAST({i} AS INT)");
     }
 
     fn column_type(&self, t: SqlType) -> &'static str {

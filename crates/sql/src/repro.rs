@@ -7,27 +7,30 @@ use crate::case::SqlCase;
 use crate::dialect::{by_name, Dialect, Sqlite};
 use crate::oracles::SqlOracle;
 use crosscheck_core::{EngineInfo, Evidence};
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 fn comment(out: &mut String, label: &str, text: &str) {
-    out.push_str(&format!("-- {label}:\n"));
+    let _ = writeln!(out, "-- {label}:");
     for line in text.lines() {
-        out.push_str(&format!("--   {line}\n"));
+        let _ = writeln!(out, "--   {line}");
     }
 }
 
 /// The reproducer in one dialect.
 pub fn script(case: &SqlCase, oracle: SqlOracle, ev: &Evidence, engines: &[EngineInfo], d: &dyn Dialect) -> String {
     let mut out = String::new();
-    out.push_str(&format!("-- crosscheck {} reproducer ({} dialect)\n", crosscheck_core::TOOL_VERSION, d.name()));
-    out.push_str(&format!("-- run: {}\n", d.client()));
-    out.push_str(&format!(
-        "-- oracle: {} (run as {oracle}); seed {}, database {}, check {}\n",
+    let _ = writeln!(out, "-- crosscheck {} reproducer ({} dialect)", crosscheck_core::TOOL_VERSION, d.name());
+    let _ = writeln!(out, "-- run: {}", d.client());
+    let _ = writeln!(
+        out,
+        "-- oracle: {} (run as {oracle}); seed {}, database {}, check {}",
         case.oracle, case.seed, case.db, case.index
-    ));
+    );
     for e in engines {
-        out.push_str(&format!("-- engine: {} = {} {} (dialect {})\n", e.label, e.name, e.version, e.dialect));
+        let _ = writeln!(out, "-- engine: {} = {} {} (dialect {})", e.label, e.name, e.version, e.dialect);
     }
-    out.push_str(&format!("-- finding ({}): {}\n\n", ev.class, ev.summary.replace('\n', " ")));
+    let _ = writeln!(out, "-- finding ({}): {}\n", ev.class, ev.summary.replace('\n', " "));
     for line in d.prelude() {
         out.push_str(line);
         out.push('\n');

@@ -18,7 +18,10 @@ fn spec(name: &str) -> EngineSpec {
 }
 
 fn factory(name: &str) -> &'static dyn crosscheck_core::EngineFactory {
-    crosscheck_engines::sql::registry().into_iter().find(|f| f.name() == name).expect("engine in registry")
+    crosscheck_engines::sql::registry()
+        .into_iter()
+        .find(|f| f.name() == name)
+        .unwrap_or_else(|| panic!("{name}: not in the registry"))
 }
 
 fn available(name: &str) -> bool {
@@ -38,7 +41,7 @@ fn dialect_info(d: &str) -> EngineInfo {
 
 /// Runs statements printed in the engine's dialect; the last one's rows.
 fn run(e: &mut dyn Engine, stmts: &[Stmt], query: &Select) -> Vec<Vec<Value>> {
-    let d = by_name(&e.info().dialect).expect("dialect");
+    let d = by_name(&e.info().dialect).unwrap_or_else(|| panic!("dialect"));
     for s in stmts {
         let sql = s.to_sql(d);
         let o = e.run(&sql, LIMIT);
@@ -210,9 +213,14 @@ fn run_client(client: &str, args: &[&str], script: &str) -> Option<String> {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("client starts");
-    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("script written");
-    let out = child.wait_with_output().expect("client ends");
+        .unwrap_or_else(|e| panic!("client starts: {e}"));
+    child
+        .stdin
+        .take()
+        .unwrap_or_else(|| panic!("stdin"))
+        .write_all(script.as_bytes())
+        .unwrap_or_else(|e| panic!("script written: {e}"));
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("client ends: {e}"));
     assert!(out.status.success(), "{client}: {}", String::from_utf8_lossy(&out.stderr));
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }

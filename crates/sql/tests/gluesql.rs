@@ -4,14 +4,13 @@
 //! `gluesql`); without it these tests skip, unless `CROSSCHECK_REQUIRE_ENGINES` names gluesql.
 
 use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineFactory, EngineInfo, EngineSpec, FindingClass, GenOptions, Kind, Outcome, Value,
+    Check, CheckOptions, Engine, EngineFactory, EngineInfo, EngineSpec, FindingClass, GenOptions, Kind, Value,
 };
 use crosscheck_engines::sql::sqlite::SqliteFactory;
+use crosscheck_engines::testing::{done, rows};
 use crosscheck_sql::dialect::{by_name, cap};
 use crosscheck_sql::SqlKind;
 use std::time::Duration;
-
-const LIMIT: Duration = Duration::from_secs(20);
 
 fn spec(name: &str) -> EngineSpec {
     EngineSpec { name: name.into(), location: None, label: None }
@@ -29,19 +28,7 @@ fn open_glue() -> Option<Box<dyn Engine>> {
     };
     let a = f.availability();
     assert!(a.available, "gluesql is built in: {}", a.detail);
-    Some(f.open(&spec("gluesql")).expect("gluesql opens"))
-}
-
-fn rows(e: &mut dyn Engine, sql: &str) -> Vec<Vec<Value>> {
-    match e.run(sql, LIMIT) {
-        Outcome::Rows(r) => r.rows,
-        other => panic!("{sql} -> {other:?}"),
-    }
-}
-
-fn done(e: &mut dyn Engine, sql: &str) {
-    let o = e.run(sql, LIMIT);
-    assert!(matches!(o, Outcome::Done), "{sql} -> {o:?}");
+    Some(f.open(&spec("gluesql")).unwrap_or_else(|e| panic!("gluesql opens: {e}")))
 }
 
 /// The dialect's spellings: `IS [NOT] DISTINCT FROM` through COALESCE, and integer literals
@@ -63,13 +50,13 @@ fn null_safe_equality_and_integer_literals_as_printed() {
     ] {
         let e = Expr::bin(op, col.clone(), Expr::Lit(rhs));
         let sql = format!("SELECT {} FROM t0 ORDER BY t0.c0 ASC", e.to_sql(d));
-        let got: Vec<Value> = rows(g.as_mut(), &sql).into_iter().map(|r| r[0].clone()).collect();
+        let got: Vec<Value> = rows(g.as_mut(), &sql).rows.into_iter().map(|r| r[0].clone()).collect();
         // GlueSQL sorts NULL last ascending: the row holding 1 comes first.
         assert_eq!(got, want.into_iter().map(Value::Bool).collect::<Vec<_>>(), "{sql}");
     }
     let div = Expr::bin(BinOp::IntDiv, Expr::Lit(Lit::Int(7)), Expr::Lit(Lit::Int(2)));
     let sql = format!("SELECT {}", div.to_sql(d));
-    assert_eq!(rows(g.as_mut(), &sql), vec![vec![Value::Int(3)]], "{sql}");
+    assert_eq!(rows(g.as_mut(), &sql).rows, vec![vec![Value::Int(3)]], "{sql}");
 }
 
 #[test]

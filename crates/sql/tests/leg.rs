@@ -14,7 +14,8 @@ const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(10) };
 
 fn engine(name: &str) -> Box<dyn Engine> {
     let spec = EngineSpec { name: name.into(), location: None, label: None };
-    crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec).expect("engine opens")
+    crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
+        .unwrap_or_else(|e| panic!("engine opens: {e}"))
 }
 
 fn col(t: &str, c: &str) -> Expr {
@@ -211,7 +212,7 @@ fn campaign(
     let mut engines = vec![engine(engine_name)];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let opts = GenOptions { seed, seeds_dir: None };
-    let mut gen = kind.generator(&opts, &infos).expect("generator");
+    let mut gen = kind.generator(&opts, &infos).unwrap_or_else(|e| panic!("generator: {e}"));
     let mut setup: Option<(u64, bool)> = None;
     let mut findings = Vec::new();
     let mut nonempty = 0;
@@ -279,8 +280,8 @@ fn the_generator_is_a_pure_function_of_seed_and_index() {
     let mut a = kind.generator(&opts, &infos).expect("generator");
     let mut b = kind.generator(&opts, &infos).expect("generator");
     let forward: Vec<SqlCase> = (0..450).map(|i| a.case(i, crosscheck_sql::SqlOracle::Tlp)).collect();
-    for i in (0..450).rev().step_by(37) {
-        assert_eq!(b.case(i, crosscheck_sql::SqlOracle::Tlp), forward[i as usize]);
+    for i in (0..450usize).rev().step_by(37) {
+        assert_eq!(b.case(i as u64, crosscheck_sql::SqlOracle::Tlp), forward[i]);
     }
     assert_eq!(kind.setup_id(&forward[0]), kind.setup_id(&forward[199]));
     assert_ne!(kind.setup_id(&forward[0]), kind.setup_id(&forward[200]));
@@ -414,7 +415,7 @@ fn a_run_generates_only_what_every_engine_supports() {
 /// and `CROSSCHECK_REQUIRE_ENGINES` does not name it.
 fn engine_if_here(name: &str) -> Option<Box<dyn Engine>> {
     let factories = crosscheck_engines::sql::registry();
-    let f = factories.iter().find(|f| f.name() == name).expect("engine in the registry");
+    let f = factories.iter().find(|f| f.name() == name).unwrap_or_else(|| panic!("engine in the registry"));
     if !crosscheck_engines::testing::available(*f) {
         return None;
     }

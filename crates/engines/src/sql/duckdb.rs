@@ -15,9 +15,7 @@
 use crate::transport::bridge::{Bridge, BridgeError, Launch};
 use crate::transport::{find_tool, ReadError};
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{
-    Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value,
-};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -54,25 +52,42 @@ pub static DUCKDB: Flavor = Flavor {
     shell: Some("duckdb"),
 };
 
-pub struct DuckDbFactory;
+/// The factory of a [`Flavor`]: a unit struct, so that registries (this crate's and the
+/// legs') name it as they name every other engine's factory.
+macro_rules! flavor_factory {
+    ($(#[$doc:meta])* $factory:ident, $flavor:ident) => {
+        $(#[$doc])*
+        pub struct $factory;
 
-impl EngineFactory for DuckDbFactory {
-    fn name(&self) -> &'static str {
-        DUCKDB.name
-    }
+        impl crosscheck_core::EngineFactory for $factory {
+            fn name(&self) -> &'static str {
+                $flavor.name
+            }
 
-    fn describe(&self) -> &'static str {
-        DUCKDB.describe
-    }
+            fn describe(&self) -> &'static str {
+                $flavor.describe
+            }
 
-    fn availability(&self) -> Availability {
-        availability(&DUCKDB)
-    }
+            fn availability(&self) -> crosscheck_core::Availability {
+                $crate::sql::duckdb::availability(&$flavor)
+            }
 
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        Ok(Box::new(DuckDbEngine::open_flavor(&DUCKDB, spec)?))
-    }
+            fn open(
+                &self,
+                spec: &crosscheck_core::EngineSpec,
+            ) -> Result<Box<dyn crosscheck_core::Engine>, crosscheck_core::SetupError> {
+                Ok(Box::new($crate::sql::duckdb::BridgeEngine::open_flavor(&$flavor, spec)?))
+            }
+        }
+    };
 }
+pub(crate) use flavor_factory;
+
+flavor_factory!(
+    /// DuckDB behind the bridge.
+    DuckDbFactory,
+    DUCKDB
+);
 
 /// Whether the flavor's module imports in the default Python, and its version.
 pub fn availability(f: &Flavor) -> Availability {
@@ -215,7 +230,7 @@ fn value_of(v: &Json, float4: bool) -> Value {
                 let f = n.as_f64().unwrap_or(f64::NAN);
                 if float4 {
                     // The shortest decimal that reads back as the same float4: 0.1, not 0.100000001.
-                    Value::Float((f as f32).to_string().parse().unwrap_or(f))
+                    Value::Float(to_float4(f).to_string().parse().unwrap_or(f))
                 } else {
                     Value::Float(f)
                 }
@@ -309,7 +324,7 @@ impl Engine for BridgeEngine {
             };
         }
         let start = Instant::now();
-        let ms = limit.as_millis().max(1) as u64;
+        let ms = crosscheck_core::millis(limit).max(1);
         let req = serde_json::json!({"op": "run", "sql": text, "timeout_ms": ms});
         match self.request(&req, start + limit + KILL_GRACE) {
             Ok(reply) => {
@@ -318,7 +333,7 @@ impl Engine for BridgeEngine {
                 } else if reply.get("columns").is_some() {
                     rows_of(&reply)
                 } else if reply.get("timeout").is_some() {
-                    Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                    Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
                 } else if let Some(m) = reply.get("error").and_then(Json::as_str) {
                     Outcome::error(m.to_string())
                 } else {
@@ -331,11 +346,18 @@ impl Engine for BridgeEngine {
                     b.kill();
                 }
                 self.lost = Some("was killed after a timeout");
-                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
             }
             Err(ReadError::Closed) => self.crashed(),
         }
     }
+}
+
+/// `f` rounded to the nearest float4, as DuckDB stored it. Rounding is the point, and only
+/// `as` does it.
+#[expect(clippy::cast_possible_truncation, reason = "rounding to float4 is the intent")]
+fn to_float4(f: f64) -> f32 {
+    f as f32
 }
 
 #[cfg(test)]

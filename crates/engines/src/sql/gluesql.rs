@@ -129,7 +129,7 @@ impl Engine for GlueSqlEngine {
         // Like the other engines, an answer that came after the limit counts as a timeout (the
         // statement could not be interrupted, only measured).
         if elapsed > limit {
-            return Outcome::Timeout { after_ms: elapsed.as_millis() as u64 };
+            return Outcome::Timeout { after_ms: crosscheck_core::millis(elapsed) };
         }
         match payloads.into_iter().last() {
             Some(Payload::Select { labels, rows }) => {

@@ -375,7 +375,7 @@ impl MariaDbEngine {
             mysql::Error::MySqlError(m)
                 if m.code == ER_STATEMENT_TIMEOUT || (cancelled && m.code == ER_QUERY_INTERRUPTED) =>
             {
-                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
             }
             mysql::Error::MySqlError(_) => Outcome::error(err_text(e)),
             // An I/O or protocol error: the server (or our connection to it) is gone.
@@ -520,7 +520,7 @@ impl Engine for MariaDbEngine {
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let start = Instant::now();
-        let ms = limit.as_millis().max(1) as u64;
+        let ms = crosscheck_core::millis(limit).max(1);
         let want = self.timeout_ms;
         let conn = match self.conn() {
             Ok(c) => c,

@@ -4,6 +4,8 @@
 
 use crosscheck_core::Value;
 use postgres::types::{FromSql, Type};
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 pub(super) fn split_statements(text: &str) -> Vec<&str> {
     let b = text.as_bytes();
@@ -182,7 +184,7 @@ fn decode_numeric(raw: &[u8]) -> Option<Value> {
             if w == weight {
                 s.push_str(&digit_at(w).to_string());
             } else {
-                s.push_str(&format!("{:04}", digit_at(w)));
+                let _ = write!(s, "{:04}", digit_at(w));
             }
         }
     }
@@ -190,7 +192,7 @@ fn decode_numeric(raw: &[u8]) -> Option<Value> {
         let mut frac = String::new();
         let mut w = -1;
         while frac.len() < dscale {
-            frac.push_str(&format!("{:04}", digit_at(w)));
+            let _ = write!(frac, "{:04}", digit_at(w));
             w -= 1;
         }
         frac.truncate(dscale);

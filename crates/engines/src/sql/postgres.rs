@@ -383,7 +383,7 @@ impl PostgresEngine {
     /// The outcome for a client error.
     fn outcome_of(&mut self, e: &postgres::Error, start: Instant, cancelled: bool) -> Outcome {
         if e.code() == Some(&SqlState::QUERY_CANCELED) && (cancelled || err_text(e).contains("statement timeout")) {
-            return Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 };
+            return Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) };
         }
         // 57P01/57P02: the server ends the session (its postmaster died, another backend
         // crashed); otherwise a client error on a closed connection.
@@ -522,7 +522,7 @@ impl Engine for PostgresEngine {
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let start = Instant::now();
-        let ms = limit.as_millis().clamp(1, i32::MAX as u128) as u64;
+        let ms = crosscheck_core::millis(limit).clamp(1, i32::MAX as u64);
         let want = self.timeout_ms;
         let client = match self.client() {
             Ok(c) => c,

@@ -89,8 +89,11 @@ impl Engine for SqliteEngine {
         // steps it compares the clock with the deadline and interrupts the statement.
         let deadline = self.deadline.clone();
         let epoch = self.epoch;
-        conn.progress_handler(1000, Some(move || epoch.elapsed().as_nanos() as u64 > deadline.load(Ordering::Relaxed)))
-            .map_err(|e| SetupError::new(format!("cannot install the SQLite progress handler: {e}")))?;
+        conn.progress_handler(
+            1000,
+            Some(move || crosscheck_core::nanos(epoch.elapsed()) > deadline.load(Ordering::Relaxed)),
+        )
+        .map_err(|e| SetupError::new(format!("cannot install the SQLite progress handler: {e}")))?;
         self.conn = Some(conn);
         Ok(())
     }
@@ -98,13 +101,13 @@ impl Engine for SqliteEngine {
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let Some(conn) = &self.conn else { return Outcome::error("the database is closed") };
         let start = self.epoch.elapsed();
-        self.deadline.store((start + limit).as_nanos() as u64, Ordering::Relaxed);
+        self.deadline.store(crosscheck_core::nanos(start + limit), Ordering::Relaxed);
         let r = Self::run_inner(conn, text);
         self.deadline.store(u64::MAX, Ordering::Relaxed);
         match r {
             Ok(o) => o,
             Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::OperationInterrupted => {
-                Outcome::Timeout { after_ms: (self.epoch.elapsed() - start).as_millis() as u64 }
+                Outcome::Timeout { after_ms: crosscheck_core::millis(self.epoch.elapsed() - start) }
             }
             Err(e) => Outcome::error(e.to_string()),
         }

@@ -3,8 +3,7 @@
 //! crash costs only the bridge. It speaks SQLite's dialect. The `turso` crate is a pre-release
 //! with an async API; the Python module needs no build. `turso=/path/to/venv` for another one.
 
-use super::duckdb::{availability, BridgeEngine, Flavor};
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineSpec, SetupError};
+use super::duckdb::{flavor_factory, Flavor};
 
 pub static TURSO: Flavor = Flavor {
     name: "turso",
@@ -18,22 +17,8 @@ pub static TURSO: Flavor = Flavor {
     shell: Some("tursodb"),
 };
 
-pub struct TursoFactory;
-
-impl EngineFactory for TursoFactory {
-    fn name(&self) -> &'static str {
-        TURSO.name
-    }
-
-    fn describe(&self) -> &'static str {
-        TURSO.describe
-    }
-
-    fn availability(&self) -> Availability {
-        availability(&TURSO)
-    }
-
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        Ok(Box::new(BridgeEngine::open_flavor(&TURSO, spec)?))
-    }
-}
+flavor_factory!(
+    /// Turso behind the bridge.
+    TursoFactory,
+    TURSO
+);

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 /// Opens `spec` if its solver is here (see `crosscheck_engines::testing`).
 fn open(spec: &str) -> Option<Box<dyn Engine>> {
-    let spec = EngineSpec::parse(spec).expect("spec");
+    let spec = EngineSpec::parse(spec).unwrap_or_else(|e| panic!("spec: {e}"));
     let factories = crosscheck_engines::smt::registry();
-    let f = factories.iter().find(|f| f.name() == spec.name).expect("known solver");
+    let f = factories.iter().find(|f| f.name() == spec.name).unwrap_or_else(|| panic!("known solver"));
     if !available(*f) {
         return None;
     }

@@ -10,15 +10,17 @@ use crosscheck_core::{bag, CompareOptions, Engine, EngineFactory, EngineSpec, Er
 use crosscheck_engines::sql::duckdb::DuckDbEngine;
 use crosscheck_engines::sql::mariadb::MariaDbEngine;
 use crosscheck_engines::sql::postgres::PostgresEngine;
+use crosscheck_engines::testing::{rows, LIMIT};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const LIMIT: Duration = Duration::from_secs(20);
-
 fn factory(name: &str) -> &'static dyn EngineFactory {
-    crosscheck_engines::sql::registry().into_iter().find(|f| f.name() == name).expect("engine in the registry")
+    crosscheck_engines::sql::registry()
+        .into_iter()
+        .find(|f| f.name() == name)
+        .unwrap_or_else(|| panic!("{name}: not in the registry"))
 }
 
 /// Whether the engine can run here; panics if it is required but missing.
@@ -27,7 +29,7 @@ fn available(name: &str) -> bool {
 }
 
 fn spec(text: &str) -> EngineSpec {
-    EngineSpec::parse(text).expect("spec")
+    EngineSpec::parse(text).unwrap_or_else(|e| panic!("spec: {e}"))
 }
 
 fn open(name: &str) -> Option<Box<dyn Engine>> {
@@ -40,13 +42,6 @@ fn open(name: &str) -> Option<Box<dyn Engine>> {
 fn ok(e: &mut dyn Engine, sql: &str) {
     let o = e.run(sql, LIMIT);
     assert!(matches!(o, Outcome::Done | Outcome::Rows(_)), "{}: {sql} -> {o:?}", e.info().name);
-}
-
-fn rows(e: &mut dyn Engine, sql: &str) -> Rows {
-    match e.run(sql, LIMIT) {
-        Outcome::Rows(r) => r,
-        other => panic!("{}: {sql} -> {other:?}", e.info().name),
-    }
 }
 
 fn same_bag(name: &str, actual: &Rows, expected: Vec<Vec<Value>>) {
@@ -100,7 +95,7 @@ fn reset_empties(name: &str) {
     let e = e.as_mut();
     ok(e, "CREATE TABLE t (a INTEGER)");
     ok(e, "INSERT INTO t VALUES (1)");
-    e.reset().expect("reset");
+    e.reset().unwrap_or_else(|e| panic!("reset: {e}"));
     let o = e.run("SELECT a FROM t", LIMIT);
     assert!(o.is_error(), "{name}: the table survived the reset: {o:?}");
     ok(e, "CREATE TABLE t (a INTEGER)");
@@ -209,9 +204,10 @@ fn duckdb_crash_is_an_outcome_and_reset_recovers() {
 }
 
 fn kill_with(pid: i64, signal: i32) {
+    let pid = libc::pid_t::try_from(pid).unwrap_or_else(|e| panic!("pid {pid}: {e}"));
     // SAFETY: signals a process this test's engine started.
     unsafe {
-        libc::kill(pid as i32, signal);
+        libc::kill(pid, signal);
     }
 }
 
@@ -401,25 +397,25 @@ fn server_dies_with_crosscheck(name: &str, signal: i32) {
     if !available(name) {
         return;
     }
-    let exe = std::env::current_exe().expect("test binary");
+    let exe = std::env::current_exe().unwrap_or_else(|e| panic!("test binary: {e}"));
     let mut child = Command::new(exe)
         .args(["--exact", "sql::helper_hold_server", "--nocapture", "--test-threads=1"])
         .env("CROSSCHECK_TEST_HOLD", name)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("helper starts");
-    let out = child.stdout.take().expect("stdout");
+        .unwrap_or_else(|e| panic!("helper starts: {e}"));
+    let out = child.stdout.take().unwrap_or_else(|| panic!("stdout"));
     let mut pid = None;
     for line in BufReader::new(out).lines() {
-        let line = line.expect("line");
+        let line = line.unwrap_or_else(|e| panic!("line: {e}"));
         // libtest may print "test helper_hold_server ... " on the same line.
         if let Some((_, p)) = line.split_once("PID ") {
-            pid = Some(p.trim().parse::<i32>().expect("pid"));
+            pid = Some(p.trim().parse::<i32>().unwrap_or_else(|e| panic!("pid: {e}")));
             break;
         }
     }
-    let pid = pid.expect("the helper printed the server pid");
+    let pid = pid.unwrap_or_else(|| panic!("the helper printed the server pid"));
     assert!(alive(pid));
     // SAFETY: signals the helper process this test started.
     unsafe {
@@ -467,8 +463,8 @@ fn setup_error(text: &str) -> String {
 
 /// A port with something listening that is not a database: it greets with HTTP.
 fn impostor() -> u16 {
-    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = l.local_addr().expect("addr").port();
+    let l = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("bind: {e}"));
+    let port = l.local_addr().unwrap_or_else(|e| panic!("addr: {e}")).port();
     std::thread::spawn(move || {
         for s in l.incoming().flatten() {
             let mut s = s;
@@ -479,7 +475,11 @@ fn impostor() -> u16 {
 }
 
 fn closed_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap_or_else(|e| panic!("bind: {e}"))
+        .local_addr()
+        .unwrap_or_else(|e| panic!("addr: {e}"))
+        .port()
 }
 
 #[test]

@@ -10,6 +10,8 @@ use crate::dialect::{by_name, Dialect, Sqlite};
 use crate::exec::{dialect_of, exec};
 use crate::exprgen::ExprGen;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass};
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 /// `config`.
 pub struct Config;
@@ -40,15 +42,15 @@ impl OracleRules for Config {
 
     /// The query by default and under each setting, with the statements that switch it.
     fn script(&self, case: &SqlCase, d: &dyn Dialect, out: &mut String) {
-        out.push_str(&format!("-- Q:\n{};\n", case.query.select.to_sql(d)));
+        let _ = writeln!(out, "-- Q:\n{};", case.query.select.to_sql(d));
         for v in d.config_variants() {
-            out.push_str(&format!("-- Q with {}:\n", v.name));
+            let _ = writeln!(out, "-- Q with {}:", v.name);
             for s in v.enable {
-                out.push_str(&format!("{s};\n"));
+                let _ = writeln!(out, "{s};");
             }
-            out.push_str(&format!("{};\n", case.query.select.to_sql(d)));
+            let _ = writeln!(out, "{};", case.query.select.to_sql(d));
             for s in v.disable {
-                out.push_str(&format!("{s};\n"));
+                let _ = writeln!(out, "{s};");
             }
         }
     }

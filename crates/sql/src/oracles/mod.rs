@@ -22,6 +22,8 @@ use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, EngineInfo, E
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 /// The registry: one line per oracle, `Variant = "name" => rules`, in the order `crosscheck
 /// engines` lists them. It makes the enum, its names and the dispatch to the rules.
@@ -144,7 +146,7 @@ pub trait OracleRules: Sync {
     /// The oracle's queries in a reproducer script, after the setup.
     fn script(&self, case: &SqlCase, d: &dyn Dialect, out: &mut String) {
         for (label, sql) in self.plan(&case.query, d) {
-            out.push_str(&format!("-- {label}:\n{sql};\n"));
+            let _ = writeln!(out, "-- {label}:\n{sql};");
         }
     }
 }

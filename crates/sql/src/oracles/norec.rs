@@ -80,7 +80,7 @@ fn judge(case: &SqlCase, e: &dyn Engine, results: &[Rows]) -> Result<bool, Check
     let reference = match unopt.rows.as_slice() {
         [row] => match row.first() {
             Some(Value::Null) => Some(0),
-            Some(v) => v.as_f64().map(|f| f as i64),
+            Some(v) => v.as_f64().map(crosscheck_core::value::trunc_i64),
             None => None,
         },
         _ => None,
@@ -102,7 +102,7 @@ fn single_int(rows: &Rows) -> Option<i64> {
     match rows.rows.as_slice() {
         [row] if row.len() == 1 => match &row[0] {
             Value::Int(i) => Some(*i),
-            other => other.as_f64().map(|f| f as i64),
+            other => other.as_f64().map(crosscheck_core::value::trunc_i64),
         },
         _ => None,
     }
