@@ -7,7 +7,7 @@
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
-use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Helpers, Kind, Oracle};
+use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Helpers, Kind, Oracle};
 use crate::outcome::Outcome;
 use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
@@ -118,13 +118,13 @@ impl Engine for Timed {
     fn reset(&mut self) -> Result<(), SetupError> {
         let t = Instant::now();
         let r = self.inner.reset();
-        self.ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.ns.fetch_add(crate::nanos(t.elapsed()), Ordering::Relaxed);
         r
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let t = Instant::now();
         let r = self.inner.run(text, limit);
-        self.ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.ns.fetch_add(crate::nanos(t.elapsed()), Ordering::Relaxed);
         r
     }
 }
@@ -150,163 +150,186 @@ fn send(out: &mut impl Write, msg: &Msg) {
 pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i32 {
     crate::process::keep_freed_heap();
     let mut out = io::BufWriter::new(protocol_channel());
-    let board = match Board::inherited(cfg.board_fd) {
-        Ok(b) => b,
-        Err(e) => {
-            send(&mut out, &Msg::Fatal(format!("worker: {e}")));
-            return 2;
-        }
-    };
-    let exec_ns = Arc::new(AtomicU64::new(0));
-    let mut engines: Vec<Box<dyn Engine>> = match open_engines(open, &cfg.run.engines) {
-        Ok(e) => e.into_iter().map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>).collect(),
-        Err(e) => {
-            send(&mut out, &Msg::Fatal(e.message));
-            return 2;
-        }
-    };
-    let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let oracles = match crate::kind::parse_oracles::<K::Oracle>(kind.name(), &cfg.run.oracles) {
-        Ok(o) if !o.is_empty() => o,
-        Ok(_) => {
-            send(&mut out, &Msg::Fatal("no oracle given".into()));
-            return 2;
-        }
+    let mut w = match Worker::start(kind, open, cfg, &mut out) {
+        Ok(w) => w,
         Err(e) => {
             send(&mut out, &Msg::Fatal(e));
             return 2;
         }
     };
-    if let Err(e) = kind.validate(&oracles, &infos) {
-        send(&mut out, &Msg::Fatal(e));
-        return 2;
-    }
-    send(&mut out, &Msg::Hello { engines: infos.clone() });
-    // Notices of the generator's set-up (seed files it could not read) come after the hello.
-    let flush_notes = |out: &mut io::BufWriter<Box<dyn Write>>| {
-        for text in crate::notes::take() {
-            send(out, &Msg::Note(text));
-        }
-    };
-    let gen_opts = GenOptions { seed: cfg.worker_seed, seeds_dir: cfg.run.seeds_dir.clone() };
-    let mut gen = match kind.generator(&gen_opts, &infos) {
-        Ok(g) => g,
-        Err(e) => {
-            send(&mut out, &Msg::Fatal(e));
-            return 2;
-        }
-    };
-    flush_notes(&mut out);
-    let opts = CheckOptions { timeout: cfg.run.timeout };
-    let mut helpers = Helpers::new(open, kind.helpers(&infos));
-    let mut stats = Stats::default();
     let mut last_report = Instant::now();
-    let started = Instant::now();
-    let mut setup: Option<(u64, bool)> = None;
-    let mut reductions: HashMap<(&'static str, FindingClass, String, String), u32> = HashMap::new();
-    let n_oracles = oracles.len() as u64;
     let mut index = cfg.start;
-    loop {
-        if cfg.end.is_some_and(|end| index >= end) || cfg.deadline_unix_ms.is_some_and(|d| unix_ms() >= d) {
-            break;
+    while cfg.end.is_none_or(|end| index < end) && cfg.deadline_unix_ms.is_none_or(|d| unix_ms() < d) {
+        if let Some(finding) = w.run_case(index) {
+            send(&mut out, &Msg::Finding(Box::new(finding)));
         }
-        let oracle = oracles[(index % n_oracles) as usize];
-        // The cursor must be on the board before the case runs: it is all that is left if the
-        // case kills this process.
-        board.set_cursor(index, false);
-        let t0 = Instant::now();
-        let case = gen.case(index, oracle);
-        // Completing the case may run the leg's helper engines (a reference solver): that is
-        // generation too, and it happens here, never in the supervisor.
-        let case = kind.materialize(case, &infos, &mut helpers, &opts);
-        let t1 = Instant::now();
-        stats.gen_ns += (t1 - t0).as_nanos() as u64;
-        let exec_before = exec_ns.load(Ordering::Relaxed);
-        let id = kind.setup_id(&case);
-        if cfg.skip_setups.contains(&id) {
-            index += 1;
-            continue;
-        }
-        let mut result = None;
-        if setup.map(|(s, _)| s) != Some(id) {
-            // `!` marks a preparation: a death now is the setup's fault, not this case's.
-            board.set_cursor(index, true);
-            let prep = kind.prepare(&case, &mut engines, &opts);
-            let ok = matches!(prep, Check::Pass { .. });
-            setup = Some((id, ok));
-            if let Check::Finding(_) = prep {
-                result = Some(prep);
-            }
-            board.set_cursor(index, false);
-        }
-        let from_setup = result.is_some();
-        let result = match result {
-            Some(r) => r,
-            None if setup.is_some_and(|(_, ok)| ok) => {
-                kind.check_with(oracle, &case, &mut engines, &mut helpers, &opts)
-            }
-            None => Check::Skip("setup failed".into()),
-        };
-        let spent = t1.elapsed().as_nanos() as u64;
-        let exec = exec_ns.load(Ordering::Relaxed) - exec_before;
-        stats.exec_ns += exec;
-        stats.check_ns += spent.saturating_sub(exec);
-        match result {
-            Check::Pass { nonempty } => board.count(true, nonempty),
-            Check::Skip(_) => board.count(false, false),
-            Check::Finding(ev) => {
-                board.count(true, false);
-                let t = Instant::now();
-                let key = (oracle.name(), ev.class, ev.engine_label(), ev.key.clone());
-                let n = reductions.entry(key).or_insert(0);
-                *n += 1;
-                // Reducing every repeat of one failure would eat the campaign (a broken engine
-                // fails every check), so the first few per failure key are always reduced and
-                // the others while reduction has taken under a quarter of this worker's time:
-                // an unreduced case's shape names every feature of its query, so unreduced
-                // repeats of one bug would each count as a distinct bug.
-                let within_share = (stats.reduce_ns as u128) < started.elapsed().as_nanos() / 4;
-                let reduced = if *n <= 3 || within_share {
-                    let deadline = Instant::now() + cfg.run.reduce_time;
-                    let r = reduce_case(
-                        kind,
-                        oracle,
-                        &case,
-                        &ev,
-                        (&mut engines, &mut helpers),
-                        &opts,
-                        deadline,
-                        Some(&board),
-                    );
-                    // Reduction changed the engines' state: prepare again, unless the setup
-                    // itself failed, whose other cases are skipped rather than reported again.
-                    setup = if from_setup { Some((id, false)) } else { None };
-                    r
-                } else {
-                    None
-                };
-                stats.reduce_ns += t.elapsed().as_nanos() as u64;
-                let finding = WorkerFinding {
-                    index,
-                    oracle: oracle.name().to_string(),
-                    case: serde_json::to_value(&case).unwrap_or(serde_json::Value::Null),
-                    evidence: *ev,
-                    reduced,
-                };
-                send(&mut out, &Msg::Finding(Box::new(finding)));
-            }
-        }
-        for text in crate::notes::take() {
-            send(&mut out, &Msg::Note(text));
-        }
+        send_notes(&mut out);
         if last_report.elapsed() >= Duration::from_millis(250) {
-            send(&mut out, &Msg::Stats(stats));
+            send(&mut out, &Msg::Stats(w.stats));
             last_report = Instant::now();
         }
         index += 1;
     }
-    send(&mut out, &Msg::Done(stats));
+    send(&mut out, &Msg::Done(w.stats));
     0
+}
+
+fn send_notes(out: &mut impl Write) {
+    for text in crate::notes::take() {
+        send(out, &Msg::Note(text));
+    }
+}
+
+/// A running worker: its engines, its generator and what it has counted.
+struct Worker<'a, K: Kind> {
+    kind: &'a K,
+    cfg: &'a WorkerConfig,
+    board: Board,
+    engines: Vec<Box<dyn Engine>>,
+    helpers: Helpers<'a>,
+    infos: Vec<EngineInfo>,
+    gen: Box<dyn Generator<K::Case, K::Oracle>>,
+    oracles: Vec<K::Oracle>,
+    opts: CheckOptions,
+    exec_ns: Arc<AtomicU64>,
+    stats: Stats,
+    started: Instant,
+    /// The setup id prepared last, and whether its preparation passed.
+    setup: Option<(u64, bool)>,
+    /// Findings per oracle, class, engines and key: the first few of each are reduced.
+    reductions: HashMap<(&'static str, FindingClass, String, String), u32>,
+}
+
+impl<'a, K: Kind> Worker<'a, K> {
+    /// Opens the engines, checks the run and says hello; an error is the worker's fatal message.
+    fn start(kind: &'a K, open: Opener<'a>, cfg: &'a WorkerConfig, out: &mut impl Write) -> Result<Self, String> {
+        let board = Board::inherited(cfg.board_fd).map_err(|e| format!("worker: {e}"))?;
+        let exec_ns = Arc::new(AtomicU64::new(0));
+        let engines: Vec<Box<dyn Engine>> = open_engines(open, &cfg.run.engines)
+            .map_err(|e| e.message)?
+            .into_iter()
+            .map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>)
+            .collect();
+        let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
+        let oracles = crate::kind::parse_oracles::<K::Oracle>(kind.name(), &cfg.run.oracles)?;
+        if oracles.is_empty() {
+            return Err("no oracle given".into());
+        }
+        kind.validate(&oracles, &infos)?;
+        send(out, &Msg::Hello { engines: infos.clone() });
+        let gen =
+            kind.generator(&GenOptions { seed: cfg.worker_seed, seeds_dir: cfg.run.seeds_dir.clone() }, &infos)?;
+        // Notices of the generator's set-up (seed files it could not read) come after the hello.
+        send_notes(out);
+        Ok(Worker {
+            kind,
+            cfg,
+            board,
+            engines,
+            helpers: Helpers::new(open, kind.helpers(&infos)),
+            infos,
+            gen,
+            oracles,
+            opts: CheckOptions { timeout: cfg.run.timeout },
+            exec_ns,
+            stats: Stats::default(),
+            started: Instant::now(),
+            setup: None,
+            reductions: HashMap::new(),
+        })
+    }
+
+    /// Generates, prepares and checks case `index`; the finding it gave, if any.
+    fn run_case(&mut self, index: u64) -> Option<WorkerFinding> {
+        let oracle = self.oracles[crate::position(index, self.oracles.len())];
+        // The cursor must be on the board before the case runs: it is all that is left if the
+        // case kills this process.
+        self.board.set_cursor(index, false);
+        let t0 = Instant::now();
+        let case = self.gen.case(index, oracle);
+        // Completing the case may run the leg's helper engines (a reference solver): that is
+        // generation too, and it happens here, never in the supervisor.
+        let case = self.kind.materialize(case, &self.infos, &mut self.helpers, &self.opts);
+        let t1 = Instant::now();
+        self.stats.gen_ns += crate::nanos(t1 - t0);
+        let exec_before = self.exec_ns.load(Ordering::Relaxed);
+        let id = self.kind.setup_id(&case);
+        if self.cfg.skip_setups.contains(&id) {
+            return None;
+        }
+        let (result, from_setup) = self.verdict(index, id, oracle, &case);
+        let exec = self.exec_ns.load(Ordering::Relaxed) - exec_before;
+        self.stats.exec_ns += exec;
+        self.stats.check_ns += crate::nanos(t1.elapsed()).saturating_sub(exec);
+        match result {
+            Check::Pass { nonempty } => self.board.count(true, nonempty),
+            Check::Skip(_) => self.board.count(false, false),
+            Check::Finding(ev) => {
+                self.board.count(true, false);
+                return Some(self.finding(index, id, oracle, case, *ev, from_setup));
+            }
+        }
+        None
+    }
+
+    /// Prepares the case's setup when it changed, then checks the case; whether a finding
+    /// came from the setup.
+    fn verdict(&mut self, index: u64, id: u64, oracle: K::Oracle, case: &K::Case) -> (Check, bool) {
+        if self.setup.map(|(s, _)| s) != Some(id) {
+            // `!` marks a preparation: a death now is the setup's fault, not this case's.
+            self.board.set_cursor(index, true);
+            let prep = self.kind.prepare(case, &mut self.engines, &self.opts);
+            self.setup = Some((id, matches!(prep, Check::Pass { .. })));
+            self.board.set_cursor(index, false);
+            if let Check::Finding(_) = prep {
+                return (prep, true);
+            }
+        }
+        if !self.setup.is_some_and(|(_, ok)| ok) {
+            return (Check::Skip("setup failed".into()), false);
+        }
+        (self.kind.check_with(oracle, case, &mut self.engines, &mut self.helpers, &self.opts), false)
+    }
+
+    /// The finding of case `index`, reduced while reduction keeps to its share of the time.
+    fn finding(
+        &mut self,
+        index: u64,
+        id: u64,
+        oracle: K::Oracle,
+        case: K::Case,
+        ev: Evidence,
+        from_setup: bool,
+    ) -> WorkerFinding {
+        let t = Instant::now();
+        let n = self.reductions.entry((oracle.name(), ev.class, ev.engine_label(), ev.key.clone())).or_insert(0);
+        *n += 1;
+        // Reducing every repeat of one failure would eat the campaign (a broken engine fails
+        // every check), so the first few per failure key are always reduced and the others
+        // while reduction has taken under a quarter of this worker's time: an unreduced case's
+        // shape names every feature of its query, so unreduced repeats of one bug would each
+        // count as a distinct bug.
+        let within_share = u128::from(self.stats.reduce_ns) < self.started.elapsed().as_nanos() / 4;
+        let reduced = if *n <= 3 || within_share {
+            let deadline = Instant::now() + self.cfg.run.reduce_time;
+            let pair = (self.engines.as_mut_slice(), &mut self.helpers);
+            let r = reduce_case(self.kind, oracle, &case, &ev, pair, &self.opts, deadline, Some(&self.board));
+            // Reduction changed the engines' state: prepare again, unless the setup itself
+            // failed, whose other cases are skipped rather than reported again.
+            self.setup = if from_setup { Some((id, false)) } else { None };
+            r
+        } else {
+            None
+        };
+        self.stats.reduce_ns += crate::nanos(t.elapsed());
+        WorkerFinding {
+            index,
+            oracle: oracle.name().to_string(),
+            case: serde_json::to_value(&case).unwrap_or(serde_json::Value::Null),
+            evidence: ev,
+            reduced,
+        }
+    }
 }
 
 /// Reduces a case with the finding's own oracle as the interestingness test.
@@ -434,5 +457,5 @@ fn protocol_channel() -> Box<dyn Write> {
 }
 
 pub fn unix_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(crate::millis).unwrap_or(0)
 }
