@@ -9,12 +9,8 @@
 # Usage: scripts/install-datalog-engines.sh        (run from anywhere; needs root for apt)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${CROSSCHECK_VENV:-$ROOT/.venv}"
-
 # shellcheck source=scripts/lib.sh
-. "$ROOT/scripts/lib.sh"
-log() { echo "install-datalog-engines: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # --- Debian packages -------------------------------------------------------------------------
 missing=()

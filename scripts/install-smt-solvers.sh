@@ -8,12 +8,8 @@
 # Usage: scripts/install-smt-solvers.sh        (run from anywhere; needs root for apt)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${CROSSCHECK_VENV:-$ROOT/.venv}"
-
 # shellcheck source=scripts/lib.sh
-. "$ROOT/scripts/lib.sh"
-log() { echo "install-smt-solvers: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # --- Debian packages -------------------------------------------------------------------------
 missing=()

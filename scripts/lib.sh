@@ -1,5 +1,10 @@
-# Shell functions the install scripts share; sourced, never run. The sourcing script defines
-# `log` (its own prefix) and VENV before calling them.
+# What the install scripts share; sourced, never run. Sets ROOT (the repository) and VENV (the
+# project virtualenv, CROSSCHECK_VENV if set); `log` prefixes the sourcing script's name.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${CROSSCHECK_VENV:-$ROOT/.venv}"
+
+log() { echo "$(basename "$0" .sh): $*" >&2; }
 
 # apt_install LEG PACKAGE...: installs the Debian packages with apt-get (sudo when not root).
 # One package at a time: a package missing from a mirror must not block the others. The lock

@@ -331,38 +331,36 @@ pub fn std_write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr])
 /// SQLite 3: <https://sqlite.org/lang.html>.
 pub struct Sqlite;
 
-const SQLITE_CAPS: &[&str] = &[
-    cap::UNTYPED,
-    cap::LOOSE,
-    cap::GLOB,
-    cap::NATURAL_JOIN,
-    // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
-    cap::RIGHT_JOIN,
-    cap::FULL_JOIN,
-    cap::PARTIAL_INDEX,
-    cap::EXPR_INDEX,
-    cap::BLOB,
-    cap::SQLITE_COLLATIONS,
-    cap::IS_TRUE,
-    cap::BIT_OPS,
-    cap::ANALYZE,
-    cap::OVERFLOW_TO_REAL,
-    cap::NULLS_ORDER,
-    cap::TOTAL,
-    cap::REAL_DIV,
-    cap::LIKE_NOCASE,
-    cap::PK_NULL,
-    cap::LIMIT_IN_SUBQUERY,
-    cap::SUBSTR_NONPOSITIVE,
-];
-
 impl Dialect for Sqlite {
     fn name(&self) -> &'static str {
         "sqlite"
     }
 
     fn caps(&self) -> &'static [&'static str] {
-        SQLITE_CAPS
+        &[
+            cap::UNTYPED,
+            cap::LOOSE,
+            cap::GLOB,
+            cap::NATURAL_JOIN,
+            // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
+            cap::RIGHT_JOIN,
+            cap::FULL_JOIN,
+            cap::PARTIAL_INDEX,
+            cap::EXPR_INDEX,
+            cap::BLOB,
+            cap::SQLITE_COLLATIONS,
+            cap::IS_TRUE,
+            cap::BIT_OPS,
+            cap::ANALYZE,
+            cap::OVERFLOW_TO_REAL,
+            cap::NULLS_ORDER,
+            cap::TOTAL,
+            cap::REAL_DIV,
+            cap::LIKE_NOCASE,
+            cap::PK_NULL,
+            cap::LIMIT_IN_SUBQUERY,
+            cap::SUBSTR_NONPOSITIVE,
+        ]
     }
 
     fn expected_errors(&self) -> &'static [&'static str] {
