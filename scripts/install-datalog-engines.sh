@@ -9,56 +9,26 @@
 # Usage: scripts/install-datalog-engines.sh        (run from anywhere; needs root for apt)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${CROSSCHECK_VENV:-$ROOT/.venv}"
-
-log() { echo "install-datalog-engines: $*" >&2; }
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # --- Debian packages -------------------------------------------------------------------------
 missing=()
 command -v clingo >/dev/null 2>&1 || missing+=(gringo)
 command -v swipl >/dev/null 2>&1 || missing+=(swi-prolog-nox)
 command -v /usr/bin/z3 >/dev/null 2>&1 || missing+=(z3)
-if ((${#missing[@]})); then
-    if command -v apt-get >/dev/null 2>&1; then
-        SUDO=""
-        if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-        log "apt-get install ${missing[*]}"
-        $SUDO apt-get update -qq || log "apt-get update failed; trying the install anyway"
-        # One package at a time: a package missing from a mirror must not block the others.
-        for p in "${missing[@]}"; do
-            DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$p" >/dev/null ||
-                log "could not install $p from apt (the datalog leg skips it)"
-        done
-    else
-        log "no apt-get: install ${missing[*]} yourself"
-    fi
-fi
+apt_install datalog "${missing[@]}"
 
 # --- PyPI packages in the project virtualenv --------------------------------------------------
-if [ ! -x "$VENV/bin/python" ]; then
-    log "creating $VENV"
-    python3 -m venv "$VENV"
-fi
+ensure_venv
 want=()
 "$VENV/bin/python" -c 'import nmo_python' >/dev/null 2>&1 || want+=(nemo-python)
 [ -x "$VENV/bin/z3" ] || want+=(z3-solver)
 "$VENV/bin/python" -c 'import clingo' >/dev/null 2>&1 || want+=(clingo)
-if ((${#want[@]})); then
-    log "pip install ${want[*]}"
-    # One at a time, for the same reason as apt above.
-    for p in "${want[@]}"; do
-        "$VENV/bin/pip" install -q --disable-pip-version-check "$p" ||
-            log "pip install $p failed (the datalog leg skips it)"
-    done
-fi
+pip_install datalog "${want[@]}"
 [ -e "$VENV/bin/z3" ] && chmod +x "$VENV/bin/z3" || true
 
 # --- Report -----------------------------------------------------------------------------------
-report() {
-    local name="$1" ver="$2"
-    if [ -n "$ver" ]; then log "ok  $name: $ver"; else log "--  $name: missing"; fi
-}
 report clingo "$(clingo --version 2>/dev/null | head -1 || true)"
 report swipl "$(swipl --version 2>/dev/null | head -1 || true)"
 report "z3 (Debian)" "$(/usr/bin/z3 --version 2>/dev/null | head -1 || true)"

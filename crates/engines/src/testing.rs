@@ -2,7 +2,7 @@
 //! `CROSSCHECK_REQUIRE_ENGINES` (comma-separated, or `all`; CI sets it after installing) must be
 //! here, and the test fails without it; any other missing engine skips the test with a line.
 
-use crosscheck_core::{Engine, EngineFactory, Outcome, Rows};
+use crosscheck_core::{Engine, EngineFactory, EngineSpec, Outcome, Rows};
 use std::time::Duration;
 
 /// How long a test lets an engine take over one statement.
@@ -30,6 +30,28 @@ pub fn available(factory: &dyn EngineFactory) -> bool {
     );
     println!("skipped: {name} is not available here ({}); install: {}", a.detail, a.install);
     false
+}
+
+/// The SQL engine of that name in the registry; a test names only registered engines.
+pub fn sql_factory(name: &str) -> &'static dyn EngineFactory {
+    crate::sql::registry()
+        .into_iter()
+        .find(|f| f.name() == name)
+        .unwrap_or_else(|| panic!("{name}: not in the registry"))
+}
+
+/// [`available`] for the SQL engine of that name.
+pub fn sql_available(name: &str) -> bool {
+    available(sql_factory(name))
+}
+
+/// The SQL engine of that name opened with its defaults, or `None` where it is not available.
+pub fn open_sql(name: &str) -> Option<Box<dyn Engine>> {
+    if !sql_available(name) {
+        return None;
+    }
+    let spec = EngineSpec { name: name.into(), location: None, label: None };
+    Some(sql_factory(name).open(&spec).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
 }
 
 /// The rows `e` answers to `sql`; any other outcome fails the test.

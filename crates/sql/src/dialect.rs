@@ -90,6 +90,28 @@ pub struct ConfigVariant {
     pub disable: &'static [&'static str],
 }
 
+/// A dialect's names of the column types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeNames {
+    pub bool: &'static str,
+    pub int: &'static str,
+    pub real: &'static str,
+    pub text: &'static str,
+    pub blob: &'static str,
+}
+
+impl TypeNames {
+    pub fn get(&self, t: SqlType) -> &'static str {
+        match t {
+            SqlType::Bool => self.bool,
+            SqlType::Int => self.int,
+            SqlType::Real => self.real,
+            SqlType::Text => self.text,
+            SqlType::Blob => self.blob,
+        }
+    }
+}
+
 /// `self` as a trait object, for the printer's recursion; implemented once for every dialect.
 pub trait AsDialect {
     fn as_dyn(&self) -> &dyn Dialect;
@@ -108,8 +130,11 @@ pub trait Dialect: Sync + AsDialect {
     /// The constructs this dialect supports (see [`cap`]), besides functions.
     fn caps(&self) -> &'static [&'static str];
 
-    /// The scalar functions it has with SQLite's meaning.
-    fn funcs(&self) -> &'static [Func];
+    /// The scalar functions (of [`Func::ALL`]) it lacks or has with another meaning than
+    /// SQLite's.
+    fn lacks_funcs(&self) -> &'static [Func] {
+        &[]
+    }
 
     /// The [`cap::COMMON`] capabilities this dialect lacks.
     fn lacks(&self) -> &'static [&'static str] {
@@ -124,14 +149,21 @@ pub trait Dialect: Sync + AsDialect {
     fn capabilities(&self) -> Vec<String> {
         let common = cap::COMMON.iter().filter(|c| !self.lacks().contains(c));
         let mut v: Vec<String> = self.caps().iter().chain(common).map(|s| s.to_string()).collect();
-        v.extend(self.funcs().iter().map(|f| format!("fn:{}", f.name())));
+        let funcs = Func::ALL.iter().filter(|f| !self.lacks_funcs().contains(f));
+        v.extend(funcs.map(|f| format!("fn:{}", f.name())));
         v
     }
 
     /// Is an engine error on a generated statement foreseeable (a constraint violation, an
-    /// overflow the dialect reports), rather than a bug? Patterns stay narrow: a broad one hides
+    /// overflow the dialect reports), rather than a bug? By default: does the message contain
+    /// one of [`Dialect::expected_errors`].
+    fn expected_error(&self, message: &str) -> bool {
+        self.expected_errors().iter().any(|p| message.contains(p))
+    }
+
+    /// Parts of the messages of foreseeable errors. Patterns stay narrow: a broad one hides
     /// real bugs.
-    fn expected_error(&self, message: &str) -> bool;
+    fn expected_errors(&self) -> &'static [&'static str];
 
     /// Settings under which the `config` oracle reruns a query.
     fn config_variants(&self) -> &'static [ConfigVariant] {
@@ -174,8 +206,12 @@ pub trait Dialect: Sync + AsDialect {
         out.push('\'');
     }
 
-    /// The type in `CREATE TABLE`.
-    fn column_type(&self, t: SqlType) -> &'static str;
+    /// The types in `CREATE TABLE`.
+    fn type_names(&self) -> &'static TypeNames;
+
+    fn column_type(&self, t: SqlType) -> &'static str {
+        self.type_names().get(t)
+    }
 
     /// The type in `CAST(x AS ...)`.
     fn cast_type(&self, t: SqlType) -> &'static str {
@@ -212,9 +248,14 @@ pub trait Dialect: Sync + AsDialect {
     }
 
     /// `ASC`/`DESC`, with NULLs placed as SQLite places them (first when ascending) where the
-    /// dialect can say so, so that ordered results agree across engines.
+    /// dialect can say so ([`cap::NULLS_ORDER`]), so that ordered results agree across engines.
     fn write_order_suffix(&self, out: &mut String, desc: bool) {
-        out.push_str(if desc { " DESC NULLS LAST" } else { " ASC NULLS FIRST" });
+        out.push_str(match (desc, self.has_cap(cap::NULLS_ORDER)) {
+            (true, true) => " DESC NULLS LAST",
+            (false, true) => " ASC NULLS FIRST",
+            (true, false) => " DESC",
+            (false, false) => " ASC",
+        });
     }
 
     fn write_limit(&self, out: &mut String, limit: Option<u64>, offset: Option<u64>) {
@@ -290,51 +331,43 @@ pub fn std_write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr])
 /// SQLite 3: <https://sqlite.org/lang.html>.
 pub struct Sqlite;
 
-const SQLITE_CAPS: &[&str] = &[
-    cap::UNTYPED,
-    cap::LOOSE,
-    cap::GLOB,
-    cap::NATURAL_JOIN,
-    // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
-    cap::RIGHT_JOIN,
-    cap::FULL_JOIN,
-    cap::PARTIAL_INDEX,
-    cap::EXPR_INDEX,
-    cap::BLOB,
-    cap::SQLITE_COLLATIONS,
-    cap::IS_TRUE,
-    cap::BIT_OPS,
-    cap::ANALYZE,
-    cap::OVERFLOW_TO_REAL,
-    cap::NULLS_ORDER,
-    cap::TOTAL,
-    cap::REAL_DIV,
-    cap::LIKE_NOCASE,
-    cap::PK_NULL,
-    cap::LIMIT_IN_SUBQUERY,
-    cap::SUBSTR_NONPOSITIVE,
-];
-
 impl Dialect for Sqlite {
     fn name(&self) -> &'static str {
         "sqlite"
     }
 
     fn caps(&self) -> &'static [&'static str] {
-        SQLITE_CAPS
+        &[
+            cap::UNTYPED,
+            cap::LOOSE,
+            cap::GLOB,
+            cap::NATURAL_JOIN,
+            // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
+            cap::RIGHT_JOIN,
+            cap::FULL_JOIN,
+            cap::PARTIAL_INDEX,
+            cap::EXPR_INDEX,
+            cap::BLOB,
+            cap::SQLITE_COLLATIONS,
+            cap::IS_TRUE,
+            cap::BIT_OPS,
+            cap::ANALYZE,
+            cap::OVERFLOW_TO_REAL,
+            cap::NULLS_ORDER,
+            cap::TOTAL,
+            cap::REAL_DIV,
+            cap::LIKE_NOCASE,
+            cap::PK_NULL,
+            cap::LIMIT_IN_SUBQUERY,
+            cap::SUBSTR_NONPOSITIVE,
+        ]
     }
 
-    fn funcs(&self) -> &'static [Func] {
-        Func::ALL
-    }
-
-    fn expected_error(&self, m: &str) -> bool {
+    fn expected_errors(&self) -> &'static [&'static str] {
         // https://sqlite.org/rescode.html: constraint violations of generated rows and indexes,
         // and the two places SQLite reports integer overflow instead of going to a real:
         // abs(-9223372036854775808) and SUM (https://sqlite.org/lang_aggfunc.html#sumunc).
-        const EXPECTED: &[&str] =
-            &["UNIQUE constraint failed", "NOT NULL constraint failed", "datatype mismatch", "integer overflow"];
-        EXPECTED.iter().any(|e| m.contains(e))
+        &["UNIQUE constraint failed", "NOT NULL constraint failed", "datatype mismatch", "integer overflow"]
     }
 
     fn config_variants(&self) -> &'static [ConfigVariant] {
@@ -353,14 +386,8 @@ impl Dialect for Sqlite {
         ]
     }
 
-    fn column_type(&self, t: SqlType) -> &'static str {
-        match t {
-            SqlType::Bool => "BOOLEAN",
-            SqlType::Int => "INTEGER",
-            SqlType::Real => "REAL",
-            SqlType::Text => "TEXT",
-            SqlType::Blob => "BLOB",
-        }
+    fn type_names(&self) -> &'static TypeNames {
+        &TypeNames { bool: "BOOLEAN", int: "INTEGER", real: "REAL", text: "TEXT", blob: "BLOB" }
     }
 
     fn binary_op(&self, op: BinOp) -> &'static str {

@@ -5,13 +5,11 @@
 //! differential run never generates a construct whose answers may legally differ.
 
 use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
-use crate::dialect::{cap, std_binary_op, std_write_binary, std_write_func, write_args, ConfigVariant, Dialect};
+use crate::dialect::{
+    cap, std_binary_op, std_write_binary, std_write_func, write_args, ConfigVariant, Dialect, TypeNames,
+};
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
-
-fn contains_any(m: &str, patterns: &[&str]) -> bool {
-    patterns.iter().any(|p| m.contains(p))
-}
 
 /// PostgreSQL 15: <https://www.postgresql.org/docs/15/sql.html>. A strict dialect: the
 /// generator builds well-typed expressions for it.
@@ -38,41 +36,34 @@ impl Dialect for Postgres {
         ]
     }
 
-    fn funcs(&self) -> &'static [Func] {
+    fn lacks_funcs(&self) -> &'static [Func] {
         // replace(x, '', y) is x in SQLite only.
         // round(double, int) does not exist and length/hex/typeof differ; greatest/least skip
         // NULLs where SQLite's max/min return NULL: left out.
         &[
-            Func::Abs,
-            Func::Lower,
-            Func::Upper,
-            Func::Trim,
-            Func::Ltrim,
-            Func::Rtrim,
-            Func::Substr,
-            Func::Instr,
-            Func::Sign,
-            Func::Coalesce,
-            Func::Nullif,
-            Func::Ifnull,
-            Func::Iif,
+            Func::Length,
+            Func::Replace,
+            Func::Hex,
+            Func::Quote,
+            Func::Typeof,
+            Func::Unicode,
+            Func::Round,
+            Func::Max,
+            Func::Min,
         ]
     }
 
-    fn expected_error(&self, m: &str) -> bool {
+    fn expected_errors(&self) -> &'static [&'static str] {
         // https://www.postgresql.org/docs/15/errcodes-appendix.html
-        contains_any(
-            m,
-            &[
-                "duplicate key value violates unique constraint",
-                "could not create unique index",
-                "violates not-null constraint",
-                "out of range",
-                "division by zero",
-                "invalid input syntax",
-                "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions",
-            ],
-        )
+        &[
+            "duplicate key value violates unique constraint",
+            "could not create unique index",
+            "violates not-null constraint",
+            "out of range",
+            "division by zero",
+            "invalid input syntax",
+            "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions",
+        ]
     }
 
     fn config_variants(&self) -> &'static [ConfigVariant] {
@@ -123,14 +114,8 @@ impl Dialect for Postgres {
         let _ = write!(out, "'{f:?}'::float8");
     }
 
-    fn column_type(&self, t: SqlType) -> &'static str {
-        match t {
-            SqlType::Bool => "BOOLEAN",
-            SqlType::Int => "BIGINT",
-            SqlType::Real => "DOUBLE PRECISION",
-            SqlType::Text => "TEXT",
-            SqlType::Blob => "BYTEA",
-        }
+    fn type_names(&self) -> &'static TypeNames {
+        &TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE PRECISION", text: "TEXT", blob: "BYTEA" }
     }
 
     fn collation_name(&self, _: Collation) -> &'static str {
@@ -195,35 +180,19 @@ impl Dialect for DuckDb {
         ]
     }
 
-    fn funcs(&self) -> &'static [Func] {
+    fn lacks_funcs(&self) -> &'static [Func] {
         // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
-        &[
-            Func::Abs,
-            Func::Length,
-            Func::Lower,
-            Func::Upper,
-            Func::Trim,
-            Func::Ltrim,
-            Func::Rtrim,
-            Func::Substr,
-            Func::Instr,
-            Func::Round,
-            Func::Sign,
-            Func::Coalesce,
-            Func::Nullif,
-            Func::Ifnull,
-            Func::Iif,
-        ]
+        &[Func::Replace, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Max, Func::Min]
     }
 
     fn expected_error(&self, m: &str) -> bool {
         // https://duckdb.org/docs/dev/internal_errors: constraint, overflow and conversion
         // errors are user errors; "INTERNAL Error" never is.
-        !m.contains("INTERNAL")
-            && contains_any(
-                m,
-                &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in", "Division by zero"],
-            )
+        !m.contains("INTERNAL") && self.expected_errors().iter().any(|p| m.contains(p))
+    }
+
+    fn expected_errors(&self) -> &'static [&'static str] {
+        &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in", "Division by zero"]
     }
 
     fn config_variants(&self) -> &'static [ConfigVariant] {
@@ -244,14 +213,8 @@ impl Dialect for DuckDb {
         out.push_str("'::BLOB");
     }
 
-    fn column_type(&self, t: SqlType) -> &'static str {
-        match t {
-            SqlType::Bool => "BOOLEAN",
-            SqlType::Int => "BIGINT",
-            SqlType::Real => "DOUBLE",
-            SqlType::Text => "VARCHAR",
-            SqlType::Blob => "BLOB",
-        }
+    fn type_names(&self) -> &'static TypeNames {
+        &TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE", text: "VARCHAR", blob: "BLOB" }
     }
 
     fn binary_op(&self, op: BinOp) -> &'static str {
@@ -289,6 +252,7 @@ impl Dialect for MariaDb {
     fn caps(&self) -> &'static [&'static str] {
         &[
             cap::LOOSE_MARIADB,
+            // No NULLS FIRST/LAST (NULLS_ORDER); NULLs already sort first ascending, as in SQLite.
             cap::NATURAL_JOIN,
             cap::RIGHT_JOIN,
             cap::BLOB,
@@ -299,48 +263,28 @@ impl Dialect for MariaDb {
         ]
     }
 
-    fn funcs(&self) -> &'static [Func] {
+    fn lacks_funcs(&self) -> &'static [Func] {
         // length() counts bytes and hex() of a number differs: left out. round() of a DOUBLE
         // halfway case goes to even (ROUND(2.5e0) = 2; SQLite and DuckDB give 3.0): left out.
-        &[
-            Func::Abs,
-            Func::Lower,
-            Func::Upper,
-            Func::Trim,
-            Func::Ltrim,
-            Func::Rtrim,
-            Func::Substr,
-            Func::Replace,
-            Func::Instr,
-            Func::Sign,
-            Func::Coalesce,
-            Func::Nullif,
-            Func::Ifnull,
-            Func::Iif,
-            Func::Max,
-            Func::Min,
-        ]
+        &[Func::Length, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Round]
     }
 
-    fn expected_error(&self, m: &str) -> bool {
+    fn expected_errors(&self) -> &'static [&'static str] {
         // https://mariadb.com/kb/en/mariadb-error-code-reference/
-        contains_any(
-            m,
-            &[
-                "Duplicate entry",
-                "cannot be null",
-                // A NOT NULL column without a default left out of an INSERT (strict mode);
-                // SQLite reports the same row as a NOT NULL constraint failure.
-                "doesn't have a default value",
-                "Out of range value",
-                "value is out of range",
-                "Incorrect",
-                "Truncated",
-                // A blob that is not UTF-8 (x'FF') compared with or stored as text, which a
-                // loose MariaDB run generates: MariaDB refuses the conversion.
-                "Invalid utf8mb4 character string",
-            ],
-        )
+        &[
+            "Duplicate entry",
+            "cannot be null",
+            // A NOT NULL column without a default left out of an INSERT (strict mode);
+            // SQLite reports the same row as a NOT NULL constraint failure.
+            "doesn't have a default value",
+            "Out of range value",
+            "value is out of range",
+            "Incorrect",
+            "Truncated",
+            // A blob that is not UTF-8 (x'FF') compared with or stored as text, which a
+            // loose MariaDB run generates: MariaDB refuses the conversion.
+            "Invalid utf8mb4 character string",
+        ]
     }
 
     fn config_variants(&self) -> &'static [ConfigVariant] {
@@ -361,16 +305,10 @@ impl Dialect for MariaDb {
         out.push('\'');
     }
 
-    fn column_type(&self, t: SqlType) -> &'static str {
-        match t {
-            SqlType::Bool => "BOOLEAN",
-            SqlType::Int => "BIGINT",
-            SqlType::Real => "DOUBLE",
-            SqlType::Text => "VARCHAR(100)",
-            // A BLOB column cannot be a key without a prefix length
-            // (https://mariadb.com/kb/en/blob/#indexing); our blobs are a few bytes.
-            SqlType::Blob => "VARBINARY(100)",
-        }
+    fn type_names(&self) -> &'static TypeNames {
+        // A BLOB column cannot be a key without a prefix length
+        // (https://mariadb.com/kb/en/blob/#indexing); our blobs are a few bytes.
+        &TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE", text: "VARCHAR(100)", blob: "VARBINARY(100)" }
     }
 
     fn cast_type(&self, t: SqlType) -> &'static str {
@@ -439,11 +377,6 @@ impl Dialect for MariaDb {
         }
     }
 
-    fn write_order_suffix(&self, out: &mut String, desc: bool) {
-        // No NULLS FIRST/LAST; NULLs already sort first ascending, as in SQLite.
-        out.push_str(if desc { " DESC" } else { " ASC" });
-    }
-
     fn client(&self) -> &'static str {
         "mariadb < FILE"
     }
@@ -491,48 +424,41 @@ impl Dialect for GlueSql {
         &[cap::VIEWS, cap::INDEXES, cap::CROSS_JOIN, cap::DEFAULT_ROW, cap::REAL_KEY, cap::UNION_ALL, cap::NULL_SAFE_EQ]
     }
 
-    fn funcs(&self) -> &'static [Func] {
+    fn lacks_funcs(&self) -> &'static [Func] {
         // No instr, unicode, quote or typeof; round() takes one argument; hex(10) is 'A' (SQLite:
         // '3130'); substr with a start below 1 counts differently; greatest() refuses NULL
         // ("non-comparable") where SQLite's max() returns NULL; replace() not checked: left out.
         &[
-            Func::Abs,
-            Func::Length,
-            Func::Lower,
-            Func::Upper,
-            Func::Trim,
-            Func::Ltrim,
-            Func::Rtrim,
-            Func::Substr,
-            Func::Sign,
-            Func::Coalesce,
-            Func::Nullif,
-            Func::Ifnull,
-            Func::Iif,
+            Func::Replace,
+            Func::Instr,
+            Func::Hex,
+            Func::Quote,
+            Func::Typeof,
+            Func::Unicode,
+            Func::Round,
+            Func::Max,
+            Func::Min,
         ]
     }
 
-    fn expected_error(&self, m: &str) -> bool {
+    fn expected_errors(&self) -> &'static [&'static str] {
         // GlueSQL's messages (gluesql-core, ValueError / ValidateError): integer overflow,
         // division by zero, and constraint violations of generated rows.
-        contains_any(
-            m,
-            &[
-                "overflow occurred",
-                "the divisor should not be zero",
-                "duplicate entry",
-                "null value on not null field",
-                // A NOT NULL column without a default left out of an INSERT (SQLite: "NOT NULL
-                // constraint failed").
-                "lack of required column",
-                // SUM over text, which strict runs generate for tlp-aggregate (PostgreSQL refuses
-                // it too).
-                "non-numeric values",
-                // sqlparser's nesting limit (50), which GlueSQL keeps: a resource limit like a
-                // timeout, met by deep NoREC predicates once every operand is parenthesized.
-                "RecursionLimitExceeded",
-            ],
-        )
+        &[
+            "overflow occurred",
+            "the divisor should not be zero",
+            "duplicate entry",
+            "null value on not null field",
+            // A NOT NULL column without a default left out of an INSERT (SQLite: "NOT NULL
+            // constraint failed").
+            "lack of required column",
+            // SUM over text, which strict runs generate for tlp-aggregate (PostgreSQL refuses
+            // it too).
+            "non-numeric values",
+            // sqlparser's nesting limit (50), which GlueSQL keeps: a resource limit like a
+            // timeout, met by deep NoREC predicates once every operand is parenthesized.
+            "RecursionLimitExceeded",
+        ]
     }
 
     fn write_int(&self, out: &mut String, i: i64) {
@@ -541,14 +467,8 @@ impl Dialect for GlueSql {
         let _ = write!(out, "CAST({i} AS INT)");
     }
 
-    fn column_type(&self, t: SqlType) -> &'static str {
-        match t {
-            SqlType::Bool => "BOOLEAN",
-            SqlType::Int => "INT",
-            SqlType::Real => "FLOAT",
-            SqlType::Text => "TEXT",
-            SqlType::Blob => "BYTEA",
-        }
+    fn type_names(&self) -> &'static TypeNames {
+        &TypeNames { bool: "BOOLEAN", int: "INT", real: "FLOAT", text: "TEXT", blob: "BYTEA" }
     }
 
     fn write_binary(&self, out: &mut String, op: BinOp, a: &Expr, b: &Expr) {
@@ -577,12 +497,6 @@ impl Dialect for GlueSql {
 
     fn iif_as_case(&self) -> bool {
         true
-    }
-
-    fn write_order_suffix(&self, out: &mut String, desc: bool) {
-        // "NULLS (FIRST | LAST) is not supported"; results compare as bags, and no ordered
-        // LIMIT is generated for this dialect (see caps).
-        out.push_str(if desc { " DESC" } else { " ASC" });
     }
 
     fn client(&self) -> &'static str {

@@ -5,6 +5,7 @@
 //! `CROSSCHECK_REQUIRE_ENGINES` (`crosscheck_engines::testing`).
 
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind, Outcome, Value};
+use crosscheck_engines::testing::{open_sql, sql_available};
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::{by_name, cap};
 use crosscheck_sql::SqlKind;
@@ -15,24 +16,6 @@ const ENGINES: [&str; 4] = ["sqlite", "duckdb", "postgres", "mariadb"];
 
 fn spec(name: &str) -> EngineSpec {
     EngineSpec { name: name.into(), location: None, label: None }
-}
-
-fn factory(name: &str) -> &'static dyn crosscheck_core::EngineFactory {
-    crosscheck_engines::sql::registry()
-        .into_iter()
-        .find(|f| f.name() == name)
-        .unwrap_or_else(|| panic!("{name}: not in the registry"))
-}
-
-fn available(name: &str) -> bool {
-    crosscheck_engines::testing::available(factory(name))
-}
-
-fn open(name: &str) -> Option<Box<dyn Engine>> {
-    if !available(name) {
-        return None;
-    }
-    Some(factory(name).open(&spec(name)).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
 }
 
 fn dialect_info(d: &str) -> EngineInfo {
@@ -101,7 +84,7 @@ fn keyed_blobs_default_rows_and_integer_sign_run_everywhere() {
         ..Select::default()
     };
     for name in ENGINES {
-        let Some(mut e) = open(name) else { continue };
+        let Some(mut e) = open_sql(name) else { continue };
         let rows = run(e.as_mut(), &setup, &query);
         let want = vec![vec![Value::Int(-1), Value::Null], vec![Value::Int(-1), Value::Text("b".into())]];
         assert_eq!(rows, want, "{name}");
@@ -134,7 +117,7 @@ fn a_four_engine_run_has_no_subquery_limit_and_no_nonpositive_substr() {
 /// the dialect does not expect: the dialect layer prints only what every engine accepts.
 #[test]
 fn generated_four_engine_cases_run_without_unexpected_errors() {
-    let mut engines: Vec<Box<dyn Engine>> = ENGINES.iter().filter_map(|n| open(n)).collect();
+    let mut engines: Vec<Box<dyn Engine>> = ENGINES.iter().filter_map(|n| open_sql(n)).collect();
     if engines.len() < 2 {
         return;
     }
@@ -244,7 +227,7 @@ fn reproducers_run_in_the_engines_own_clients() {
         Some(out) => assert_eq!(out.trim(), "2|b"),
         None => eprintln!("skipped: no duckdb CLI here (pip install duckdb-cli)"),
     }
-    if !available("mariadb") {
+    if !sql_available("mariadb") {
         return;
     }
     let my = crosscheck_engines::sql::mariadb::MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
@@ -322,12 +305,12 @@ fn differential_and_config_oracles_reach_verdicts_on_every_engine() {
         }
         assert!(ran >= 24 && decided * 10 >= ran * 8, "{oracle} on {names:?}: {decided} verdicts in {ran} checks");
     };
-    let all: Vec<Box<dyn Engine>> = ENGINES.iter().filter_map(|n| open(n)).collect();
+    let all: Vec<Box<dyn Engine>> = ENGINES.iter().filter_map(|n| open_sql(n)).collect();
     if all.len() >= 2 {
         verdicts("differential", all, 21);
     }
     for name in ENGINES {
-        if let Some(e) = open(name) {
+        if let Some(e) = open_sql(name) {
             verdicts("config", vec![e], 22);
         }
     }

@@ -10,33 +10,14 @@ use crosscheck_core::{bag, CompareOptions, Engine, EngineFactory, EngineSpec, Er
 use crosscheck_engines::sql::duckdb::DuckDbEngine;
 use crosscheck_engines::sql::mariadb::MariaDbEngine;
 use crosscheck_engines::sql::postgres::PostgresEngine;
-use crosscheck_engines::testing::{rows, LIMIT};
+use crosscheck_engines::testing::{open_sql, rows, sql_available, sql_factory, LIMIT};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn factory(name: &str) -> &'static dyn EngineFactory {
-    crosscheck_engines::sql::registry()
-        .into_iter()
-        .find(|f| f.name() == name)
-        .unwrap_or_else(|| panic!("{name}: not in the registry"))
-}
-
-/// Whether the engine can run here; panics if it is required but missing.
-fn available(name: &str) -> bool {
-    crosscheck_engines::testing::available(factory(name))
-}
-
 fn spec(text: &str) -> EngineSpec {
     EngineSpec::parse(text).unwrap_or_else(|e| panic!("spec: {e}"))
-}
-
-fn open(name: &str) -> Option<Box<dyn Engine>> {
-    if !available(name) {
-        return None;
-    }
-    Some(factory(name).open(&spec(name)).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
 }
 
 fn ok(e: &mut dyn Engine, sql: &str) {
@@ -53,7 +34,7 @@ fn same_bag(name: &str, actual: &Rows, expected: Vec<Vec<Value>>) {
 
 /// A small script: NULLs, integers, floats, decimals, text and booleans, with their types.
 fn known_script(name: &str) {
-    let Some(mut e) = open(name) else { return };
+    let Some(mut e) = open_sql(name) else { return };
     let e = e.as_mut();
     ok(e, "CREATE TABLE t (i INTEGER, f DOUBLE PRECISION, d DECIMAL(10,2), s VARCHAR(20), b BOOLEAN)");
     ok(e, "INSERT INTO t VALUES (1, 1.5, 12.50, 'a', TRUE), (NULL, NULL, NULL, NULL, NULL), (-3, 0.25, -0.05, 'b c', FALSE)");
@@ -91,7 +72,7 @@ fn known_script(name: &str) {
 }
 
 fn reset_empties(name: &str) {
-    let Some(mut e) = open(name) else { return };
+    let Some(mut e) = open_sql(name) else { return };
     let e = e.as_mut();
     ok(e, "CREATE TABLE t (a INTEGER)");
     ok(e, "INSERT INTO t VALUES (1)");
@@ -103,7 +84,7 @@ fn reset_empties(name: &str) {
 }
 
 fn times_out(name: &str, slow: &str) {
-    let Some(mut e) = open(name) else { return };
+    let Some(mut e) = open_sql(name) else { return };
     let e = e.as_mut();
     ok(e, "CREATE TABLE keep (a INTEGER)");
     ok(e, "INSERT INTO keep VALUES (7)");
@@ -183,7 +164,7 @@ fn mariadb_times_out() {
 
 #[test]
 fn duckdb_crash_is_an_outcome_and_reset_recovers() {
-    if !available("duckdb") {
+    if !sql_available("duckdb") {
         return;
     }
     let mut e = DuckDbEngine::open(&spec("duckdb")).expect("duckdb opens");
@@ -217,7 +198,7 @@ fn kill(pid: i64) {
 
 #[test]
 fn postgres_crash_is_an_outcome_and_reset_recovers() {
-    if !available("postgres") {
+    if !sql_available("postgres") {
         return;
     }
     let mut e = PostgresEngine::open(&spec("postgres")).expect("postgres opens");
@@ -249,7 +230,7 @@ fn postgres_crash_is_an_outcome_and_reset_recovers() {
 
 #[test]
 fn mariadb_crash_is_an_outcome_and_reset_recovers() {
-    if !available("mariadb") {
+    if !sql_available("mariadb") {
         return;
     }
     let mut e = MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
@@ -270,7 +251,7 @@ fn duckdb_output_of_its_own_does_not_shift_replies() {
     // bridge kept stdout for its replies, the bar's lines were read as the answer to the next
     // request, and every later answer was the one before it (a 10-minute Datalog campaign
     // reported 136 findings from that).
-    let Some(mut e) = open("duckdb") else { return };
+    let Some(mut e) = open_sql("duckdb") else { return };
     let t = Duration::from_secs(30);
     for s in ["SET enable_progress_bar = true", "SET enable_progress_bar_print = true", "SET progress_bar_time = 0"] {
         assert!(matches!(e.run(s, t), Outcome::Done), "{s}");
@@ -282,7 +263,7 @@ fn duckdb_output_of_its_own_does_not_shift_replies() {
 
 #[test]
 fn duckdb_values_keep_their_types() {
-    let Some(mut e) = open("duckdb") else { return };
+    let Some(mut e) = open_sql("duckdb") else { return };
     let r = rows(
         e.as_mut(),
         "SELECT 1::HUGEINT * 170141183460469231731687303715884105727, 0.1::FLOAT, 'inf'::DOUBLE, '\\x01\\xff'::BLOB, DATE '2020-01-02', 2.50::DECIMAL(5,2)",
@@ -306,7 +287,7 @@ fn duckdb_values_keep_their_types() {
 
 #[test]
 fn postgres_values_keep_their_types() {
-    let Some(mut e) = open("postgres") else { return };
+    let Some(mut e) = open_sql("postgres") else { return };
     let mut r = rows(
         e.as_mut(),
         "SELECT 1::int2, 2::int8, 0.1::float4, 'NaN'::float8, 123456789.000100::numeric, -0.5::numeric(4,2), 'x'::char(3), '\\x01ff'::bytea, DATE '2020-01-02', ARRAY[1,2], NULL::int",
@@ -337,7 +318,7 @@ fn postgres_values_keep_their_types() {
 
 #[test]
 fn mariadb_values_keep_their_types() {
-    let Some(mut e) = open("mariadb") else { return };
+    let Some(mut e) = open_sql("mariadb") else { return };
     let r = rows(
         e.as_mut(),
         "SELECT 1, 18446744073709551615, CAST(0.1 AS FLOAT), 1e300 * 10, 2.50, X'01FF', CAST('x' AS BINARY), DATE '2020-01-02', NULL, 'é'",
@@ -394,7 +375,7 @@ fn alive(pid: i32) -> bool {
 }
 
 fn server_dies_with_crosscheck(name: &str, signal: i32) {
-    if !available(name) {
+    if !sql_available(name) {
         return;
     }
     let exe = std::env::current_exe().unwrap_or_else(|e| panic!("test binary: {e}"));
@@ -496,7 +477,7 @@ fn postgres_bad_input() {
     let m = setup_error("postgres=/no/such/dir/bin");
     assert!(m.contains("no such file"), "{m}");
     // Wrong credentials, against a real server.
-    if !available("postgres") {
+    if !sql_available("postgres") {
         return;
     }
     let e = PostgresEngine::open(&spec("postgres")).expect("private server");
@@ -504,7 +485,7 @@ fn postgres_bad_input() {
     let m = setup_error(&format!("postgres={url}"));
     assert!(m.contains("cannot log in") && m.contains("nobody"), "{m}");
     // The right address works, in a scratch database of its own.
-    let mut other = factory("postgres").open(&spec(&format!("postgres={}", e.url()))).expect("existing server");
+    let mut other = sql_factory("postgres").open(&spec(&format!("postgres={}", e.url()))).expect("existing server");
     ok(other.as_mut(), "CREATE TABLE t (a int)");
     other.reset().expect("reset");
 }
@@ -527,14 +508,14 @@ fn mariadb_bad_input() {
     let empty = tempfile::tempdir().expect("tempdir");
     let m = setup_error(&format!("mariadb={}", empty.path().display()));
     assert!(m.contains("no mariadbd"), "{m}");
-    if !available("mariadb") {
+    if !sql_available("mariadb") {
         return;
     }
     let e = MariaDbEngine::open(&spec("mariadb")).expect("private server");
     let url = e.url().replace("mysql://root@", "mysql://root:wrong@");
     let m = setup_error(&format!("mariadb={url}"));
     assert!(m.contains("cannot log in") && m.contains("Access denied"), "{m}");
-    let mut other = factory("mariadb").open(&spec(&format!("mariadb={}", e.url()))).expect("existing server");
+    let mut other = sql_factory("mariadb").open(&spec(&format!("mariadb={}", e.url()))).expect("existing server");
     ok(other.as_mut(), "CREATE TABLE t (a int)");
     other.reset().expect("reset");
 }
@@ -574,11 +555,11 @@ fn duckdb_bad_input() {
 #[test]
 fn measure() {
     for name in ["duckdb", "postgres", "mariadb", "turso"] {
-        if !available(name) {
+        if !sql_available(name) {
             continue;
         }
         let t = Instant::now();
-        let mut e = factory(name).open(&spec(name)).expect("opens");
+        let mut e = sql_factory(name).open(&spec(name)).expect("opens");
         let start = t.elapsed();
         let n = 300;
         let t = Instant::now();
