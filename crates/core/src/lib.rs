@@ -15,6 +15,7 @@ pub mod process;
 pub mod reduce;
 pub mod runner;
 pub mod store;
+pub mod timed;
 pub mod value;
 pub mod worker;
 

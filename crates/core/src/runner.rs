@@ -314,15 +314,10 @@ fn on_eof<K: Kind>(
     let index = cursor.map_or(0, |c| c.0);
     if slot.hello_this_proc && cursor.is_some() {
         let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
-        let ev = Evidence {
-            class: FindingClass::Crash,
-            engines: engine_labels(slot),
-            summary: format!("the worker died ({}) running case {index}", describe_status(status)),
-            expected: "an answer".into(),
-            actual: describe_status(status),
-            key: crash_key(status),
-            detail: serde_json::json!({ "stderr_tail": tail }),
-        };
+        let summary = format!("the worker died ({}) running case {index}", describe_status(status));
+        let detail = serde_json::json!({ "stderr_tail": tail });
+        let ev =
+            death_evidence(slot, FindingClass::Crash, summary, (describe_status(status), crash_key(status)), detail);
         record_death(ctx, store, sink, tally, slot, index, ev)?;
     }
     if cursor.is_some_and(|c| c.1) {
@@ -362,15 +357,9 @@ fn check_hangs<K: Kind>(
         if let Some(g) = slot.guard.as_mut() {
             g.kill();
         }
-        let ev = Evidence {
-            class: FindingClass::Hang,
-            engines: engine_labels(slot),
-            summary: format!("no answer within {} s on case {index}", cfg.hang_after.as_secs()),
-            expected: "an answer".into(),
-            actual: "hang".into(),
-            key: "hang".into(),
-            detail: serde_json::Value::Null,
-        };
+        let summary = format!("no answer within {} s on case {index}", cfg.hang_after.as_secs());
+        let ev =
+            death_evidence(slot, FindingClass::Hang, summary, ("hang".into(), "hang".into()), serde_json::Value::Null);
         if cursor.is_some_and(|c| c.1) {
             skip_setup_of(kind, cfg, slot, index);
         }
@@ -501,6 +490,17 @@ fn last_line(tail: &str) -> String {
         Some(l) => format!(": {}", l.trim()),
         None => String::new(),
     }
+}
+
+/// The evidence of a worker that died or hung: every engine of the run is a suspect.
+fn death_evidence<C, O>(
+    slot: &Slot<C, O>,
+    class: FindingClass,
+    summary: String,
+    (actual, key): (String, String),
+    detail: serde_json::Value,
+) -> Evidence {
+    Evidence { class, engines: engine_labels(slot), summary, expected: "an answer".into(), actual, key, detail }
 }
 
 fn engine_labels<C, O>(slot: &Slot<C, O>) -> Vec<String> {

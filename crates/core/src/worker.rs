@@ -8,9 +8,9 @@
 use crate::board::Board;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
 use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Helpers, Kind, Oracle};
-use crate::outcome::Outcome;
 use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
+use crate::timed::Timed;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -105,30 +105,6 @@ pub enum Msg {
     Done(Stats),
 }
 
-/// An engine whose `run` time is counted as execution time.
-struct Timed {
-    inner: Box<dyn Engine>,
-    ns: Arc<AtomicU64>,
-}
-
-impl Engine for Timed {
-    fn info(&self) -> &EngineInfo {
-        self.inner.info()
-    }
-    fn reset(&mut self) -> Result<(), SetupError> {
-        let t = Instant::now();
-        let r = self.inner.reset();
-        self.ns.fetch_add(crate::nanos(t.elapsed()), Ordering::Relaxed);
-        r
-    }
-    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let t = Instant::now();
-        let r = self.inner.run(text, limit);
-        self.ns.fetch_add(crate::nanos(t.elapsed()), Ordering::Relaxed);
-        r
-    }
-}
-
 /// Opens one engine by its spec. The binary supplies it: core knows no registry and no
 /// wrapper (fault injection) of the engines layer.
 pub type Opener<'a> = &'a dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, SetupError>;
@@ -208,7 +184,7 @@ impl<'a, K: Kind> Worker<'a, K> {
         let engines: Vec<Box<dyn Engine>> = open_engines(open, &cfg.run.engines)
             .map_err(|e| e.message)?
             .into_iter()
-            .map(|inner| Box::new(Timed { inner, ns: exec_ns.clone() }) as Box<dyn Engine>)
+            .map(|inner| Box::new(Timed::new(inner, exec_ns.clone())) as Box<dyn Engine>)
             .collect();
         let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
         let oracles = crate::kind::parse_oracles::<K::Oracle>(kind.name(), &cfg.run.oracles)?;

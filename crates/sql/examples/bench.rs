@@ -6,38 +6,16 @@
 //! spent inside engine calls (`Engine::run` and `reset`); check time is everything else after
 //! generation (printing queries, comparing results).
 
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind, Outcome, SetupError};
+use crosscheck_core::timed::Timed;
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind};
 use crosscheck_sql::SqlKind;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The allocator of the `crosscheck` binary, so figures match a campaign's.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-struct Timed {
-    inner: Box<dyn Engine>,
-}
-
-impl Engine for Timed {
-    fn info(&self) -> &EngineInfo {
-        self.inner.info()
-    }
-    fn reset(&mut self) -> Result<(), SetupError> {
-        let t = Instant::now();
-        let r = self.inner.reset();
-        EXEC.with(|c| c.set(c.get() + crosscheck_core::nanos(t.elapsed())));
-        r
-    }
-    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let t = Instant::now();
-        let r = self.inner.run(text, limit);
-        if std::env::var_os("BENCH_SLOW").is_some() && t.elapsed() > Duration::from_micros(2000) {
-            eprintln!("slow ({:?}): {text}", t.elapsed());
-        }
-        EXEC.with(|c| c.set(c.get() + crosscheck_core::nanos(t.elapsed())));
-        r
-    }
-}
 
 /// CPU time of this thread: the machine is shared, so wall-clock rates understate.
 fn thread_cpu() -> f64 {
@@ -64,7 +42,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
     let spec = EngineSpec { name: "sqlite".into(), location: None, label: None };
     let engine = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
         .unwrap_or_else(|e| panic!("sqlite opens: {e}"));
-    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Timed { inner: engine })];
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Timed::new(engine, EXEC_NS.clone()))];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let opts = GenOptions { seed, seeds_dir: None };
     let kind = SqlKind;
@@ -72,7 +50,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
     let copts = CheckOptions { timeout: Duration::from_secs(5) };
     let (mut gen_ns, mut other_ns) = (0u64, 0u64);
     let (mut valid, mut nonempty, mut findings) = (0u64, 0u64, 0u64);
-    EXEC.with(|c| c.set(0));
+    EXEC_NS.store(0, Ordering::Relaxed);
     let mut setup = None;
     let start = Instant::now();
     let cpu0 = thread_cpu();
@@ -119,7 +97,7 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
     }
     let wall = start.elapsed().as_secs_f64();
     let cpu = thread_cpu() - cpu0;
-    let exec = EXEC.with(|c| c.replace(0));
+    let exec = EXEC_NS.swap(0, Ordering::Relaxed);
     let s = 1e-9;
     Run {
         per_sec: n as f64 / wall,
@@ -133,9 +111,8 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
     }
 }
 
-thread_local! {
-    static EXEC: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
+/// Nanoseconds the engine spent: the bench runs one campaign at a time.
+static EXEC_NS: std::sync::LazyLock<Arc<AtomicU64>> = std::sync::LazyLock::new(|| Arc::new(AtomicU64::new(0)));
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
