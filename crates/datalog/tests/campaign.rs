@@ -122,10 +122,11 @@ fn sql_engine_reaches_verdicts(name: &str) {
         return;
     }
     let n = 60;
-    let (pass, _, found) = campaign(&["reference", name], "differential", n, 31).expect("opens");
+    let (pass, _, found) =
+        campaign(&["reference", name], "differential", n, 31).unwrap_or_else(|| panic!("{name} opens"));
     assert!(found.is_empty(), "{name} differential: {}", found.join("\n"));
     assert!(pass * 10 >= n * 6, "{name} differential: only {pass} of {n} cases decided");
-    let (pass, _, found) = campaign(&[name], "config", n, 37).expect("opens");
+    let (pass, _, found) = campaign(&[name], "config", n, 37).unwrap_or_else(|| panic!("{name} opens"));
     assert!(found.is_empty(), "{name} config: {}", found.join("\n"));
     assert!(pass * 10 >= n * 6, "{name} config: only {pass} of {n} cases decided");
 }

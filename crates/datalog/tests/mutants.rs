@@ -13,7 +13,8 @@ type Found = (Case, crosscheck_core::Evidence, Vec<Box<dyn Engine>>);
 fn first_finding(names: &[&str], oracle: &str, n: u64) -> Option<Found> {
     let oracle = <crosscheck_datalog::DatalogOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
-    let mut engines: Vec<Box<dyn Engine>> = names.iter().map(|n| open(n).expect("engine opens")).collect();
+    let mut engines: Vec<Box<dyn Engine>> =
+        names.iter().map(|n| open(n).unwrap_or_else(|| panic!("engine {n} opens"))).collect();
     let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
     let mut gen = DatalogGen::new(99, common_caps(&infos), vec![]);
     let opts = CheckOptions { timeout: Duration::from_secs(10) };

@@ -105,5 +105,5 @@ pub static CLINGO: TextDialect = TextDialect {
     extension: "lp",
     command: "clingo repro.lp",
     comment_prefix: "%",
-    print: print,
+    print,
 };

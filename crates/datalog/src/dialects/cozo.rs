@@ -205,5 +205,5 @@ pub static COZO: TextDialect = TextDialect {
     extension: "cozo",
     command: "paste into the Cozo REPL or `cozo` server's script endpoint",
     comment_prefix: "#",
-    print: print,
+    print,
 };

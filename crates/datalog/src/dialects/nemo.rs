@@ -99,5 +99,5 @@ pub static NEMO: TextDialect = TextDialect {
     extension: "rls",
     command: "nmo repro.rls",
     comment_prefix: "%",
-    print: print,
+    print,
 };

@@ -103,7 +103,7 @@ pub static SWIPL: TextDialect = TextDialect {
     extension: "pl",
     command: "swipl repro.pl",
     comment_prefix: "%",
-    print: print,
+    print,
 };
 
 /// The grouped aggregate form as `aggregate_all/3`.

@@ -241,7 +241,7 @@ pub static Z3: TextDialect = TextDialect {
     extension: "smt2",
     command: "z3 repro.smt2",
     comment_prefix: ";",
-    print: print,
+    print,
 };
 
 #[cfg(test)]
