@@ -36,7 +36,7 @@ impl Engine for Timed {
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let t = Instant::now();
         let r = self.inner.run(text, limit);
-        self.ns.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.ns.fetch_add(crosscheck_core::nanos(t.elapsed()), Ordering::Relaxed);
         r
     }
 }
@@ -63,15 +63,29 @@ fn cpu_secs() -> f64 {
 /// Runs `step` for `secs` wall seconds; returns (calls, successes, steps, wall s, CPU s).
 fn timed(secs: f64, mut step: impl FnMut(usize) -> Option<u64>) -> (u64, u64, u64, f64, f64) {
     let (t, c) = (Instant::now(), cpu_secs());
-    let (mut i, mut ok, mut steps) = (0u64, 0u64, 0u64);
+    let (mut i, mut ok, mut steps) = (0usize, 0u64, 0u64);
     while t.elapsed().as_secs_f64() < secs {
-        if let Some(s) = step(i as usize) {
+        if let Some(s) = step(i) {
             ok += 1;
             steps += s;
         }
         i += 1;
     }
-    (i, ok, steps, t.elapsed().as_secs_f64(), cpu_secs() - c)
+    (u64::try_from(i).unwrap_or(u64::MAX), ok, steps, t.elapsed().as_secs_f64(), cpu_secs() - c)
+}
+
+/// Runs `make` for `secs` wall seconds, keeping its first `keep` results for the next step;
+/// returns them with (calls, wall s, CPU s).
+fn generated<T>(secs: f64, keep: usize, mut make: impl FnMut() -> T) -> (Vec<T>, u64, f64, f64) {
+    let mut kept = Vec::new();
+    let (n, _, _, el, cpu) = timed(secs, |_| {
+        let p = make();
+        if kept.len() < keep {
+            kept.push(p);
+        }
+        None
+    });
+    (kept, n, el, cpu)
 }
 
 fn generation(secs: f64) {
@@ -79,14 +93,7 @@ fn generation(secs: f64) {
     let cfg = GenConfig::new(caps);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let per = |n: u64, el: f64, cpu: f64| format!("{:.0}/s wall, {:.0}/s CPU", n as f64 / el, n as f64 / cpu.max(1e-9));
-    let mut programs = Vec::new();
-    let (n, _, _, el, cpu) = timed(secs, |_| {
-        let p = gen::program(&mut rng, &cfg, None);
-        if programs.len() < 200 {
-            programs.push(p);
-        }
-        None
-    });
+    let (programs, n, el, cpu) = generated(secs, 200, || gen::program(&mut rng, &cfg, None));
     println!(
         "generation (queryFuzz-style): {} programs ({:.0}x queryFuzz's 47.6 per CPU s)",
         per(n, el, cpu),
@@ -94,7 +101,8 @@ fn generation(secs: f64) {
     );
     // Ten transformations per program, as a campaign draws them (TRANSFORMATIONS_PER_PROGRAM),
     // with the program's analysis done once per ten, as the generator caches it.
-    let per_program = crosscheck_datalog::TRANSFORMATIONS_PER_PROGRAM as usize;
+    // A count that does not fit a `usize` cannot be reached either: then prepare every time.
+    let per_program = usize::try_from(crosscheck_datalog::TRANSFORMATIONS_PER_PROGRAM).unwrap_or(1);
     let mut prep: Option<(usize, qf::Prepared)> = None;
     let (i, tr, steps, el, cpu) = timed(secs, |i| {
         let k = (i / per_program) % programs.len();
@@ -111,14 +119,7 @@ fn generation(secs: f64) {
         steps as f64 / cpu.max(1e-9),
         100.0 * tr as f64 / i.max(1) as f64
     );
-    let mut dl = Vec::new();
-    let (n, _, _, el, cpu) = timed(secs, |_| {
-        let p = dlsmith::generate(&mut rng, &cfg, None);
-        if dl.len() < 100 {
-            dl.push(p);
-        }
-        None
-    });
+    let (dl, n, el, cpu) = generated(secs, 100, || dlsmith::generate(&mut rng, &cfg, None));
     println!("generation (DLSmith graphs):  {} programs (DLSmith: 163/s)", per(n, el, cpu));
     let (_, tr, steps, el, cpu) =
         timed(secs, |i| dlsmith::transform(&mut rng, &dl[i % dl.len()], &cfg, 100).map(|x| x.steps.len() as u64));
@@ -167,9 +168,9 @@ fn end_to_end(names: &[String], oracle: &str, secs: f64) {
         let t0 = Instant::now();
         let case = g.case(tests, oracle);
         let t1 = Instant::now();
-        gen_ns += (t1 - t0).as_nanos() as u64;
+        gen_ns += crosscheck_core::nanos(t1 - t0);
         let r = DatalogKind.check(oracle, &case, &mut es, &opts);
-        other_ns += t1.elapsed().as_nanos() as u64;
+        other_ns += crosscheck_core::nanos(t1.elapsed());
         tests += 1;
         match r {
             Check::Pass { nonempty: ne } => {

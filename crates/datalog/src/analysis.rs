@@ -351,26 +351,23 @@ impl DepGraph {
 
     /// Nodes reachable from `start` along the data flow, `start` included.
     pub fn downstream(&self, start: usize) -> Vec<bool> {
-        let mut seen = vec![false; self.nodes.len()];
-        let mut stack = vec![start];
-        while let Some(v) = stack.pop() {
-            if std::mem::replace(&mut seen[v], true) {
-                continue;
-            }
-            stack.extend(self.out_of[v].iter().map(|(w, _)| *w));
-        }
-        seen
+        self.reach(start, &self.out_of)
     }
 
     /// Nodes from which `start` is reachable, `start` included.
     pub fn upstream(&self, start: usize) -> Vec<bool> {
+        self.reach(start, &self.into)
+    }
+
+    /// Nodes reachable from `start` along `edges` (one direction of the data flow).
+    fn reach<E>(&self, start: usize, edges: &[Vec<(usize, E)>]) -> Vec<bool> {
         let mut seen = vec![false; self.nodes.len()];
         let mut stack = vec![start];
         while let Some(v) = stack.pop() {
             if std::mem::replace(&mut seen[v], true) {
                 continue;
             }
-            stack.extend(self.into[v].iter().map(|(w, _)| *w));
+            stack.extend(edges[v].iter().map(|(w, _)| *w));
         }
         seen
     }

@@ -63,9 +63,15 @@ const RESERVED: &[&str] = &[
     "with", "into", "null", "drop", "join", "pair", "once", "show", "sub", "exit", "size", "succ", "time", "nth",
 ];
 
+/// The letter of pool name `i`: the pool goes round the alphabet.
+fn pool_letter(i: usize) -> char {
+    const LETTERS: &[u8; 26] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    char::from(LETTERS[i % LETTERS.len()])
+}
+
 /// The variable pool of queryFuzz: A..Z, AA..ZZ, AAA..ZZZ.
 pub fn pool_name(i: usize) -> String {
-    let letter = (b'A' + (i % 26) as u8) as char;
+    let letter = pool_letter(i);
     let rep = i / 26 + 1;
     if rep <= 3 {
         std::iter::repeat_n(letter, rep).collect()
@@ -86,7 +92,7 @@ pub fn fresh_name(taken: impl Fn(&str) -> bool) -> String {
     let mut buf = String::with_capacity(4);
     for i in 0.. {
         buf.clear();
-        let letter = (b'A' + (i % 26) as u8) as char;
+        let letter = pool_letter(i);
         let rep = i / 26 + 1;
         if rep <= 3 {
             buf.extend(std::iter::repeat_n(letter, rep));

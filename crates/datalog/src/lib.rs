@@ -196,7 +196,7 @@ impl DatalogGen {
     }
 
     fn cfg(&self, pidx: u64) -> &GenConfig {
-        &self.cfgs[(pidx % self.cfgs.len() as u64) as usize]
+        &self.cfgs[crosscheck_core::position(pidx, self.cfgs.len())]
     }
 
     /// The program of batch `pidx` (queryFuzz-style, or DLSmith's layered graph).

@@ -53,7 +53,7 @@ impl Engine for Reference {
                 let rows = relation(&db, out).iter().map(|t| t.iter().map(value).collect()).collect();
                 Outcome::Rows(Rows::new(columns(&p, out), rows))
             }
-            Err(e) if e == TIMED_OUT => Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 },
+            Err(e) if e == TIMED_OUT => Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) },
             Err(e) => Outcome::error(e),
         }
     }

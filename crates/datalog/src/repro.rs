@@ -2,7 +2,7 @@
 //! engines' own dialect, each with the oracle, the expected and the actual answer in comments.
 
 use crate::ast::Program;
-use crate::dialects::{by_name, print, souffle::Souffle, Dialect};
+use crate::dialects::{by_name, print, souffle::SOUFFLE, Dialect};
 use crate::oracles::DatalogOracle;
 use crate::{Case, Test};
 use crosscheck_core::{EngineInfo, Evidence};
@@ -13,7 +13,7 @@ fn commented(prefix: &str, text: &str) -> String {
 
 /// The dialect of a name; an unknown one writes its files as Soufflé's would be named.
 fn dialect(name: &str) -> &'static dyn Dialect {
-    by_name(name).unwrap_or(&Souffle)
+    by_name(name).unwrap_or(&SOUFFLE)
 }
 
 /// The file name of a reproducer and the header that says how to run it.

@@ -48,46 +48,41 @@ pub fn campaign(names: &[&str], oracle: &str, n: u64, seed: u64) -> Option<(u64,
     Some((pass, skip, found))
 }
 
+/// A campaign of `n` cases on `names` finds nothing and decides more than `min_pass` of them.
+fn no_findings(names: &[&str], oracle: &str, n: u64, seed: u64, min_pass: u64) {
+    let (pass, _, found) = campaign(names, oracle, n, seed).unwrap_or_else(|| panic!("{names:?} open"));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    assert!(pass > min_pass, "only {pass} valid tests");
+}
+
 #[test]
 fn reference_queryfuzz_no_findings() {
-    let (pass, _, found) = campaign(&["reference"], "queryfuzz", 300, 7).expect("reference");
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    assert!(pass > 150, "only {pass} valid tests");
+    no_findings(&["reference"], "queryfuzz", 300, 7, 150);
 }
 
 #[test]
 fn cozo_queryfuzz_no_findings() {
-    let (pass, _, found) = campaign(&["cozo"], "queryfuzz", 200, 11).expect("cozo");
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    assert!(pass > 100, "only {pass} valid tests");
+    no_findings(&["cozo"], "queryfuzz", 200, 11, 100);
 }
 
 #[test]
 fn cozo_reference_differential_no_findings() {
-    let (pass, _, found) = campaign(&["reference", "cozo"], "differential", 300, 3).expect("cozo");
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    assert!(pass > 150, "only {pass} valid tests");
+    no_findings(&["reference", "cozo"], "differential", 300, 3, 150);
 }
 
 #[test]
 fn reference_dlsmith_no_findings() {
-    let (pass, _, found) = campaign(&["reference"], "dlsmith", 120, 5).expect("reference");
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    assert!(pass > 60, "only {pass} valid tests");
+    no_findings(&["reference"], "dlsmith", 120, 5, 60);
 }
 
 #[test]
 fn cozo_dlsmith_no_findings() {
-    let (pass, _, found) = campaign(&["cozo"], "dlsmith", 100, 9).expect("cozo");
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    assert!(pass > 50, "only {pass} valid tests");
+    no_findings(&["cozo"], "dlsmith", 100, 9, 50);
 }
 
 #[test]
 fn reference_and_cozo_config_no_findings() {
-    let (pass, _, found) = campaign(&["reference", "cozo"], "config", 200, 13).expect("cozo");
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    assert!(pass > 100, "only {pass} valid tests");
+    no_findings(&["reference", "cozo"], "config", 200, 13, 100);
 }
 
 #[test]
@@ -122,10 +117,11 @@ fn sql_engine_reaches_verdicts(name: &str) {
         return;
     }
     let n = 60;
-    let (pass, _, found) = campaign(&["reference", name], "differential", n, 31).expect("opens");
+    let (pass, _, found) =
+        campaign(&["reference", name], "differential", n, 31).unwrap_or_else(|| panic!("{name} opens"));
     assert!(found.is_empty(), "{name} differential: {}", found.join("\n"));
     assert!(pass * 10 >= n * 6, "{name} differential: only {pass} of {n} cases decided");
-    let (pass, _, found) = campaign(&[name], "config", n, 37).expect("opens");
+    let (pass, _, found) = campaign(&[name], "config", n, 37).unwrap_or_else(|| panic!("{name} opens"));
     assert!(found.is_empty(), "{name} config: {}", found.join("\n"));
     assert!(pass * 10 >= n * 6, "{name} config: only {pass} of {n} cases decided");
 }

@@ -24,7 +24,7 @@ fn reference_known_answers() {
 
 fn against_reference(name: &str) {
     let Some(mut e) = open(name) else { return };
-    let mut r = open("reference").expect("reference is built in");
+    let mut r = open("reference").unwrap_or_else(|| panic!("reference is built in"));
     let mut ran = 0;
     for (what, src, out) in SUITE {
         let p = parse(src);
@@ -36,7 +36,7 @@ fn against_reference(name: &str) {
             );
             continue;
         }
-        let want = run(&mut r, &p, out).expect("reference runs");
+        let want = run(&mut r, &p, out).unwrap_or_else(|e| panic!("reference runs: {e}"));
         let got = run(&mut e, &p, out).unwrap_or_else(|err| panic!("{name} on {what}: {err}"));
         assert_eq!(got, want, "{name} on {what}");
         ran += 1;
@@ -143,7 +143,8 @@ fn sql_engine_options_are_undone() {
 /// The answer of `engine` to `src` printed for output `out`, as rows.
 fn answer(engine: &str, src: &str, out: &str) -> Option<Vec<Vec<crosscheck_core::Value>>> {
     let mut e = open(engine)?;
-    let text = crosscheck_datalog::dialects::print(&e.info().dialect, &parse(src), out, None).expect("prints");
+    let text = crosscheck_datalog::dialects::print(&e.info().dialect, &parse(src), out, None)
+        .unwrap_or_else(|e| panic!("prints: {e}"));
     match e.run(&text, std::time::Duration::from_secs(10)) {
         crosscheck_core::Outcome::Rows(r) => Some(r.rows),
         other => panic!("{other:?}\n{text}"),

@@ -13,7 +13,8 @@ type Found = (Case, crosscheck_core::Evidence, Vec<Box<dyn Engine>>);
 fn first_finding(names: &[&str], oracle: &str, n: u64) -> Option<Found> {
     let oracle = <crosscheck_datalog::DatalogOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
-    let mut engines: Vec<Box<dyn Engine>> = names.iter().map(|n| open(n).expect("engine opens")).collect();
+    let mut engines: Vec<Box<dyn Engine>> =
+        names.iter().map(|n| open(n).unwrap_or_else(|| panic!("engine {n} opens"))).collect();
     let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
     let mut gen = DatalogGen::new(99, common_caps(&infos), vec![]);
     let opts = CheckOptions { timeout: Duration::from_secs(10) };
@@ -26,29 +27,33 @@ fn first_finding(names: &[&str], oracle: &str, n: u64) -> Option<Found> {
     None
 }
 
+/// `case` reduced for a minute, each step keeping `oracle`'s failure `ev`.
+fn reduced(
+    case: Case,
+    ev: &crosscheck_core::Evidence,
+    engines: &mut [Box<dyn Engine>],
+    oracle: crosscheck_datalog::DatalogOracle,
+) -> (Case, crosscheck_core::reduce::ReduceStats) {
+    let opts = CheckOptions { timeout: Duration::from_secs(10) };
+    reduce(
+        case,
+        |c| DatalogKind.shrink(c),
+        |c| DatalogKind.size(c),
+        |c| {
+            crosscheck_core::worker::recheck(&DatalogKind, oracle, c, engines, &opts)
+                .is_some_and(|e| e.same_failure(ev))
+        },
+        Instant::now() + Duration::from_secs(60),
+    )
+}
+
 #[test]
 fn drop_row_caught_by_differential_and_reduced() {
     let (case, ev, mut engines) =
         first_finding(&["reference", "mutant:cozo:drop-row"], "differential", 100).expect("the mutant is caught");
     assert_eq!(ev.key, "differential:subset", "{ev:?}");
-    let opts = CheckOptions { timeout: Duration::from_secs(10) };
     let before = DatalogKind.size(&case);
-    let (small, stats) = reduce(
-        case,
-        |c| DatalogKind.shrink(c),
-        |c| DatalogKind.size(c),
-        |c| {
-            crosscheck_core::worker::recheck(
-                &DatalogKind,
-                crosscheck_datalog::DatalogOracle::Differential,
-                c,
-                &mut engines,
-                &opts,
-            )
-            .is_some_and(|e| e.same_failure(&ev))
-        },
-        Instant::now() + Duration::from_secs(60),
-    );
+    let (small, stats) = reduced(case, &ev, &mut engines, crosscheck_datalog::DatalogOracle::Differential);
     assert!(stats.size_after < before, "{stats:?}");
     // The fault drops one tuple of any non-empty output: one fact and one rule (or none)
     // are enough to show it.
@@ -86,22 +91,7 @@ fn drop_row_caught_by_queryfuzz_and_reduced() {
     assert!(ev.key.starts_with("queryfuzz:"), "{ev:?}");
     let opts = CheckOptions { timeout: Duration::from_secs(10) };
     let before = DatalogKind.size(&case);
-    let (small, _) = reduce(
-        case,
-        |c| DatalogKind.shrink(c),
-        |c| DatalogKind.size(c),
-        |c| {
-            crosscheck_core::worker::recheck(
-                &DatalogKind,
-                crosscheck_datalog::DatalogOracle::Queryfuzz,
-                c,
-                &mut engines,
-                &opts,
-            )
-            .is_some_and(|e| e.same_failure(&ev))
-        },
-        Instant::now() + Duration::from_secs(60),
-    );
+    let (small, _) = reduced(case, &ev, &mut engines, crosscheck_datalog::DatalogOracle::Queryfuzz);
     assert!(DatalogKind.size(&small) < before);
     let mut r = open("reference").expect("reference");
     assert!(matches!(

@@ -8,7 +8,7 @@ use crosscheck_datalog::qf::{self, exists_containment, Expect};
 use rand::SeedableRng;
 
 fn out(p: &Program, rel: &str) -> Vec<Vec<crosscheck_datalog::ast::Val>> {
-    relation(&evaluate(p, Limits::default(), Strategy::SemiNaive).expect("evaluates"), rel)
+    relation(&evaluate(p, Limits::default(), Strategy::SemiNaive).unwrap_or_else(|e| panic!("evaluates: {e}")), rel)
 }
 
 fn holds(a: &[Vec<crosscheck_datalog::ast::Val>], b: &[Vec<crosscheck_datalog::ast::Val>], e: Expect) -> bool {

@@ -1,7 +1,7 @@
 //! clingo's ASP dialect: Prolog-style rules, `not` negation, strings for symbols,
 //! `#count`/`#sum`/`#min`/`#max` set aggregates, `#show` for the output.
 
-use super::{agg_form, flatten, Dialect};
+use super::{agg_form, flatten, TextDialect};
 use crate::ast::{CmpOp, Literal, Program, Term, Val};
 use std::fmt::Write;
 
@@ -97,28 +97,13 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     Ok(s)
 }
 
-pub struct Clingo;
-
-impl Dialect for Clingo {
-    fn name(&self) -> &'static str {
-        "clingo"
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        CAPS
-    }
-    fn options(&self) -> &'static [&'static str] {
-        OPTIONS
-    }
-    fn extension(&self) -> &'static str {
-        "lp"
-    }
-    fn command(&self) -> &'static str {
-        "clingo repro.lp"
-    }
-    fn comment_prefix(&self) -> &'static str {
-        "%"
-    }
-    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        print(p, out, option)
-    }
-}
+/// Clingo's spelling facts and printer.
+pub static CLINGO: TextDialect = TextDialect {
+    name: "clingo",
+    caps: CAPS,
+    options: OPTIONS,
+    extension: "lp",
+    command: "clingo repro.lp",
+    comment_prefix: "%",
+    print,
+};

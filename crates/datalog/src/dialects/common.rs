@@ -1,9 +1,47 @@
 //! Helpers the printers share: the aggregate rule shape every dialect can express, rules
 //! flattened for dialects that want plain variables in atoms, the `config` option's first-line
-//! comment, and model values and column names as the core sees them.
+//! comment, model values and column names as the core sees them, and [`TextDialect`], the
+//! one `Dialect` impl of the Datalog text dialects.
 
+use super::Dialect;
 use crate::ast::{AggFn, CmpOp, Literal, Program, Rule, Term, Val};
 use crosscheck_core::Value;
+
+/// A dialect whose whole spelling is one printer function plus a few fixed facts: the Datalog
+/// text dialects differ only in those, so they are values of this one type.
+pub struct TextDialect {
+    pub name: &'static str,
+    pub caps: &'static [&'static str],
+    pub options: &'static [&'static str],
+    pub extension: &'static str,
+    pub command: &'static str,
+    pub comment_prefix: &'static str,
+    pub print: fn(&Program, &str, Option<&str>) -> Result<String, String>,
+}
+
+impl Dialect for TextDialect {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn capabilities(&self) -> &'static [&'static str] {
+        self.caps
+    }
+    fn options(&self) -> &'static [&'static str] {
+        self.options
+    }
+    fn extension(&self) -> &'static str {
+        self.extension
+    }
+    fn command(&self) -> &'static str {
+        self.command
+    }
+    fn comment_prefix(&self) -> &'static str {
+        self.comment_prefix
+    }
+    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
+        (self.print)(p, out, option)
+    }
+}
 
 /// The aggregate rule shape every dialect can express:
 /// `h(G.., R) :- p(G.., _), R = f V : { p(G.., V) }`, grouping `p` by the columns `G`.

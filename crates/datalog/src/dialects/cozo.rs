@@ -2,7 +2,7 @@
 //! (`h[a, b] := r[a, c], s[c, b]`), constant rules for facts, `not` for negation, aggregates
 //! in rule heads, and an entry rule `?[...]` for the output relation.
 
-use super::{agg_form, flatten, AggForm, Dialect};
+use super::{agg_form, flatten, AggForm, TextDialect};
 use crate::ast::{AggFn, CmpOp, Literal, Program, Rule, Term, Val};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -197,28 +197,13 @@ fn rule(r: &Rule) -> Result<String, String> {
     Ok(format!("{}[{}] := {}", rel(&r.head.rel), head?.join(", "), body.join(", ")))
 }
 
-pub struct Cozo;
-
-impl Dialect for Cozo {
-    fn name(&self) -> &'static str {
-        "cozo"
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        CAPS
-    }
-    fn options(&self) -> &'static [&'static str] {
-        OPTIONS
-    }
-    fn extension(&self) -> &'static str {
-        "cozo"
-    }
-    fn command(&self) -> &'static str {
-        "paste into the Cozo REPL or `cozo` server's script endpoint"
-    }
-    fn comment_prefix(&self) -> &'static str {
-        "#"
-    }
-    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        print(p, out, option)
-    }
-}
+/// Cozo's spelling facts and printer.
+pub static COZO: TextDialect = TextDialect {
+    name: "cozo",
+    caps: CAPS,
+    options: OPTIONS,
+    extension: "cozo",
+    command: "paste into the Cozo REPL or `cozo` server's script endpoint",
+    comment_prefix: "#",
+    print,
+};

@@ -14,7 +14,7 @@ pub mod sqlite;
 pub mod swipl;
 pub mod z3;
 
-pub use common::{agg_form, columns, flatten, option_line, value, AggForm};
+pub use common::{agg_form, columns, flatten, option_line, value, AggForm, TextDialect};
 
 use crate::ast::Program;
 
@@ -47,12 +47,12 @@ pub trait Dialect: Sync {
 /// The dialect of a name, as engines report it.
 pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
     Some(match name {
-        "souffle" => &souffle::Souffle,
-        "cozo" => &cozo::Cozo,
-        "nemo" => &nemo::Nemo,
+        "souffle" => &souffle::SOUFFLE,
+        "cozo" => &cozo::COZO,
+        "nemo" => &nemo::NEMO,
         "z3" => &z3::Z3,
-        "clingo" => &clingo::Clingo,
-        "swipl" => &swipl::Swipl,
+        "clingo" => &clingo::CLINGO,
+        "swipl" => &swipl::SWIPL,
         "sqlite" => &sqlite::SQLITE,
         "postgres" => &postgres::POSTGRES,
         "duckdb" => &duckdb::DUCKDB,

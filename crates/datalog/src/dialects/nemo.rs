@@ -1,8 +1,9 @@
 //! Nemo's rule language: `?X` variables, `~` negation, aggregates `#count/#sum/#min/#max` in
 //! rule heads, `?Z = expr` assignments.
 
-use super::{agg_form, flatten, Dialect};
+use super::{agg_form, flatten, TextDialect};
 use crate::ast::{CmpOp, Literal, Program, Term, Val};
+use std::fmt::Write;
 
 pub const CAPS: &[&str] = &[
     "negation",
@@ -86,32 +87,17 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
         s.push_str(&l);
         s.push('\n');
     }
-    s.push_str(&format!("% output: {}\n", rel(out)));
+    let _ = writeln!(s, "% output: {}", rel(out));
     Ok(s)
 }
 
-pub struct Nemo;
-
-impl Dialect for Nemo {
-    fn name(&self) -> &'static str {
-        "nemo"
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        CAPS
-    }
-    fn options(&self) -> &'static [&'static str] {
-        OPTIONS
-    }
-    fn extension(&self) -> &'static str {
-        "rls"
-    }
-    fn command(&self) -> &'static str {
-        "nmo repro.rls"
-    }
-    fn comment_prefix(&self) -> &'static str {
-        "%"
-    }
-    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        print(p, out, option)
-    }
-}
+/// Nemo's spelling facts and printer.
+pub static NEMO: TextDialect = TextDialect {
+    name: "nemo",
+    caps: CAPS,
+    options: OPTIONS,
+    extension: "rls",
+    command: "nmo repro.rls",
+    comment_prefix: "%",
+    print,
+};

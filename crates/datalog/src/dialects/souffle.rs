@@ -2,7 +2,7 @@
 //! cannot be installed here) and spoken by the reference evaluator, which parses it back. Its
 //! capabilities are the reference evaluator's: everything the model has.
 
-use super::Dialect;
+use super::TextDialect;
 use crate::ast::{Literal, Program, Rule, Term, Type, Val};
 use std::fmt::Write;
 
@@ -87,37 +87,22 @@ pub const CAPS: &[&str] = &[
 /// `naive` re-evaluates every rule on the full relations each round instead of semi-naively.
 pub const OPTIONS: &[&str] = &["naive"];
 
-fn print_one(p: &Program, out: &str, option: Option<&str>) -> String {
+fn print_one(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
     let mut s = String::new();
     if let Some(o) = option {
-        s.push_str(&format!("// crosscheck-option: {o}\n"));
+        let _ = writeln!(s, "// crosscheck-option: {o}");
     }
     s.push_str(&print(p, &[out.to_string()]));
-    s
+    Ok(s)
 }
 
-pub struct Souffle;
-
-impl Dialect for Souffle {
-    fn name(&self) -> &'static str {
-        "souffle"
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        CAPS
-    }
-    fn options(&self) -> &'static [&'static str] {
-        OPTIONS
-    }
-    fn extension(&self) -> &'static str {
-        "dl"
-    }
-    fn command(&self) -> &'static str {
-        "souffle repro.dl"
-    }
-    fn comment_prefix(&self) -> &'static str {
-        "//"
-    }
-    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        Ok(print_one(p, out, option))
-    }
-}
+/// Souffle's spelling facts and printer.
+pub static SOUFFLE: TextDialect = TextDialect {
+    name: "souffle",
+    caps: CAPS,
+    options: OPTIONS,
+    extension: "dl",
+    command: "souffle repro.dl",
+    comment_prefix: "//",
+    print: print_one,
+};

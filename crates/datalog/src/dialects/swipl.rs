@@ -2,7 +2,7 @@
 //! `aggregate_all/3` over a completed table, bodies are printed in evaluation order (Prolog
 //! needs bound variables for comparisons). The program prints the output relation itself.
 
-use super::{agg_form, flatten, AggForm, Dialect};
+use super::{agg_form, flatten, AggForm, TextDialect};
 use crate::ast::{CmpOp, Literal, Program, Rule, Term, Val};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -95,31 +95,16 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     Ok(s)
 }
 
-pub struct Swipl;
-
-impl Dialect for Swipl {
-    fn name(&self) -> &'static str {
-        "swipl"
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        CAPS
-    }
-    fn options(&self) -> &'static [&'static str] {
-        OPTIONS
-    }
-    fn extension(&self) -> &'static str {
-        "pl"
-    }
-    fn command(&self) -> &'static str {
-        "swipl repro.pl"
-    }
-    fn comment_prefix(&self) -> &'static str {
-        "%"
-    }
-    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        print(p, out, option)
-    }
-}
+/// Swipl's spelling facts and printer.
+pub static SWIPL: TextDialect = TextDialect {
+    name: "swipl",
+    caps: CAPS,
+    options: OPTIONS,
+    extension: "pl",
+    command: "swipl repro.pl",
+    comment_prefix: "%",
+    print,
+};
 
 /// The grouped aggregate form as `aggregate_all/3`.
 fn agg_rule(r: &Rule, a: &AggForm) -> String {

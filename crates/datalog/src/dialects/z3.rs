@@ -8,7 +8,7 @@
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
-use super::Dialect;
+use super::TextDialect;
 use crate::ast::{CmpOp, Literal, Program, Rule, Term, Type, Val};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -233,31 +233,16 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     Ok(s)
 }
 
-pub struct Z3;
-
-impl Dialect for Z3 {
-    fn name(&self) -> &'static str {
-        "z3"
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        CAPS
-    }
-    fn options(&self) -> &'static [&'static str] {
-        OPTIONS
-    }
-    fn extension(&self) -> &'static str {
-        "smt2"
-    }
-    fn command(&self) -> &'static str {
-        "z3 repro.smt2"
-    }
-    fn comment_prefix(&self) -> &'static str {
-        ";"
-    }
-    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        print(p, out, option)
-    }
-}
+/// Z3's spelling facts and printer.
+pub static Z3: TextDialect = TextDialect {
+    name: "z3",
+    caps: CAPS,
+    options: OPTIONS,
+    extension: "smt2",
+    command: "z3 repro.smt2",
+    comment_prefix: ";",
+    print,
+};
 
 #[cfg(test)]
 mod tests {

@@ -43,7 +43,9 @@ pub fn inline_facts(p: &Program, rel: &str, rows: &Rows) -> Option<Program> {
             .zip(&cols)
             .map(|(v, t)| match (v, t) {
                 (Value::Int(n), Type::Number) => Some(Val::Num(*n)),
-                (Value::Float(f), Type::Number) if f.fract() == 0.0 => Some(Val::Num(*f as i64)),
+                (Value::Float(f), Type::Number) if f.fract() == 0.0 => {
+                    Some(Val::Num(crosscheck_core::value::trunc_i64(*f)))
+                }
                 (Value::Text(s), Type::Symbol) => Some(Val::Sym(s.clone())),
                 _ => None,
             })

@@ -36,7 +36,7 @@ pub fn open(name: &str) -> Option<Box<dyn Engine>> {
 }
 
 pub fn parse(src: &str) -> Program {
-    crosscheck_datalog::parse::parse(src).expect("test program parses")
+    crosscheck_datalog::parse::parse(src).unwrap_or_else(|e| panic!("test program parses: {e}"))
 }
 
 /// Runs `p` on `e` for output `out` and returns the sorted set of tuples as strings.
@@ -57,7 +57,7 @@ pub fn row_str(row: &[Value]) -> String {
     let cells: Vec<String> = row
         .iter()
         .map(|v| match v {
-            Value::Float(f) if f.fract() == 0.0 => format!("{}", *f as i64),
+            Value::Float(f) if f.fract() == 0.0 => format!("{}", crosscheck_core::value::trunc_i64(*f)),
             other => other.to_string(),
         })
         .collect();

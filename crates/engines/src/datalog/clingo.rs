@@ -3,9 +3,9 @@
 //! model.
 
 use super::option_line;
-use super::tool::{run, Exited, Tool};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
+use super::tool::{run, Exited, OneShot, Tool, ToolFactory};
+use crosscheck_core::{Outcome, SetupError, Value};
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -83,41 +83,25 @@ pub fn split_atoms(line: &str) -> Vec<String> {
     out
 }
 
-pub struct Factory;
-
 const TOOL: Tool = Tool {
     name: "clingo",
     install: "apt-get install gringo (scripts/install-datalog-engines.sh)",
     version: |out| Some(out.lines().next()?.trim().trim_start_matches("clingo version ").to_string()),
 };
 
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "clingo"
-    }
-    fn describe(&self) -> &'static str {
-        "clingo ASP solver (Debian gringo), stratified programs as answer-set programs"
-    }
-    fn availability(&self) -> Availability {
-        TOOL.availability()
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (bin, v) = TOOL.locate(spec)?;
-        Ok(Box::new(Clingo { info: info_for(spec, v, "clingo", &[]), bin }))
-    }
-}
+pub static FACTORY: ToolFactory<Clingo> = ToolFactory {
+    tool: TOOL,
+    describe: "clingo ASP solver (Debian gringo), stratified programs as answer-set programs",
+    engine: PhantomData,
+};
 
 pub struct Clingo {
-    info: EngineInfo,
     bin: PathBuf,
 }
 
-impl Engine for Clingo {
-    fn info(&self) -> &EngineInfo {
-        &self.info
-    }
-    fn reset(&mut self) -> Result<(), SetupError> {
-        Ok(())
+impl OneShot for Clingo {
+    fn open(bin: PathBuf) -> Result<Self, SetupError> {
+        Ok(Clingo { bin })
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let mut cmd = Command::new(&self.bin);
@@ -140,7 +124,7 @@ impl Engine for Clingo {
         let Some(end) = lines.iter().position(|l| l.starts_with("SATISFIABLE") || l.starts_with("UNSATISFIABLE"))
         else {
             if stdout.contains("UNKNOWN") || stderr.contains("Interrupted") {
-                return Outcome::Timeout { after_ms: limit.as_millis() as u64 };
+                return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
             }
             return Outcome::error(format!("clingo: {}", stderr.lines().take(3).collect::<Vec<_>>().join(" ")));
         };

@@ -83,7 +83,7 @@ impl Engine for Cozo {
             Ok(Err(e)) => {
                 let msg = format!("{e}");
                 if msg.contains("killed") || msg.contains("timeout") {
-                    Outcome::Timeout { after_ms: limit.as_millis() as u64 }
+                    Outcome::Timeout { after_ms: crosscheck_core::millis(limit) }
                 } else {
                     Outcome::error(msg)
                 }

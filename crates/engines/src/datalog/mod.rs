@@ -27,9 +27,9 @@ pub fn registry() -> Vec<&'static dyn EngineFactory> {
     vec![
         &cozo::Factory,
         &nemo::Factory,
-        &z3::Factory,
-        &clingo::Factory,
-        &swipl::Factory,
+        &z3::FACTORY,
+        &clingo::FACTORY,
+        &swipl::FACTORY,
         &sqlite::FACTORY,
         &postgres::FACTORY,
         &duckdb::FACTORY,

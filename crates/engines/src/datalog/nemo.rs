@@ -115,7 +115,7 @@ impl Engine for Nemo {
             Err(BridgeError::Timeout) => {
                 // A busy bridge cannot take the next request: start afresh next time.
                 self.bridge = None;
-                return Outcome::Timeout { after_ms: limit.as_millis() as u64 };
+                return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
             }
             Err(BridgeError::Closed) => {
                 let crash = bridge.crash_outcome();

@@ -1,14 +1,12 @@
 //! SWI-Prolog as a subprocess, running a tabled program printed by the Datalog leg's `swipl` dialect,
 //! which prints the output relation itself.
 
-use super::tool::{run, Exited, Tool};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError};
+use super::tool::{run, Exited, OneShot, Tool, ToolFactory};
+use crosscheck_core::{Outcome, SetupError};
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
-
-pub struct Factory;
 
 const TOOL: Tool = Tool {
     name: "swipl",
@@ -18,22 +16,8 @@ const TOOL: Tool = Tool {
     },
 };
 
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "swipl"
-    }
-    fn describe(&self) -> &'static str {
-        "SWI-Prolog with tabling (Debian swi-prolog-nox)"
-    }
-    fn availability(&self) -> Availability {
-        TOOL.availability()
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (bin, v) = TOOL.locate(spec)?;
-        let dir = tempfile_dir()?;
-        Ok(Box::new(Swipl { info: info_for(spec, v, "swipl", &[]), bin, dir, n: 0 }))
-    }
-}
+pub static FACTORY: ToolFactory<Swipl> =
+    ToolFactory { tool: TOOL, describe: "SWI-Prolog with tabling (Debian swi-prolog-nox)", engine: PhantomData };
 
 /// A private directory for program files (swipl loads files, not stdin).
 pub fn tempfile_dir() -> Result<PathBuf, SetupError> {
@@ -43,18 +27,14 @@ pub fn tempfile_dir() -> Result<PathBuf, SetupError> {
 }
 
 pub struct Swipl {
-    info: EngineInfo,
     bin: PathBuf,
     dir: PathBuf,
     n: u64,
 }
 
-impl Engine for Swipl {
-    fn info(&self) -> &EngineInfo {
-        &self.info
-    }
-    fn reset(&mut self) -> Result<(), SetupError> {
-        Ok(())
+impl OneShot for Swipl {
+    fn open(bin: PathBuf) -> Result<Self, SetupError> {
+        Ok(Swipl { bin, dir: tempfile_dir()?, n: 0 })
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         self.n += 1;

@@ -1,9 +1,12 @@
 //! What the Datalog engines run as one-shot processes (z3's μZ, clingo, swipl) share: finding
 //! the binary (the spec's location, else `PATH` or the project virtualenv), its version, the
-//! availability line, and one run with its deadline.
+//! availability line, one run with its deadline, and the factory and engine around a tool's
+//! own way of running a program ([`OneShot`]).
 
 use crate::transport::{find_tool, run_once, RunOnce};
-use crosscheck_core::{Availability, EngineSpec, Outcome, SetupError};
+use crosscheck_core::engine::info_for;
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError};
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus};
 use std::time::Duration;
@@ -56,7 +59,58 @@ pub struct Exited {
 pub fn run(cmd: &mut Command, input: &str, wait: Duration, limit: Duration, name: &str) -> Result<Exited, Outcome> {
     match run_once(cmd, input, wait) {
         Ok(RunOnce::Exited { status, stdout, stderr }) => Ok(Exited { stdout, stderr, status }),
-        Ok(RunOnce::TimedOut { .. }) => Err(Outcome::Timeout { after_ms: limit.as_millis() as u64 }),
+        Ok(RunOnce::TimedOut { .. }) => Err(Outcome::Timeout { after_ms: crosscheck_core::millis(limit) }),
         Err(e) => Err(Outcome::error(format!("cannot run {name}: {e}"))),
+    }
+}
+
+/// How an engine built on a [`Tool`] runs one program; the factory and the `Engine` around it
+/// are [`ToolFactory`] and [`ToolEngine`], the same for every such tool.
+pub trait OneShot: Send + Sized + 'static {
+    /// The engine's state around its binary, made when the engine opens.
+    fn open(bin: PathBuf) -> Result<Self, SetupError>;
+    /// One program, in a fresh process.
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome;
+}
+
+/// The factory of a one-shot tool engine: the tool speaks the dialect it is named after.
+pub struct ToolFactory<T> {
+    pub tool: Tool,
+    pub describe: &'static str,
+    pub engine: PhantomData<fn() -> T>,
+}
+
+impl<T: OneShot> EngineFactory for ToolFactory<T> {
+    fn name(&self) -> &'static str {
+        self.tool.name
+    }
+    fn describe(&self) -> &'static str {
+        self.describe
+    }
+    fn availability(&self) -> Availability {
+        self.tool.availability()
+    }
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let (bin, v) = self.tool.locate(spec)?;
+        let info = info_for(spec, v, self.tool.name, &[]);
+        Ok(Box::new(ToolEngine { info, state: T::open(bin)? }))
+    }
+}
+
+/// A one-shot tool engine: nothing outlives a run, so a reset has nothing to do.
+pub struct ToolEngine<T> {
+    info: EngineInfo,
+    state: T,
+}
+
+impl<T: OneShot> Engine for ToolEngine<T> {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+    fn reset(&mut self) -> Result<(), SetupError> {
+        Ok(())
+    }
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        self.state.run(text, limit)
     }
 }

@@ -9,10 +9,10 @@
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
-use super::tool::{run, Exited, Tool};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
+use super::tool::{run, Exited, OneShot, Tool, ToolFactory};
+use crosscheck_core::{Outcome, SetupError, Value};
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -137,41 +137,25 @@ fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
     }
 }
 
-pub struct Factory;
-
 const TOOL: Tool = Tool {
     name: "z3",
     install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
     version: |out| out.split_whitespace().nth(2).map(str::to_string),
 };
 
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "z3"
-    }
-    fn describe(&self) -> &'static str {
-        "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3)"
-    }
-    fn availability(&self) -> Availability {
-        TOOL.availability()
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (bin, v) = TOOL.locate(spec)?;
-        Ok(Box::new(Z3 { info: info_for(spec, v, "z3", &[]), bin }))
-    }
-}
+pub static FACTORY: ToolFactory<Z3> = ToolFactory {
+    tool: TOOL,
+    describe: "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3)",
+    engine: PhantomData,
+};
 
 pub struct Z3 {
-    info: EngineInfo,
     bin: PathBuf,
 }
 
-impl Engine for Z3 {
-    fn info(&self) -> &EngineInfo {
-        &self.info
-    }
-    fn reset(&mut self) -> Result<(), SetupError> {
-        Ok(())
+impl OneShot for Z3 {
+    fn open(bin: PathBuf) -> Result<Self, SetupError> {
+        Ok(Z3 { bin })
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let cols: Vec<bool> = text
@@ -204,7 +188,7 @@ impl Engine for Z3 {
             return crate::transport::crash_from(Some(status), stderr);
         }
         if stdout.contains("timeout") || stdout.trim_start().starts_with("unknown") {
-            return Outcome::Timeout { after_ms: limit.as_millis() as u64 };
+            return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
         }
         if stdout.contains("(error") {
             return Outcome::error(format!("z3: {}", stdout.lines().find(|l| l.contains("(error")).unwrap_or("")));
