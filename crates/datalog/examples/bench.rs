@@ -8,7 +8,8 @@
 //! 47.6 programs/s and 303 transformations/s; (2) per engine and oracle, end to end: checks/s
 //! with the generate / execute / check split, % valid, % non-empty and the findings' keys.
 
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Generator, Kind, Outcome, SetupError};
+use crosscheck_core::timed::Timed;
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Generator, Kind};
 use crosscheck_datalog::gen::{self, GenConfig};
 use crosscheck_datalog::{common_caps, dialects, dlsmith, qf, DatalogGen, DatalogKind};
 use rand::SeedableRng;
@@ -20,26 +21,6 @@ use std::time::{Duration, Instant};
 /// The allocator of the `crosscheck` binary, so figures match a campaign's.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-struct Timed {
-    inner: Box<dyn Engine>,
-    ns: Arc<AtomicU64>,
-}
-
-impl Engine for Timed {
-    fn info(&self) -> &EngineInfo {
-        self.inner.info()
-    }
-    fn reset(&mut self) -> Result<(), SetupError> {
-        self.inner.reset()
-    }
-    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let t = Instant::now();
-        let r = self.inner.run(text, limit);
-        self.ns.fetch_add(crosscheck_core::nanos(t.elapsed()), Ordering::Relaxed);
-        r
-    }
-}
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
@@ -147,7 +128,7 @@ fn end_to_end(names: &[String], oracle: &str, secs: f64) {
             }
         };
         match crosscheck_engines::open_engine(&factories, &spec) {
-            Ok(e) => es.push(Box::new(Timed { inner: e, ns: ns.clone() })),
+            Ok(e) => es.push(Box::new(Timed::new(e, ns.clone()))),
             Err(e) => {
                 println!("{:<28} {oracle:<12} skipped: {e}", names.join(","));
                 return;

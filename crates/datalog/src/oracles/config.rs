@@ -2,7 +2,7 @@
 //! may change a result); the cases of one program try its options in turn.
 
 use super::cache::run_cached;
-use super::{relation_name, render, run, supports, Ran};
+use super::{relation_name, render, run, supports};
 use crate::ast::Program;
 use crate::dialects::{options, print};
 use crosscheck_core::bag::diff;
@@ -21,13 +21,13 @@ pub(crate) fn check(p: &Program, option: usize, engines: &mut [Box<dyn Engine>],
         for out in &p.outputs {
             // The cases of one program try its options in turn: the default answer is the
             // same for all of them.
-            let a = match run_cached(e, p, out, opts) {
-                Ran::Rows(r) => r,
-                Ran::Stop(c) => return c,
+            let a = match run_cached(e, p, out, opts).rows() {
+                Ok(r) => r,
+                Err(c) => return c,
             };
-            let b = match run(e, p, out, Some(opt), opts) {
-                Ran::Rows(r) => r,
-                Ran::Stop(c) => return c,
+            let b = match run(e, p, out, Some(opt), opts).rows() {
+                Ok(r) => r,
+                Err(c) => return c,
             };
             ran = true;
             nonempty |= !a.is_empty();

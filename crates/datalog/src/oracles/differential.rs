@@ -18,9 +18,9 @@ pub(crate) fn check(p: &Program, engines: &mut [Box<dyn Engine>], opts: &CheckOp
     let mut nonempty = false;
     for out in &p.outputs {
         let first = order[0];
-        let expected = match run(&mut engines[first], p, out, None, opts) {
-            Ran::Rows(r) => r,
-            Ran::Stop(c) => return c,
+        let expected = match run(&mut engines[first], p, out, None, opts).rows() {
+            Ok(r) => r,
+            Err(c) => return c,
         };
         nonempty |= !expected.is_empty();
         for &i in &order[1..] {
@@ -45,9 +45,7 @@ fn compare(
     let text = print(&engines[i].info().dialect, p, out, None).unwrap_or_default();
     let actual = match run(&mut engines[i], p, out, None, opts) {
         Ran::Rows(r) => r,
-        Ran::Stop(Check::Skip(msg)) if msg.contains(':') && !msg.starts_with("timeout") => {
-            return Some(rejected(engines, first, i, expected, &msg));
-        }
+        Ran::Refused(msg) => return Some(rejected(engines, first, i, expected, &msg)),
         Ran::Stop(c) => return Some(c),
     };
     let d = diff(expected, &actual, &CompareOptions::default());

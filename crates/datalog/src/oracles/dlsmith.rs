@@ -4,7 +4,7 @@
 
 use super::cache::run_cached;
 use super::metamorphic::{self, Transformed};
-use super::{DatalogOracle, Ran};
+use super::DatalogOracle;
 use crate::ast::{Fact, Program, Type, Val};
 use crosscheck_core::{Check, CheckOptions, Engine, Rows, Value};
 
@@ -18,9 +18,9 @@ pub(crate) fn check(
     let prepare = |e: &mut Box<dyn Engine>| {
         let mut trans = t.program.clone();
         for rel in t.inline {
-            let rows = match run_cached(e, orig, rel, opts) {
-                Ran::Rows(r) => r,
-                Ran::Stop(c) => return Err(c),
+            let rows = match run_cached(e, orig, rel, opts).rows() {
+                Ok(r) => r,
+                Err(c) => return Err(c),
             };
             match inline_facts(&trans, rel, &rows) {
                 Some(q) => trans = q,

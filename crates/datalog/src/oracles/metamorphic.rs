@@ -3,7 +3,7 @@
 //! transformation expects (equal, superset or subset).
 
 use super::cache::run_cached;
-use super::{relation_name, render, rows_json, run, supports, DatalogOracle, Ran};
+use super::{relation_name, render, rows_json, run, supports, DatalogOracle};
 use crate::ast::Program;
 use crate::dialects::print;
 use crate::qf::Expect;
@@ -42,13 +42,13 @@ pub(crate) fn check(
             Err(c) => return c,
         };
         for out in &orig.outputs {
-            let a = match run_cached(e, orig, out, opts) {
-                Ran::Rows(r) => r,
-                Ran::Stop(c) => return c,
+            let a = match run_cached(e, orig, out, opts).rows() {
+                Ok(r) => r,
+                Err(c) => return c,
             };
-            let b = match run(e, &trans, out, None, opts) {
-                Ran::Rows(r) => r,
-                Ran::Stop(c) => return c,
+            let b = match run(e, &trans, out, None, opts).rows() {
+                Ok(r) => r,
+                Err(c) => return c,
             };
             ran = true;
             nonempty |= !a.is_empty();

@@ -108,10 +108,24 @@ fn relation_name(d: &Diff) -> String {
     format!("{:?}", d.relation()).to_lowercase()
 }
 
-/// What one run gave: rows, or a verdict for the check (skip or finding).
+/// What one run gave: rows, an error the engine did not expect (which the differential oracle
+/// reports, and the others skip), or a verdict for the check (skip or finding).
 pub(crate) enum Ran {
     Rows(Rows),
+    /// `label: message`.
+    Refused(String),
     Stop(Check),
+}
+
+impl Ran {
+    /// The rows, or the check that ends an oracle that does not judge refusals.
+    pub(crate) fn rows(self) -> Result<Rows, Check> {
+        match self {
+            Ran::Rows(r) => Ok(r),
+            Ran::Refused(msg) => Err(Check::Skip(msg)),
+            Ran::Stop(c) => Err(c),
+        }
+    }
 }
 
 pub(crate) fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Option<&str>, opts: &CheckOptions) -> Ran {
@@ -129,7 +143,7 @@ pub(crate) fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Optio
         Outcome::Error { message, class: ErrorClass::Expected } => {
             Ran::Stop(Check::Skip(format!("an engine limit ({})", message.replace(':', ";"))))
         }
-        Outcome::Error { message, .. } => Ran::Stop(Check::Skip(format!("{}: {message}", e.info().label))),
+        Outcome::Error { message, .. } => Ran::Refused(format!("{}: {message}", e.info().label)),
         other => Ran::Stop(Check::Skip(format!("unexpected outcome {other}"))),
     }
 }
