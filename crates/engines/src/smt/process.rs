@@ -124,17 +124,7 @@ impl SolverProcess {
             }
         }
         let Some(proc) = self.proc.as_mut() else { return Outcome::error("no solver process") };
-        let mut script = String::with_capacity(text.len() + 256);
-        if self.used {
-            script.push_str("(reset)\n");
-        }
-        script.push_str("(set-option :print-success false)\n");
-        for o in &self.launch.options {
-            script.push_str(o);
-            script.push('\n');
-        }
-        script.push_str(text);
-        script.push_str(&format!("\n(echo \"{MARKER}\")\n"));
+        let script = script(self.used, &self.launch.options, text, &format!("\n(echo \"{MARKER}\")\n"));
         self.used = true;
         let start = Instant::now();
         if proc.send(&script).is_err() {
@@ -156,7 +146,7 @@ impl SolverProcess {
                 Err(ReadError::Timeout) => {
                     // The only way to stop a solver mid-check is to kill it.
                     self.proc = None;
-                    return Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 };
+                    return Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) };
                 }
                 Err(ReadError::Closed) => {
                     let crash = proc.crash_outcome();
@@ -175,6 +165,23 @@ impl SolverProcess {
         }
         parse_answers(&lines.join("\n"))
     }
+}
+
+/// `text` as a script for a solver that has run one before (`used`: it starts with `(reset)`),
+/// with the engine's options, then `tail`.
+pub(super) fn script(used: bool, options: &[String], text: &str, tail: &str) -> String {
+    let mut script = String::with_capacity(text.len() + 256);
+    if used {
+        script.push_str("(reset)\n");
+    }
+    script.push_str("(set-option :print-success false)\n");
+    for o in options {
+        script.push_str(o);
+        script.push('\n');
+    }
+    script.push_str(text);
+    script.push_str(tail);
+    script
 }
 
 fn first_error(out: &str) -> Option<String> {
