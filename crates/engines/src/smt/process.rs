@@ -209,18 +209,18 @@ pub fn parse_answers(out: &str) -> Outcome {
     let mut model: Option<String> = None;
     for it in &items {
         match it {
-            Sexp::Atom(a, _) => match a.as_str() {
+            Sexp::Atom(a) => match a.as_str() {
                 "sat" => answers.push(Verdict::Sat),
                 "unsat" => answers.push(Verdict::Unsat),
                 "unknown" | "timeout" => answers.push(Verdict::Unknown),
                 // `success` (yices after reset), `unsupported` (z3, an option it ignores).
                 _ => {}
             },
-            Sexp::List(l, _) if l.first().and_then(Sexp::atom) == Some("error") => {
+            Sexp::List(l) if l.first().and_then(Sexp::atom) == Some("error") => {
                 let msg = l.get(1).map(|m| unquote(&m.to_string())).unwrap_or_default();
                 return Outcome::Error { message: msg, class: ErrorClass::Unclassified };
             }
-            Sexp::List(..) => {
+            Sexp::List(_) => {
                 let m = model.get_or_insert_with(String::new);
                 if !m.is_empty() {
                     m.push('\n');
