@@ -6,6 +6,7 @@ use crate::storm::{Params, Step};
 use crosscheck_core::EngineInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SmtCase {
@@ -75,11 +76,13 @@ impl SmtCase {
         }
         if let Some(opts) = self.options.get(&info.label) {
             for (k, v) in opts {
-                out.push_str(&format!("(set-option :{k} {v})\n"));
+                let _ = writeln!(out, "(set-option :{k} {v})");
             }
         }
         match (&self.logic, crate::solvers::has(info, "needs-logic")) {
-            (Some(l), _) => out.push_str(&format!("(set-logic {l})\n")),
+            (Some(l), _) => {
+                let _ = writeln!(out, "(set-logic {l})");
+            }
             (None, true) => out.push_str("(set-logic ALL)\n"),
             (None, false) => {}
         }
@@ -106,8 +109,12 @@ impl SmtCase {
                     out.push_str(a);
                     out.push_str(")\n");
                 }
-                Step::Push(n) => out.push_str(&format!("(push {n})\n")),
-                Step::Pop(n) => out.push_str(&format!("(pop {n})\n")),
+                Step::Push(n) => {
+                    let _ = writeln!(out, "(push {n})");
+                }
+                Step::Pop(n) => {
+                    let _ = writeln!(out, "(pop {n})");
+                }
                 Step::CheckSat => {
                     out.push_str(&check);
                     out.push('\n');
@@ -122,7 +129,7 @@ impl SmtCase {
         let defined: Vec<String> = model_names(&self.model);
         let mut out = String::new();
         if let Some(l) = &self.logic {
-            out.push_str(&format!("(set-logic {l})\n"));
+            let _ = writeln!(out, "(set-logic {l})");
         }
         for d in &self.decls {
             let declared = decl_name(d);
@@ -135,7 +142,7 @@ impl SmtCase {
         out.push_str(&arrays_as_stores(&self.model, &self.decls));
         out.push('\n');
         for a in self.asserts() {
-            out.push_str(&format!("(assert {a})\n"));
+            let _ = writeln!(out, "(assert {a})");
         }
         out.push_str("(check-sat)\n");
         out

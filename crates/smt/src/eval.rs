@@ -194,18 +194,18 @@ fn literal(a: &str) -> Option<Value> {
     let b = a.as_bytes();
     if b.first()?.is_ascii_digit() {
         if let Some((i, f)) = a.split_once('.') {
-            let den = 10i128.checked_pow(f.len() as u32)?;
+            let den = 10i128.checked_pow(u32::try_from(f.len()).ok()?)?;
             let n = format!("{i}{f}").parse::<i128>().ok()?;
             return rat(n, den);
         }
         return a.parse::<i128>().ok().map(Value::Int);
     }
     if let Some(h) = a.strip_prefix("#x") {
-        let w = 4 * h.len() as u32;
+        let w = u32::try_from(h.len()).ok()?.checked_mul(4)?;
         return (w > 0 && w <= 128).then(|| u128::from_str_radix(h, 16).ok().map(|v| Value::Bv(w, v)))?;
     }
     if let Some(bits) = a.strip_prefix("#b") {
-        let w = bits.len() as u32;
+        let w = u32::try_from(bits.len()).ok()?;
         return (w > 0 && w <= 128).then(|| u128::from_str_radix(bits, 2).ok().map(|v| Value::Bv(w, v)))?;
     }
     if let Some(rest) = a.strip_prefix("(as @") {
@@ -449,49 +449,12 @@ fn arith(head: &str, v: &[Value]) -> Option<Option<Value>> {
 fn bv(head: &str, v: &[Value]) -> Option<Value> {
     use Value::*;
     if let Some((name, idx)) = indices(head) {
-        let [Bv(w, x)] = v else { return None };
-        let (w, x) = (*w, *x);
-        return match (name, idx.as_slice()) {
-            ("extract", [i, j]) if i >= j && *i < w => Some(Bv(i - j + 1, (x >> j) & mask(i - j + 1))),
-            ("zero_extend", [k]) if w + k <= 128 => Some(Bv(w + k, x)),
-            ("sign_extend", [k]) if w + k <= 128 => Some(Bv(w + k, (signed(w, x) as u128) & mask(w + k))),
-            ("repeat", [k]) if *k >= 1 && w * k <= 128 => Some(Bv(w * k, (0..*k).fold(0u128, |a, _| (a << w) | x))),
-            ("rotate_left", [k]) => {
-                let k = k % w;
-                Some(Bv(w, if k == 0 { x } else { ((x << k) | (x >> (w - k))) & mask(w) }))
-            }
-            ("rotate_right", [k]) => {
-                let k = k % w;
-                Some(Bv(w, if k == 0 { x } else { ((x >> k) | (x << (w - k))) & mask(w) }))
-            }
-            _ => None,
-        };
+        return bv_indexed(name, &idx, v);
     }
     if head == "concat" {
-        let mut acc: Option<(u32, u128)> = None;
-        for x in v {
-            let Bv(w, b) = *x else { return None };
-            acc = Some(match acc {
-                None => (w, b),
-                Some((aw, ab)) if aw + w <= 128 => (aw + w, (ab << w) | b),
-                _ => return None,
-            });
-        }
-        return acc.map(|(w, b)| Bv(w, b));
+        return bv_concat(v);
     }
-    let (w, xs) = {
-        let mut w0 = None;
-        let mut xs = Vec::with_capacity(v.len());
-        for x in v {
-            let Bv(w, b) = *x else { return None };
-            if w0.is_some_and(|w0| w0 != w) {
-                return None;
-            }
-            w0 = Some(w);
-            xs.push(b);
-        }
-        (w0?, xs)
-    };
+    let (w, xs) = same_width(v)?;
     let m = mask(w);
     let s = |x: u128| signed(w, x);
     let fold = |f: fn(u128, u128) -> u128| xs.iter().skip(1).fold(xs[0], |a, &x| f(a, x) & m);
@@ -526,7 +489,8 @@ fn bv(head: &str, v: &[Value]) -> Option<Value> {
         }
         "bvashr" => {
             let (a, b) = two()?;
-            let sh = b.min(w as u128 - 1) as u32;
+            // At most w - 1, so it fits a u32 like w itself.
+            let sh = u32::try_from(b.min(u128::from(w) - 1)).unwrap_or(w - 1);
             let r = if b >= w as u128 {
                 if s(a) < 0 {
                     -1
@@ -548,42 +512,7 @@ fn bv(head: &str, v: &[Value]) -> Option<Value> {
         }
         "bvsdiv" | "bvsrem" | "bvsmod" => {
             let (a, b) = two()?;
-            let (sa, sb) = (s(a), s(b));
-            // Defined through the unsigned operations on absolute values (SMT-LIB BV theory).
-            let (ua, ub) = (sa.unsigned_abs() & m, sb.unsigned_abs() & m);
-            let r: u128 = match head {
-                "bvsdiv" => {
-                    let q = ua.checked_div(ub).unwrap_or(m);
-                    if (sa < 0) != (sb < 0) {
-                        q.wrapping_neg()
-                    } else {
-                        q
-                    }
-                }
-                "bvsrem" => {
-                    let r = if ub == 0 { ua } else { ua % ub };
-                    if sa < 0 {
-                        r.wrapping_neg()
-                    } else {
-                        r
-                    }
-                }
-                _ => {
-                    let u = if ub == 0 { ua } else { ua % ub };
-                    if u == 0 {
-                        0
-                    } else if sa >= 0 && sb >= 0 {
-                        u
-                    } else if sa < 0 && sb >= 0 {
-                        u.wrapping_neg().wrapping_add(b)
-                    } else if sa >= 0 && sb < 0 {
-                        u.wrapping_add(b)
-                    } else {
-                        u.wrapping_neg()
-                    }
-                }
-            };
-            Bv(w, r & m)
+            Bv(w, signed_division(head, w, a, b))
         }
         "bvult" => Bool(two()?.0 < two()?.1),
         "bvule" => Bool(two()?.0 <= two()?.1),
@@ -595,6 +524,99 @@ fn bv(head: &str, v: &[Value]) -> Option<Value> {
         "bvsge" => Bool(s(two()?.0) >= s(two()?.1)),
         _ => return None,
     })
+}
+
+/// `((_ extract i j) x)` and the other indexed operators on one bit-vector.
+fn bv_indexed(name: &str, idx: &[u32], v: &[Value]) -> Option<Value> {
+    use Value::*;
+    let [Value::Bv(w, x)] = v else { return None };
+    let (w, x) = (*w, *x);
+    match (name, idx) {
+        ("extract", [i, j]) if i >= j && *i < w => Some(Bv(i - j + 1, (x >> j) & mask(i - j + 1))),
+        ("zero_extend", [k]) if w + k <= 128 => Some(Bv(w + k, x)),
+        ("sign_extend", [k]) if w + k <= 128 => Some(Bv(w + k, (signed(w, x) as u128) & mask(w + k))),
+        ("repeat", [k]) if *k >= 1 && w * k <= 128 => Some(Bv(w * k, (0..*k).fold(0u128, |a, _| (a << w) | x))),
+        ("rotate_left", [k]) => {
+            let k = k % w;
+            Some(Bv(w, if k == 0 { x } else { ((x << k) | (x >> (w - k))) & mask(w) }))
+        }
+        ("rotate_right", [k]) => {
+            let k = k % w;
+            Some(Bv(w, if k == 0 { x } else { ((x >> k) | (x << (w - k))) & mask(w) }))
+        }
+        _ => None,
+    }
+}
+
+/// `concat`: the first operand gives the high bits; the result stays within 128 bits.
+fn bv_concat(v: &[Value]) -> Option<Value> {
+    let mut acc: Option<(u32, u128)> = None;
+    for x in v {
+        let Value::Bv(w, b) = *x else { return None };
+        acc = Some(match acc {
+            None => (w, b),
+            Some((aw, ab)) if aw + w <= 128 => (aw + w, (ab << w) | b),
+            _ => return None,
+        });
+    }
+    acc.map(|(w, b)| Value::Bv(w, b))
+}
+
+/// The operands' common width and their bits, or `None` when they are not all bit-vectors of
+/// one width.
+fn same_width(v: &[Value]) -> Option<(u32, Vec<u128>)> {
+    let mut w0 = None;
+    let mut xs = Vec::with_capacity(v.len());
+    for x in v {
+        let Value::Bv(w, b) = *x else { return None };
+        if w0.is_some_and(|w0| w0 != w) {
+            return None;
+        }
+        w0 = Some(w);
+        xs.push(b);
+    }
+    Some((w0?, xs))
+}
+
+/// `bvsdiv`, `bvsrem` and `bvsmod` (`head`) of `a` and `b`, both `w` bits wide.
+fn signed_division(head: &str, w: u32, a: u128, b: u128) -> u128 {
+    let m = mask(w);
+    let (sa, sb) = (signed(w, a), signed(w, b));
+    // Defined through the unsigned operations on absolute values (SMT-LIB BV theory).
+    let (ua, ub) = (sa.unsigned_abs() & m, sb.unsigned_abs() & m);
+    let r: u128 = match head {
+        "bvsdiv" => {
+            let q = ua.checked_div(ub).unwrap_or(m);
+            if (sa < 0) != (sb < 0) {
+                q.wrapping_neg()
+            } else {
+                q
+            }
+        }
+        "bvsrem" => {
+            let r = if ub == 0 { ua } else { ua % ub };
+            if sa < 0 {
+                r.wrapping_neg()
+            } else {
+                r
+            }
+        }
+        _ => {
+            let u = if ub == 0 { ua } else { ua % ub };
+            if u == 0 {
+                0
+            } else if sa >= 0 && sb >= 0 {
+                u
+            } else if sa < 0 && sb >= 0 {
+                u.wrapping_neg().wrapping_add(b)
+            } else if sa >= 0 && sb < 0 {
+                u.wrapping_add(b)
+            } else {
+                u.wrapping_neg()
+            }
+        }
+    };
+    r & m
 }
 
 #[cfg(test)]

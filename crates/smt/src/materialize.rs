@@ -21,6 +21,7 @@ use crosscheck_core::{EngineInfo, EngineSpec, Helpers, Oracle, Outcome, Verdict}
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -76,7 +77,9 @@ impl Reference {
             let Some(engine) = helpers.get(name) else { continue };
             let mut text = String::new();
             match (logic, solvers::has(engine.info(), "needs-logic")) {
-                (Some(l), _) => text.push_str(&format!("(set-option :produce-models true)\n(set-logic {l})\n")),
+                (Some(l), _) => {
+                    let _ = writeln!(text, "(set-option :produce-models true)\n(set-logic {l})");
+                }
                 (None, true) => text.push_str("(set-option :produce-models true)\n(set-logic ALL)\n"),
                 (None, false) => text.push_str("(set-option :produce-models true)\n"),
             }
@@ -175,7 +178,7 @@ impl Materializer {
         let pass = round / n;
         let mut order: Vec<usize> = (0..self.seeds.len()).collect();
         order.shuffle(&mut crosscheck_core::rng(self.key.seed, 0xC0FF_EE00 ^ pass));
-        self.seeds[order[((round % n + attempt) % n) as usize]].clone()
+        self.seeds[order[crosscheck_core::position(round % n + attempt, order.len())]].clone()
     }
 
     fn prepare(&mut self, round: u64, helpers: &mut Helpers<'_>) -> Option<Prepared> {
@@ -419,7 +422,7 @@ fn random_assignment(script: &Script, round: u64) -> Option<(String, String, Vec
                 eval::Value::Bv(w, u128::from(rng.gen::<u64>()) & ((1u128 << w) - 1)).to_smtlib()
             }
         };
-        model.push_str(&format!("(define-fun {name} () {sort} {v})\n"));
+        let _ = writeln!(model, "(define-fun {name} () {sort} {v})");
     }
     Some(("random assignment + evaluator".into(), model, Vec::new()))
 }

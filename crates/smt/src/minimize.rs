@@ -70,7 +70,11 @@ pub enum MinState {
 impl MinState {
     /// The state of a case that has not been minimized yet.
     pub fn start(case: &SmtCase) -> MinState {
-        MinState::Depth { lo: DEPTH_RANGE.0, hi: DEPTH_RANGE.1, amax: case.asserts().count() as u32 }
+        MinState::Depth {
+            lo: DEPTH_RANGE.0,
+            hi: DEPTH_RANGE.1,
+            amax: u32::try_from(case.asserts().count()).unwrap_or(u32::MAX),
+        }
     }
 }
 

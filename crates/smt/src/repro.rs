@@ -5,6 +5,7 @@
 
 use crate::case::SmtCase;
 use crosscheck_core::{EngineInfo, Evidence};
+use std::fmt::Write as _;
 
 fn comment(text: &str) -> String {
     text.lines().map(|l| format!("; {l}\n")).collect()
@@ -22,8 +23,8 @@ pub fn reproducers(
     let culprit =
         engines.iter().find(|e| ev.engines.contains(&e.label)).or_else(|| engines.first()).cloned().unwrap_or_default();
     let mut head = String::new();
-    head.push_str(&format!("crosscheck {} — smt / {oracle}: {}\n", crosscheck_core::TOOL_VERSION, ev.summary));
-    head.push_str(&format!("class: {}   engine: {}\n", ev.class, ev.engine_label()));
+    let _ = writeln!(head, "crosscheck {} — smt / {oracle}: {}", crosscheck_core::TOOL_VERSION, ev.summary);
+    let _ = writeln!(head, "class: {}   engine: {}", ev.class, ev.engine_label());
     for e in engines {
         let loc = e.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
         let opts = case
@@ -33,32 +34,32 @@ pub fn reproducers(
             .filter(|s| !s.is_empty())
             .map(|s| format!(" options {s}"))
             .unwrap_or_default();
-        head.push_str(&format!("solver: {} ({}) version {}{loc}{opts}\n", e.label, e.name, e.version));
+        let _ = writeln!(head, "solver: {} ({}) version {}{loc}{opts}", e.label, e.name, e.version);
     }
-    head.push_str(&format!(
-        "seed: {}   case: {}   Dmax {} Amax {}   incremental {}   tactic {}\n",
+    let _ = writeln!(
+        head,
+        "seed: {}   case: {}   Dmax {} Amax {}   incremental {}   tactic {}",
         case.seed,
         case.index,
         case.params.max_depth,
         case.params.max_assert,
         case.incremental,
         case.tactic.as_deref().unwrap_or("none")
-    ));
-    head.push_str(&format!("expected: {}\nactual:   {}\n", ev.expected, ev.actual.replace('\n', " ")));
+    );
+    let _ = writeln!(head, "expected: {}\nactual:   {}", ev.expected, ev.actual.replace('\n', " "));
     if case.sat_by_construction {
-        head.push_str(&format!(
+        let _ = writeln!(
+            head,
             "\nEvery assertion is true under this model M ({}), so the instance is satisfiable;\n\
-             {stem}-witness.smt2 checks it with any solver (answer: sat).\n",
+             {stem}-witness.smt2 checks it with any solver (answer: sat).",
             case.model_source
-        ));
+        );
         for l in case.model.lines() {
-            head.push_str(&format!("  {l}\n"));
+            let _ = writeln!(head, "  {l}");
         }
     }
-    head.push_str(&format!(
-        "\nrun: {} {stem}.smt2\n",
-        if culprit.name.contains("z3") { "z3" } else { culprit.name.as_str() }
-    ));
+    let _ =
+        writeln!(head, "\nrun: {} {stem}.smt2", if culprit.name.contains("z3") { "z3" } else { culprit.name.as_str() });
     let mut script = comment(&head);
     script.push('\n');
     script.push_str(&case.script_for(&culprit));

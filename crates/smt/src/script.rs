@@ -3,7 +3,7 @@
 
 use crate::sexp::{self, Pos, Sexp, SyntaxError};
 use crate::term::{Arena, TermId};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::path::Path;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -175,7 +175,9 @@ impl Script {
         let mut out = String::new();
         for c in &self.commands {
             match c {
-                Command::SetLogic(l) => out.push_str(&format!("(set-logic {l})")),
+                Command::SetLogic(l) => {
+                    let _ = write!(out, "(set-logic {l})");
+                }
                 Command::Option(t) | Command::Decl(t) | Command::Other(t) => out.push_str(t),
                 Command::Assert(t) => {
                     out.push_str("(assert ");
@@ -183,9 +185,15 @@ impl Script {
                     out.push(')');
                 }
                 Command::CheckSat => out.push_str("(check-sat)"),
-                Command::CheckSatUsing(t) => out.push_str(&format!("(check-sat-using {t})")),
-                Command::Push(n) => out.push_str(&format!("(push {n})")),
-                Command::Pop(n) => out.push_str(&format!("(pop {n})")),
+                Command::CheckSatUsing(t) => {
+                    let _ = write!(out, "(check-sat-using {t})");
+                }
+                Command::Push(n) => {
+                    let _ = write!(out, "(push {n})");
+                }
+                Command::Pop(n) => {
+                    let _ = write!(out, "(pop {n})");
+                }
                 Command::GetModel => out.push_str("(get-model)"),
                 Command::GetValue(ts) => {
                     out.push_str("(get-value (");

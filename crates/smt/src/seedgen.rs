@@ -4,6 +4,7 @@
 //! negation for unsat seeds.
 
 use rand::Rng;
+use std::fmt::Write as _;
 
 const LOGICS: &[&str] = &["QF_LIA", "QF_LRA", "QF_BV", "QF_UFLIA"];
 
@@ -134,10 +135,10 @@ pub fn random_seed(rng: &mut impl Rng) -> String {
     };
     let mut out = format!("(set-logic {logic})\n");
     for v in &g.vars {
-        out.push_str(&format!("(declare-fun {v} () {sort})\n"));
+        let _ = writeln!(out, "(declare-fun {v} () {sort})");
     }
     for b in &g.bools {
-        out.push_str(&format!("(declare-fun {b} () Bool)\n"));
+        let _ = writeln!(out, "(declare-fun {b} () Bool)");
     }
     if logic == "QF_UFLIA" {
         out.push_str("(declare-fun f (Int) Int)\n");
@@ -145,7 +146,7 @@ pub fn random_seed(rng: &mut impl Rng) -> String {
     let na = g.rng.gen_range(2..6);
     for _ in 0..na {
         let f = g.formula(3);
-        out.push_str(&format!("(assert {f})\n"));
+        let _ = writeln!(out, "(assert {f})");
     }
     out.push_str("(check-sat)\n");
     out

@@ -130,6 +130,24 @@ impl Reader<'_> {
         String::from_utf8_lossy(&self.src[start..self.i]).into_owned()
     }
 
+    /// A string literal or quoted symbol from its opening `close` at `pos`, kept as written.
+    /// Only strings escape their delimiter, by doubling it (`"x""y"`); a symbol has no `||`.
+    fn quoted(&mut self, pos: Pos, close: u8, unterminated: &str) -> Result<Sexp, SyntaxError> {
+        let start = self.i;
+        self.bump();
+        loop {
+            match self.bump() {
+                None => return self.err(pos, unterminated),
+                Some(c) if c == close && close == b'"' && self.peek() == Some(b'"') => {
+                    self.bump();
+                }
+                Some(c) if c == close => break,
+                Some(_) => {}
+            }
+        }
+        Ok(Sexp::Atom(self.text(start), pos))
+    }
+
     /// One expression; the caller has skipped whitespace and checked for end of input.
     fn expr(&mut self) -> Result<Sexp, SyntaxError> {
         // An explicit stack instead of recursion: seeds with deeply nested terms must not
@@ -155,33 +173,8 @@ impl Reader<'_> {
                         None => return self.err(pos, "unexpected ')'"),
                     }
                 }
-                b'"' => {
-                    let start = self.i;
-                    self.bump();
-                    loop {
-                        match self.bump() {
-                            None => return self.err(pos, "unterminated string literal"),
-                            Some(b'"') if self.peek() == Some(b'"') => {
-                                self.bump();
-                            }
-                            Some(b'"') => break,
-                            Some(_) => {}
-                        }
-                    }
-                    Sexp::Atom(self.text(start), pos)
-                }
-                b'|' => {
-                    let start = self.i;
-                    self.bump();
-                    loop {
-                        match self.bump() {
-                            None => return self.err(pos, "unterminated quoted symbol"),
-                            Some(b'|') => break,
-                            Some(_) => {}
-                        }
-                    }
-                    Sexp::Atom(self.text(start), pos)
-                }
+                b'"' => self.quoted(pos, b'"', "unterminated string literal")?,
+                b'|' => self.quoted(pos, b'|', "unterminated quoted symbol")?,
                 _ => {
                     let start = self.i;
                     while let Some(c) = self.peek() {

@@ -175,7 +175,7 @@ pub fn incremental_steps(rng: &mut impl Rng, asserts: Vec<String>) -> Vec<Step> 
     let k = asserts.len().max(1);
     let factors: Vec<usize> = (1..=k).filter(|f| (k / f) * f == k).collect();
     let f = factors[rng.gen_range(0..factors.len())];
-    let interval = (k / f).max(1) as u32;
+    let interval = u32::try_from((k / f).max(1)).unwrap_or(u32::MAX);
     let mut steps = Vec::new();
     for (i, a) in asserts.into_iter().enumerate() {
         if i % interval as usize == 0 {

@@ -78,6 +78,10 @@ impl Arena {
             _ => 0,
         };
         let size = kids.iter().fold(1u32, |a, &k| a.saturating_add(self.size(k)));
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "ids are u32 to keep terms small; memory runs out long before 2^32 distinct terms"
+        )]
         let id = self.nodes.len() as TermId;
         self.nodes.push(n.clone());
         self.depth.push(depth);

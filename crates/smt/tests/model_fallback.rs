@@ -7,6 +7,7 @@ use crosscheck_smt::case::SmtCase;
 use crosscheck_smt::oracle::{model_violation, second_opinion};
 use crosscheck_smt::storm::{Params, Step};
 use crosscheck_smt::SmtKind;
+use std::fmt::Write as _;
 use std::time::Duration;
 
 mod common;
@@ -95,7 +96,7 @@ fn check_fallback(c: &SmtCase, names: &[&str], tamper: impl Fn(&str) -> Option<S
         let mut engines = vec![e];
         // The checking solver is one of the leg's helpers, as in a worker.
         let mut helpers = common::helpers(&[engines[0].info().clone()]);
-        let m = model_of(engines[0].as_mut(), c).expect("model");
+        let m = model_of(engines[0].as_mut(), c).unwrap_or_else(|| panic!("model"));
         println!("{name}: {m}");
         assert!(model_violation(c, &m).is_err(), "{name}: the evaluator should not cover this model: {m}");
         match SmtKind.check_with(crosscheck_smt::SmtOracle::Model, c, &mut engines, &mut helpers, &opts()) {
@@ -123,7 +124,7 @@ fn bump(m: &str, name: &str) -> Option<String> {
         if s.head() == Some("define-fun") {
             let l = s.list()?;
             if l.get(1).and_then(|n| n.atom()) == Some(name) {
-                out.push_str(&format!("(define-fun {name} () Int (+ 1 {}))\n", l.get(4)?));
+                let _ = writeln!(out, "(define-fun {name} () Int (+ 1 {}))", l.get(4)?);
                 hit = true;
             } else {
                 out.push_str(&s.to_string());

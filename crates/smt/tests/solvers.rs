@@ -18,9 +18,9 @@ mod common;
 use common::{open, opts};
 
 fn seed_dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tempdir");
+    let d = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     for (n, t) in files {
-        std::fs::write(d.path().join(n), t).expect("write");
+        std::fs::write(d.path().join(n), t).unwrap_or_else(|e| panic!("write: {e}"));
     }
     d
 }
@@ -107,7 +107,7 @@ struct Stream {
 
 impl Stream {
     fn new(opts: &GenOptions, infos: &[EngineInfo]) -> Stream {
-        let gen = SmtGenerator::new(opts, infos).expect("gen");
+        let gen = SmtGenerator::new(opts, infos).unwrap_or_else(|e| panic!("gen: {e}"));
         Stream { gen, infos: infos.to_vec(), helpers: common::helpers(infos) }
     }
 
@@ -130,11 +130,11 @@ fn gen_for(engines: &[&dyn Engine], seeds: &Path, seed: u64, per_seed: u64) -> S
 }
 
 fn shipped(logics: &[&str]) -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tempdir");
-    for e in std::fs::read_dir(shipped_seeds_dir()).expect("seeds").flatten() {
+    let d = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    for e in std::fs::read_dir(shipped_seeds_dir()).unwrap_or_else(|e| panic!("seeds: {e}")).flatten() {
         let text = std::fs::read_to_string(e.path()).unwrap_or_default();
         if logics.iter().any(|l| text.contains(&format!("(set-logic {l})"))) {
-            std::fs::write(d.path().join(e.file_name()), text).expect("copy");
+            std::fs::write(d.path().join(e.file_name()), text).unwrap_or_else(|e| panic!("copy: {e}"));
         }
     }
     d
@@ -216,9 +216,9 @@ fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
 fn assert_true_under_m(c: &SmtCase) {
     let mut arena = Arena::new();
     let mut env = Env::default();
-    env.add_model(&mut arena, &c.model).expect("model");
+    env.add_model(&mut arena, &c.model).unwrap_or_else(|e| panic!("model: {e}"));
     for a in c.asserts() {
-        let t = arena.parse_term(a).expect("parses");
+        let t = arena.parse_term(a).unwrap_or_else(|e| panic!("parses: {e}"));
         assert_ne!(eval::truth(&arena, &env, t), Some(false), "{a}");
     }
 }

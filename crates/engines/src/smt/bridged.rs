@@ -64,17 +64,7 @@ impl BridgedSolver {
     }
 
     fn script(&mut self, text: &str) -> String {
-        let mut script = String::with_capacity(text.len() + 256);
-        if self.used {
-            script.push_str("(reset)\n");
-        }
-        script.push_str("(set-option :print-success false)\n");
-        for o in &self.hosted.options {
-            script.push_str(o);
-            script.push('\n');
-        }
-        script.push_str(text);
-        script.push('\n');
+        let script = super::process::script(self.used, &self.hosted.options, text, "\n");
         self.used = true;
         script
     }
@@ -107,7 +97,7 @@ impl Engine for BridgedSolver {
             Err(BridgeError::Timeout) => {
                 // The only way to stop a solver mid-check is to kill it.
                 self.bridge = None;
-                Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 }
+                Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
             }
             Err(BridgeError::Closed) => {
                 let crash = bridge.crash_outcome();

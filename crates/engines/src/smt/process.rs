@@ -124,17 +124,7 @@ impl SolverProcess {
             }
         }
         let Some(proc) = self.proc.as_mut() else { return Outcome::error("no solver process") };
-        let mut script = String::with_capacity(text.len() + 256);
-        if self.used {
-            script.push_str("(reset)\n");
-        }
-        script.push_str("(set-option :print-success false)\n");
-        for o in &self.launch.options {
-            script.push_str(o);
-            script.push('\n');
-        }
-        script.push_str(text);
-        script.push_str(&format!("\n(echo \"{MARKER}\")\n"));
+        let script = script(self.used, &self.launch.options, text, &format!("\n(echo \"{MARKER}\")\n"));
         self.used = true;
         let start = Instant::now();
         if proc.send(&script).is_err() {
@@ -156,7 +146,7 @@ impl SolverProcess {
                 Err(ReadError::Timeout) => {
                     // The only way to stop a solver mid-check is to kill it.
                     self.proc = None;
-                    return Outcome::Timeout { after_ms: start.elapsed().as_millis() as u64 };
+                    return Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) };
                 }
                 Err(ReadError::Closed) => {
                     let crash = proc.crash_outcome();
@@ -175,6 +165,23 @@ impl SolverProcess {
         }
         parse_answers(&lines.join("\n"))
     }
+}
+
+/// `text` as a script for a solver that has run one before (`used`: it starts with `(reset)`),
+/// with the engine's options, then `tail`.
+pub(super) fn script(used: bool, options: &[String], text: &str, tail: &str) -> String {
+    let mut script = String::with_capacity(text.len() + 256);
+    if used {
+        script.push_str("(reset)\n");
+    }
+    script.push_str("(set-option :print-success false)\n");
+    for o in options {
+        script.push_str(o);
+        script.push('\n');
+    }
+    script.push_str(text);
+    script.push_str(tail);
+    script
 }
 
 fn first_error(out: &str) -> Option<String> {
@@ -202,18 +209,18 @@ pub fn parse_answers(out: &str) -> Outcome {
     let mut model: Option<String> = None;
     for it in &items {
         match it {
-            Sexp::Atom(a, _) => match a.as_str() {
+            Sexp::Atom(a) => match a.as_str() {
                 "sat" => answers.push(Verdict::Sat),
                 "unsat" => answers.push(Verdict::Unsat),
                 "unknown" | "timeout" => answers.push(Verdict::Unknown),
                 // `success` (yices after reset), `unsupported` (z3, an option it ignores).
                 _ => {}
             },
-            Sexp::List(l, _) if l.first().and_then(Sexp::atom) == Some("error") => {
+            Sexp::List(l) if l.first().and_then(Sexp::atom) == Some("error") => {
                 let msg = l.get(1).map(|m| unquote(&m.to_string())).unwrap_or_default();
                 return Outcome::Error { message: msg, class: ErrorClass::Unclassified };
             }
-            Sexp::List(..) => {
+            Sexp::List(_) => {
                 let m = model.get_or_insert_with(String::new);
                 if !m.is_empty() {
                     m.push('\n');

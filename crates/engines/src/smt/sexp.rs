@@ -1,215 +1,147 @@
-//! Solver replies as SMT-LIB 2 s-expressions: a reader (errors carry line and column) and the
-//! canonical printer, so a model reads back in one normal form.
+//! Solver replies read as SMT-LIB 2 s-expressions, just enough for the adapters: verdict atoms,
+//! `(error "...")` lists, and model lists printed back in one normal form.
 //!
-//! The SMT leg has its own reader for seeds; the engines layer must not depend on a leg, and a
-//! reply's normal form is part of what the leg's oracles compare, so this copy must print and
-//! fail exactly as the leg's `sexp` does (the tests below pin both).
+//! The SMT leg has the full reader for seeds; the engines layer must not depend on a leg, and
+//! a reply's normal form is part of what the leg's oracles compare, so this reader must print
+//! and fail exactly as the leg's `sexp` does (the leg's `reply_reader` test pins both). It
+//! tokenizes and works out line and column only when it has an error to report.
 
 use std::fmt;
 
-/// Where a node starts in its source (1-based).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pos {
-    pub line: u32,
-    pub col: u32,
-}
-
-/// An atom keeps its exact source spelling (`|a b|`, `"x""y"`, `#b01`, `1.50`) so that what
-/// we do not interpret passes through unchanged.
+/// An atom keeps its exact source spelling (`|a b|`, `"x""y"`, `#b01`, `1.50`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sexp {
-    Atom(String, Pos),
-    List(Vec<Sexp>, Pos),
+    Atom(String),
+    List(Vec<Sexp>),
 }
 
 impl Sexp {
-    pub fn pos(&self) -> Pos {
-        match self {
-            Sexp::Atom(_, p) | Sexp::List(_, p) => *p,
-        }
-    }
-
     pub fn atom(&self) -> Option<&str> {
         match self {
-            Sexp::Atom(a, _) => Some(a),
-            Sexp::List(..) => None,
+            Sexp::Atom(a) => Some(a),
+            Sexp::List(_) => None,
         }
     }
 
     pub fn list(&self) -> Option<&[Sexp]> {
         match self {
-            Sexp::List(l, _) => Some(l),
-            Sexp::Atom(..) => None,
+            Sexp::List(l) => Some(l),
+            Sexp::Atom(_) => None,
         }
     }
 }
 
+/// Atoms as written, lists with one space between items.
 impl fmt::Display for Sexp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Sexp::Atom(a, _) => f.write_str(a),
-            Sexp::List(l, _) => {
-                f.write_str("(")?;
-                for (i, x) in l.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" ")?;
-                    }
-                    write!(f, "{x}")?;
-                }
-                f.write_str(")")
-            }
+        let items = match self {
+            Sexp::Atom(a) => return f.write_str(a),
+            Sexp::List(items) => items,
+        };
+        f.write_str("(")?;
+        let mut sep = "";
+        for x in items {
+            write!(f, "{sep}{x}")?;
+            sep = " ";
         }
+        f.write_str(")")
     }
 }
 
-/// A syntax error with its position.
+/// Why a reply does not read, and where (1-based line and column, in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
-    pub pos: Pos,
-    pub message: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: &'static str,
 }
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.pos.line, self.pos.col, self.message)
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
     }
 }
 
-struct Reader<'a> {
-    src: &'a [u8],
-    i: usize,
-    line: u32,
-    col: u32,
+/// The error `message` at byte `at` of `src`.
+fn error_at(src: &[u8], at: usize, message: &'static str) -> SyntaxError {
+    let before = &src[..at.min(src.len())];
+    let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let count = |bytes: &[u8], pred: fn(&u8) -> bool| bytes.iter().filter(|c| pred(c)).count();
+    let lines = count(before, |&c| c == b'\n');
+    // Characters, not UTF-8 continuation bytes.
+    let cols = count(&before[line_start..], |&c| c & 0xC0 != 0x80);
+    let at_most = |n: usize| u32::try_from(n.saturating_add(1)).unwrap_or(u32::MAX);
+    SyntaxError { line: at_most(lines), col: at_most(cols), message }
 }
 
-impl Reader<'_> {
-    fn pos(&self) -> Pos {
-        Pos { line: self.line, col: self.col }
-    }
+enum Token {
+    Open,
+    Close,
+    Atom(String),
+}
 
-    fn bump(&mut self) -> Option<u8> {
-        let c = *self.src.get(self.i)?;
-        self.i += 1;
-        if c == b'\n' {
-            self.line += 1;
-            self.col = 1;
-        } else if c & 0xC0 != 0x80 {
-            // Count characters, not UTF-8 continuation bytes.
-            self.col += 1;
+/// Where the token after byte `i` starts and ends (past comments and whitespace), or `None`
+/// at the end; an unterminated string or quoted symbol is an error at its start.
+fn next_token(src: &[u8], mut i: usize) -> Result<Option<(Token, usize, usize)>, SyntaxError> {
+    loop {
+        match src.get(i) {
+            None => return Ok(None),
+            Some(b';') => i += src[i..].iter().position(|&c| c == b'\n').unwrap_or(src.len() - i),
+            Some(c) if c.is_ascii_whitespace() => i += 1,
+            Some(_) => break,
         }
-        Some(c)
     }
-
-    fn peek(&self) -> Option<u8> {
-        self.src.get(self.i).copied()
-    }
-
-    fn skip_ws(&mut self) {
-        while let Some(c) = self.peek() {
-            if c == b';' {
-                while let Some(c) = self.peek() {
-                    if c == b'\n' {
-                        break;
-                    }
-                    self.bump();
+    let end = match src[i] {
+        b'(' => return Ok(Some((Token::Open, i, i + 1))),
+        b')' => return Ok(Some((Token::Close, i, i + 1))),
+        b'"' => {
+            // `""` inside a string is an escaped quote: skip pairs until a lone closing quote.
+            let mut j = i + 1;
+            loop {
+                match src[j..].iter().position(|&c| c == b'"') {
+                    None => return Err(error_at(src, i, "unterminated string literal")),
+                    Some(k) if src.get(j + k + 1) == Some(&b'"') => j += k + 2,
+                    Some(k) => break j + k + 1,
                 }
-            } else if c.is_ascii_whitespace() {
-                self.bump();
-            } else {
-                break;
             }
         }
-    }
-
-    fn err<T>(&self, pos: Pos, message: impl Into<String>) -> Result<T, SyntaxError> {
-        Err(SyntaxError { pos, message: message.into() })
-    }
-
-    fn text(&self, start: usize) -> String {
-        String::from_utf8_lossy(&self.src[start..self.i]).into_owned()
-    }
-
-    /// One expression; the caller has skipped whitespace and checked for end of input.
-    fn expr(&mut self) -> Result<Sexp, SyntaxError> {
-        // An explicit stack instead of recursion: seeds with deeply nested terms must not
-        // overflow the worker's stack.
-        let mut stack: Vec<(Vec<Sexp>, Pos)> = Vec::new();
-        loop {
-            self.skip_ws();
-            let pos = self.pos();
-            let Some(c) = self.peek() else {
-                let open = stack.last().map(|(_, p)| *p).unwrap_or(pos);
-                return self.err(open, "unbalanced parenthesis: this list is never closed");
-            };
-            let item = match c {
-                b'(' => {
-                    self.bump();
-                    stack.push((Vec::new(), pos));
-                    continue;
-                }
-                b')' => {
-                    self.bump();
-                    match stack.pop() {
-                        Some((items, p)) => Sexp::List(items, p),
-                        None => return self.err(pos, "unexpected ')'"),
-                    }
-                }
-                b'"' => {
-                    let start = self.i;
-                    self.bump();
-                    loop {
-                        match self.bump() {
-                            None => return self.err(pos, "unterminated string literal"),
-                            Some(b'"') if self.peek() == Some(b'"') => {
-                                self.bump();
-                            }
-                            Some(b'"') => break,
-                            Some(_) => {}
-                        }
-                    }
-                    Sexp::Atom(self.text(start), pos)
-                }
-                b'|' => {
-                    let start = self.i;
-                    self.bump();
-                    loop {
-                        match self.bump() {
-                            None => return self.err(pos, "unterminated quoted symbol"),
-                            Some(b'|') => break,
-                            Some(_) => {}
-                        }
-                    }
-                    Sexp::Atom(self.text(start), pos)
-                }
-                _ => {
-                    let start = self.i;
-                    while let Some(c) = self.peek() {
-                        if c.is_ascii_whitespace() || matches!(c, b'(' | b')' | b';' | b'"' | b'|') {
-                            break;
-                        }
-                        self.bump();
-                    }
-                    Sexp::Atom(self.text(start), pos)
-                }
-            };
-            match stack.last_mut() {
-                Some((items, _)) => items.push(item),
-                None => return Ok(item),
-            }
+        b'|' => match src[i + 1..].iter().position(|&c| c == b'|') {
+            None => return Err(error_at(src, i, "unterminated quoted symbol")),
+            Some(k) => i + k + 2,
+        },
+        _ => {
+            let stop = |c: &u8| c.is_ascii_whitespace() || matches!(c, b'(' | b')' | b';' | b'"' | b'|');
+            src[i..].iter().position(stop).map_or(src.len(), |k| i + k)
         }
-    }
+    };
+    Ok(Some((Token::Atom(String::from_utf8_lossy(&src[i..end]).into_owned()), i, end)))
 }
 
 /// Reads every top-level expression of `src`.
 pub fn parse_all(src: &str) -> Result<Vec<Sexp>, SyntaxError> {
-    let mut r = Reader { src: src.as_bytes(), i: 0, line: 1, col: 1 };
-    let mut out = Vec::new();
-    loop {
-        r.skip_ws();
-        if r.peek().is_none() {
-            return Ok(out);
-        }
-        out.push(r.expr()?);
+    let src = src.as_bytes();
+    let mut top = Vec::new();
+    // The lists being read, innermost last, with where each opened.
+    let mut open: Vec<(Vec<Sexp>, usize)> = Vec::new();
+    let mut i = 0;
+    while let Some((token, start, end)) = next_token(src, i)? {
+        i = end;
+        let item = match token {
+            Token::Open => {
+                open.push((Vec::new(), start));
+                continue;
+            }
+            Token::Close => match open.pop() {
+                Some((items, _)) => Sexp::List(items),
+                None => return Err(error_at(src, start, "unexpected ')'")),
+            },
+            Token::Atom(a) => Sexp::Atom(a),
+        };
+        open.last_mut().map_or(&mut top, |(items, _)| items).push(item);
+    }
+    match open.last() {
+        Some(&(_, start)) => Err(error_at(src, start, "unbalanced parenthesis: this list is never closed")),
+        None => Ok(top),
     }
 }
 
@@ -218,21 +150,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_atoms_lists_and_positions() {
+    fn reads_atoms_and_lists() {
         let s = parse_all("; c\n(assert (= |a b| \"x\"\"y\" #b01))\n(check-sat)").expect("parses");
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].to_string(), "(assert (= |a b| \"x\"\"y\" #b01))");
-        assert_eq!(s[0].pos(), Pos { line: 2, col: 1 });
         assert_eq!(s[1].list().and_then(|l| l.first()).and_then(Sexp::atom), Some("check-sat"));
     }
 
     #[test]
     fn reports_where_it_breaks() {
-        let e = parse_all("(assert\n  (> x 1)").expect_err("unbalanced");
-        assert_eq!(e.pos, Pos { line: 1, col: 1 });
-        let e = parse_all("(a))").expect_err("extra paren");
-        assert_eq!(e.pos, Pos { line: 1, col: 4 });
-        let e = parse_all("(a \"x)").expect_err("string");
-        assert_eq!(e.pos, Pos { line: 1, col: 4 });
+        let at = |src: &str| parse_all(src).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(at("(assert\n  (> x 1)"), Err("1:1: unbalanced parenthesis: this list is never closed".into()));
+        assert_eq!(at("(a))"), Err("1:4: unexpected ')'".into()));
+        assert_eq!(at("(a \"x)"), Err("1:4: unterminated string literal".into()));
+        assert_eq!(at("ok\n é |x"), Err("2:4: unterminated quoted symbol".into()));
     }
 }

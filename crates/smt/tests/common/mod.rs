@@ -7,14 +7,14 @@ use std::time::Duration;
 /// Opens `spec` if its solver is here; otherwise fails (listed in `CROSSCHECK_REQUIRE_ENGINES`)
 /// or skips with a line.
 pub fn open(spec: &str) -> Option<Box<dyn Engine>> {
-    let spec = EngineSpec::parse(spec).expect("spec");
+    let spec = EngineSpec::parse(spec).unwrap_or_else(|e| panic!("spec: {e}"));
     let factories = crosscheck_engines::smt::registry();
     let base = crosscheck_smt::solvers::base_name(&spec.name).to_string();
-    let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == base).expect("known engine");
+    let f: &&dyn EngineFactory = factories.iter().find(|f| f.name() == base).unwrap_or_else(|| panic!("known engine"));
     if !crosscheck_engines::testing::available(*f) {
         return None;
     }
-    Some(crosscheck_engines::open_engine(&factories, &spec).expect("opens"))
+    Some(crosscheck_engines::open_engine(&factories, &spec).unwrap_or_else(|e| panic!("opens: {e}")))
 }
 
 #[allow(dead_code)] // not every test binary checks cases
