@@ -6,7 +6,7 @@
 //! available. Figures (start, query and reset times): `cargo test --release -p crosscheck-engines
 //! --test engines -- --nocapture measure`.
 
-use crosscheck_core::{bag, CompareOptions, Engine, EngineFactory, EngineSpec, ErrorClass, Outcome, Rows, Value};
+use crosscheck_core::{bag, CompareOptions, Engine, EngineSpec, ErrorClass, Outcome, Rows, Value};
 use crosscheck_engines::sql::duckdb::DuckDbEngine;
 use crosscheck_engines::sql::mariadb::MariaDbEngine;
 use crosscheck_engines::sql::postgres::PostgresEngine;
