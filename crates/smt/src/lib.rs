@@ -8,7 +8,7 @@ pub mod eval;
 pub mod generator;
 pub mod materialize;
 pub mod minimize;
-pub mod oracle;
+pub mod oracles;
 pub mod repro;
 pub mod script;
 pub mod seedgen;
@@ -21,38 +21,12 @@ pub mod term;
 pub use case::SmtCase;
 use crosscheck_core::{
     oracle_names, Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, GenOptions, Generator, Helpers, Kind,
-    KindInfo, Oracle,
+    KindInfo,
 };
+pub use oracles::SmtOracle;
 
 /// The SMT leg.
 pub struct SmtKind;
-
-/// The SMT oracles: STORM's satisfiable-by-construction instances, a differential between
-/// solvers, and model validation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SmtOracle {
-    Storm,
-    Differential,
-    Model,
-}
-
-impl Oracle for SmtOracle {
-    const ALL: &'static [SmtOracle] = &[SmtOracle::Storm, SmtOracle::Differential, SmtOracle::Model];
-
-    fn name(self) -> &'static str {
-        match self {
-            SmtOracle::Storm => "storm",
-            SmtOracle::Differential => "differential",
-            SmtOracle::Model => "model",
-        }
-    }
-}
-
-impl std::fmt::Display for SmtOracle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 impl KindInfo for SmtKind {
     fn name(&self) -> &'static str {
@@ -136,11 +110,7 @@ impl Kind for SmtKind {
         if let Some(why) = budget::skip_reason(case) {
             return Check::Skip(why);
         }
-        match oracle {
-            SmtOracle::Storm => oracle::storm(case, engines, opts),
-            SmtOracle::Differential => oracle::differential(case, engines, opts),
-            SmtOracle::Model => oracle::model(case, engines, helpers, opts),
-        }
+        oracle.check(case, engines, helpers, opts)
     }
 
     fn shrink(&self, case: &SmtCase) -> Vec<SmtCase> {

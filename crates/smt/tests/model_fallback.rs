@@ -4,7 +4,7 @@
 
 use crosscheck_core::{Check, Engine, Kind, Outcome, Verdict};
 use crosscheck_smt::case::SmtCase;
-use crosscheck_smt::oracle::{model_violation, second_opinion};
+use crosscheck_smt::oracles::{model_violation, second_opinion};
 use crosscheck_smt::storm::{Params, Step};
 use crosscheck_smt::SmtKind;
 use std::fmt::Write as _;

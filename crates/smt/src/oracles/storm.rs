@@ -1,0 +1,51 @@
+//! STORM's oracle: an instance is satisfiable by construction, so any `unsat` is a soundness
+//! bug; `unknown` on a decidable logic (without a tactic) is a finding of its own.
+
+use super::{run, verdicts_of, DECIDABLE};
+use crate::case::SmtCase;
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Verdict};
+use serde_json::json;
+
+/// STORM's oracle on every engine of the run.
+pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+    if case.steps.is_empty() {
+        return Check::Skip("no usable seed".into());
+    }
+    let mut any_sat = false;
+    for e in engines.iter_mut() {
+        let label = e.info().label.clone();
+        let out = run(e.as_mut(), case, opts);
+        let answers = match verdicts_of(&label, &out, case) {
+            Ok(a) => a,
+            Err(c) => return c,
+        };
+        if let Some(i) = answers.iter().position(|v| *v == Verdict::Unsat) {
+            return Check::finding(Evidence {
+                class: FindingClass::Soundness,
+                engines: vec![label.clone()],
+                summary: format!(
+                    "{label} says unsat for an instance satisfiable by construction (check-sat #{})",
+                    i + 1
+                ),
+                expected: "sat".into(),
+                actual: out.to_string(),
+                key: "unsat".into(),
+                detail: json!({ "answers": answers, "check_sat": i + 1, "options": case.options.get(&label) }),
+            });
+        }
+        let decidable = case.logic.as_deref().is_some_and(|l| DECIDABLE.contains(&l));
+        if decidable && case.tactic.is_none() && answers.contains(&Verdict::Unknown) {
+            return Check::finding(Evidence {
+                class: FindingClass::Unknown,
+                engines: vec![label.clone()],
+                summary: format!("{label} says unknown on a decidable logic ({})", case.logic.as_deref().unwrap_or("")),
+                expected: "sat".into(),
+                actual: out.to_string(),
+                key: "unknown".into(),
+                detail: json!({ "answers": answers }),
+            });
+        }
+        any_sat |= answers.contains(&Verdict::Sat);
+    }
+    Check::Pass { nonempty: any_sat }
+}
