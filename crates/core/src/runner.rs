@@ -307,7 +307,9 @@ pub fn run_campaign<K: Kind>(
         }
         if last_progress.elapsed() >= Duration::from_secs(5) {
             last_progress = Instant::now();
-            sink.progress(&summarize(cfg, &slots, start, &tally, restarts, false));
+            let s = summarize(cfg, &slots, start, &tally, restarts, false);
+            record_progress(store, campaign, sink, &s);
+            sink.progress(&s);
         }
     };
     for slot in slots.iter_mut() {
@@ -324,7 +326,26 @@ pub fn run_campaign<K: Kind>(
         r.stop(Duration::from_millis(200));
     }
     result?;
-    Ok(summarize(cfg, &slots, start, &tally, restarts, interrupted))
+    let s = summarize(cfg, &slots, start, &tally, restarts, interrupted);
+    record_progress(store, campaign, sink, &s);
+    Ok(s)
+}
+
+/// The time series `crosscheck report` plots. A point that cannot be written costs the plot a
+/// point, not the campaign: findings are what must be durable.
+fn record_progress(store: &Store, campaign: i64, sink: &mut dyn Sink, s: &Summary) {
+    let p = crate::store::ProgressPoint {
+        elapsed_sec: s.elapsed_sec,
+        tests: s.tests,
+        tests_per_sec: s.tests_per_sec,
+        valid_pct: s.valid_pct,
+        nonempty_pct: s.nonempty_pct,
+        findings: s.findings,
+        distinct: s.distinct,
+    };
+    if let Err(e) = store.record_progress(campaign, &p) {
+        sink.note(&format!("progress not recorded: {e}"));
+    }
 }
 
 fn budget_left<C, O>(slot: &Slot<C, O>, next: u64, deadline_unix_ms: Option<u64>) -> bool {
