@@ -163,11 +163,11 @@ fn page(d: &Data) -> String {
          <title>crosscheck report: {}</title><style>{STYLE}</style></head><body>\n",
         esc(&d.dir.display().to_string())
     );
-    let _ = write!(
+    let _ = writeln!(
         h,
         "<h1>crosscheck report</h1><p class=\"sub\"><code>{}</code>: {} campaign(s), \
          <span id=\"total-findings\" data-n=\"{}\">{} finding(s)</span>, \
-         <span id=\"total-distinct\" data-n=\"{}\">{} distinct bug(s)</span>; crosscheck {}</p>\n",
+         <span id=\"total-distinct\" data-n=\"{}\">{} distinct bug(s)</span>; crosscheck {}</p>",
         esc(&d.dir.display().to_string()),
         d.campaigns.len(),
         d.findings,
