@@ -227,8 +227,8 @@ fn campaign_section(h: &mut String, c: &CampaignView) {
     row(h, "tests/s", "tests_per_sec", &format!("{:.1}", p.tests_per_sec));
     row(h, "valid", "valid_pct", &format!("{:.1} %", p.valid_pct));
     row(h, "non-empty", "nonempty_pct", &format!("{:.1} %", p.nonempty_pct));
-    row(h, "findings", "findings", &p.findings.to_string());
-    row(h, "distinct", "distinct", &p.distinct.to_string());
+    row(h, "findings recorded", "findings_recorded", &p.findings.to_string());
+    row(h, "distinct bugs", "distinct", &p.distinct.to_string());
     h.push_str("</table>");
     plots(h, &c.points);
     h.push_str("</section>\n");
@@ -253,7 +253,7 @@ fn plots(h: &mut String, points: &[ProgressPoint]) {
         "count",
         None,
         &[
-            ("findings", "#c0392b", series(|p| p.findings as f64)),
+            ("all findings", "#c0392b", series(|p| p.findings as f64)),
             ("distinct", "#7d3cb5", series(|p| p.distinct as f64)),
         ],
     ));
