@@ -289,20 +289,21 @@ fn svg_plot(title: &str, unit: &str, y_max: Option<f64>, series: &[Series]) -> S
          <text x=\"{left}\" y=\"15\" font-size=\"13\" font-weight=\"600\">{t}</text>",
         t = esc(title)
     );
-    for i in 0..=2 {
-        let f = f64::from(i) / 2.0;
+    // The last x label ends at the plot's edge, so a long one is not clipped by the frame.
+    for (i, anchor) in ["middle", "middle", "end"].iter().enumerate() {
+        let f = i as f64 / 2.0;
         let (yv, xv) = (y_top * f, x_max * f);
         let _ = write!(
             s,
             "<line x1=\"{left}\" x2=\"{x2}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#e3e6ee\"/>\
              <text x=\"{tx}\" y=\"{ty:.1}\" text-anchor=\"end\">{yl}</text>\
-             <text x=\"{xx:.1}\" y=\"{xy}\" text-anchor=\"middle\">{xl} s</text>",
+             <text x=\"{xx:.1}\" y=\"{xy}\" text-anchor=\"{anchor}\">{xl} s</text>",
             x2 = W - right,
             yy = y(yv),
             tx = left - 4.0,
             ty = y(yv) + 4.0,
             yl = num(yv),
-            xx = x(xv),
+            xx = if i == 2 { W - 2.0 } else { x(xv) },
             xy = H - bottom + 14.0,
             xl = num(xv)
         );
