@@ -3,7 +3,8 @@
 # .venv for PyPI packages). Idempotent: a second run only checks. Each leg has its own script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for script in scripts/install-sql-engines.sh scripts/install-smt-solvers.sh scripts/install-datalog-engines.sh; do
+for script in scripts/install-sql-engines.sh scripts/install-smt-solvers.sh scripts/install-datalog-engines.sh \
+    scripts/install-report-tools.sh; do
     if [ -f "$script" ]; then
         echo "setup: $script"
         bash "$script"

@@ -9,6 +9,7 @@ mod errors;
 mod inspect;
 mod kinds;
 mod replay;
+mod report;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +46,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// One self-contained HTML page of a campaign directory: plots over time, counts, each bug
+    Report(report::ReportArgs),
     /// Re-run a finding: exit 1 if it still reproduces, 0 if not
     Replay(replay::ReplayArgs),
     /// Minimize a finding with its own oracle; writes reduced.* beside the original
@@ -95,6 +98,7 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::Run(args) => run::run(*args),
         Command::Engines { json } => inspect::engines(json),
         Command::Findings { dir, json } => inspect::findings(&dir, json),
+        Command::Report(args) => report::report(args),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

@@ -188,12 +188,16 @@ pub fn run_campaign<K: Kind>(
         check_hangs(&ctx, store, sink, &mut tally, &mut slots)?;
         if last_progress.elapsed() >= Duration::from_secs(5) {
             last_progress = Instant::now();
-            sink.progress(&summarize(cfg, &slots, start, &tally, restarts, false));
+            let s = summarize(cfg, &slots, start, &tally, restarts, false);
+            record_progress(store, campaign, sink, &s);
+            sink.progress(&s);
         }
     };
     wind_down(cfg, &mut slots, &mut tally);
     result?;
-    Ok(summarize(cfg, &slots, start, &tally, restarts, interrupted))
+    let s = summarize(cfg, &slots, start, &tally, restarts, interrupted);
+    record_progress(store, campaign, sink, &s);
+    Ok(s)
 }
 
 /// What the campaign loop does after an event.
@@ -388,6 +392,23 @@ fn wind_down<C, O>(cfg: &RunConfig, slots: &mut [Slot<C, O>], tally: &mut Tally)
             thread::sleep(Duration::from_millis(50));
         }
         r.stop(Duration::from_millis(200));
+    }
+}
+
+/// The time series `crosscheck report` plots. A point that cannot be written costs the plot a
+/// point, not the campaign: findings are what must be durable.
+fn record_progress(store: &Store, campaign: i64, sink: &mut dyn Sink, s: &Summary) {
+    let p = crate::store::ProgressPoint {
+        elapsed_sec: s.elapsed_sec,
+        tests: s.tests,
+        tests_per_sec: s.tests_per_sec,
+        valid_pct: s.valid_pct,
+        nonempty_pct: s.nonempty_pct,
+        findings: s.findings,
+        distinct: s.distinct,
+    };
+    if let Err(e) = store.record_progress(campaign, &p) {
+        sink.note(&format!("progress not recorded: {e}"));
     }
 }
 

@@ -90,6 +90,38 @@ pub struct BugRow {
     pub dir: String,
 }
 
+/// One point of a campaign's time series: the supervisor's progress summary every few seconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgressPoint {
+    pub elapsed_sec: f64,
+    pub tests: u64,
+    pub tests_per_sec: f64,
+    pub valid_pct: f64,
+    pub nonempty_pct: f64,
+    pub findings: u64,
+    pub distinct: u64,
+}
+
+/// One campaign that wrote to this record; `summary` is the final JSON summary, absent when
+/// the campaign was killed before it ended.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CampaignRow {
+    pub id: i64,
+    pub started_unix: u64,
+    pub kind: String,
+    pub args: String,
+    pub seed: u64,
+    pub summary: Option<String>,
+}
+
+/// Number of findings of one oracle on one engine.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FindingCount {
+    pub oracle: String,
+    pub engine: String,
+    pub count: i64,
+}
+
 /// An open campaign record.
 pub struct Store {
     dir: PathBuf,
@@ -110,6 +142,9 @@ CREATE TABLE IF NOT EXISTS findings (
     kind TEXT NOT NULL, oracle TEXT NOT NULL, class TEXT NOT NULL, engine TEXT NOT NULL,
     summary TEXT NOT NULL, signature TEXT NOT NULL, bug INTEGER NOT NULL REFERENCES bugs(id),
     dir TEXT NOT NULL, size_before INTEGER, size_after INTEGER);
+CREATE TABLE IF NOT EXISTS progress (
+    campaign INTEGER NOT NULL, elapsed_sec REAL NOT NULL, tests INTEGER NOT NULL, tests_per_sec REAL NOT NULL,
+    valid_pct REAL NOT NULL, nonempty_pct REAL NOT NULL, findings INTEGER NOT NULL, distinct_bugs INTEGER NOT NULL);
 ";
 
 impl Store {
@@ -294,6 +329,86 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.db_err(e))
     }
 
+    /// Appends one point to a campaign's time series.
+    pub fn record_progress(&self, campaign: i64, p: &ProgressPoint) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO progress (campaign, elapsed_sec, tests, tests_per_sec, valid_pct, nonempty_pct,
+                 findings, distinct_bugs) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    campaign,
+                    p.elapsed_sec,
+                    p.tests as i64,
+                    p.tests_per_sec,
+                    p.valid_pct,
+                    p.nonempty_pct,
+                    p.findings as i64,
+                    p.distinct as i64
+                ],
+            )
+            .map_err(|e| self.db_err(e))?;
+        Ok(())
+    }
+
+    /// A campaign's time series, oldest first.
+    pub fn progress(&self, campaign: i64) -> Result<Vec<ProgressPoint>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT elapsed_sec, tests, tests_per_sec, valid_pct, nonempty_pct, findings, distinct_bugs
+                 FROM progress WHERE campaign = ?1 ORDER BY elapsed_sec, rowid",
+            )
+            .map_err(|e| self.db_err(e))?;
+        let rows = stmt
+            .query_map(params![campaign], |r| {
+                Ok(ProgressPoint {
+                    elapsed_sec: r.get(0)?,
+                    tests: r.get::<_, i64>(1)?.max(0) as u64,
+                    tests_per_sec: r.get(2)?,
+                    valid_pct: r.get(3)?,
+                    nonempty_pct: r.get(4)?,
+                    findings: r.get::<_, i64>(5)?.max(0) as u64,
+                    distinct: r.get::<_, i64>(6)?.max(0) as u64,
+                })
+            })
+            .map_err(|e| self.db_err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.db_err(e))
+    }
+
+    /// The campaigns of this record, oldest first.
+    pub fn campaigns(&self) -> Result<Vec<CampaignRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, started_unix, kind, args, seed, summary FROM campaigns ORDER BY id")
+            .map_err(|e| self.db_err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(CampaignRow {
+                    id: r.get(0)?,
+                    started_unix: r.get::<_, i64>(1)?.max(0) as u64,
+                    kind: r.get(2)?,
+                    args: r.get(3)?,
+                    // Seeds are stored as i64 bit patterns.
+                    seed: r.get::<_, i64>(4)? as u64,
+                    summary: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.db_err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.db_err(e))
+    }
+
+    /// Findings per oracle and engine.
+    pub fn finding_counts(&self) -> Result<Vec<FindingCount>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT oracle, engine, COUNT(*) FROM findings GROUP BY oracle, engine ORDER BY oracle, engine")
+            .map_err(|e| self.db_err(e))?;
+        let rows = stmt
+            .query_map([], |r| Ok(FindingCount { oracle: r.get(0)?, engine: r.get(1)?, count: r.get(2)? }))
+            .map_err(|e| self.db_err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.db_err(e))
+    }
+
     /// Number of findings recorded.
     pub fn finding_count(&self) -> Result<i64, StoreError> {
         self.conn.query_row("SELECT COUNT(*) FROM findings", [], |r| r.get(0)).map_err(|e| self.db_err(e))
@@ -372,6 +487,18 @@ pub fn reproducers_in(finding_dir: &Path) -> Vec<String> {
     names.sort();
     names.sort_by_key(|n| !n.starts_with("reduced"));
     names
+}
+
+/// At most `max_bytes` of the reproducer `name` in a finding directory, and whether it was cut
+/// short: a flood campaign's cases can be huge, and a report must stay readable.
+pub fn read_reproducer(finding_dir: &Path, name: &str, max_bytes: usize) -> Option<(String, bool)> {
+    use std::io::Read;
+    let f = fs::File::open(finding_dir.join(name)).ok()?;
+    let mut buf = Vec::new();
+    f.take(max_bytes as u64 + 1).read_to_end(&mut buf).ok()?;
+    let cut = buf.len() > max_bytes;
+    buf.truncate(max_bytes);
+    Some((String::from_utf8_lossy(&buf).into_owned(), cut))
 }
 
 /// The store that holds a finding directory (`<out>/findings/<id>`), if any.
@@ -466,5 +593,25 @@ mod tests {
         fs::write(tmp.path().join("finding.json"), "{not json").expect("write");
         let e = load_finding(tmp.path()).expect_err("corrupt");
         assert!(e.to_string().contains("corrupt"), "{e}");
+    }
+
+    #[test]
+    fn an_older_record_gains_the_progress_table() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        {
+            // A findings.db from before the time series: no progress table.
+            let conn = Connection::open(tmp.path().join("findings.db")).expect("db");
+            conn.execute_batch(&SCHEMA[..SCHEMA.find("CREATE TABLE IF NOT EXISTS progress").expect("progress")])
+                .expect("old schema");
+        }
+        let store = Store::open(tmp.path()).expect("open");
+        let c = store.begin_campaign("k", "args", u64::MAX).expect("campaign");
+        let p = ProgressPoint { elapsed_sec: 5.0, tests: 10, tests_per_sec: 2.0, findings: 1, ..Default::default() };
+        store.record_progress(c, &p).expect("record");
+        store.record_progress(c, &ProgressPoint { elapsed_sec: 7.5, ..p.clone() }).expect("record");
+        assert_eq!(store.progress(c).expect("progress").len(), 2);
+        assert_eq!(store.progress(c).expect("progress")[0], p);
+        let campaigns = store.campaigns().expect("campaigns");
+        assert_eq!((campaigns.len(), campaigns[0].seed), (1, u64::MAX));
     }
 }
