@@ -6,7 +6,11 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn run(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crosscheck")).args(args).current_dir(cwd).output().expect("crosscheck runs")
+    Command::new(env!("CARGO_BIN_EXE_crosscheck"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap_or_else(|e| panic!("crosscheck runs: {e:?}"))
 }
 
 fn stderr(o: &Output) -> String {
@@ -44,7 +48,7 @@ fn chromium() -> Option<PathBuf> {
 
 /// Runs headless Chromium on `page` with `args`, returning its stdout; killed after a minute.
 fn headless(chrome: &Path, page: &Path, args: &[&str]) -> String {
-    let profile = tempfile::tempdir().expect("profile dir");
+    let profile = tempfile::tempdir().unwrap_or_else(|e| panic!("profile dir: {e:?}"));
     let mut child = Command::new(chrome)
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
         .args(["--disable-background-networking", "--disable-component-update", "--disable-sync"])
@@ -54,15 +58,15 @@ fn headless(chrome: &Path, page: &Path, args: &[&str]) -> String {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("chromium starts");
-    let mut stdout = child.stdout.take().expect("stdout");
+        .unwrap_or_else(|e| panic!("chromium starts: {e}"));
+    let mut stdout = child.stdout.take().unwrap_or_else(|| panic!("chromium has no stdout"));
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
         let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
         s
     });
     let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
+    while child.try_wait().unwrap_or_else(|e| panic!("wait: {e:?}")).is_none() {
         if start.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();
             let _ = child.wait();
@@ -70,15 +74,16 @@ fn headless(chrome: &Path, page: &Path, args: &[&str]) -> String {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    reader.join().expect("reader")
+    reader.join().unwrap_or_else(|e| panic!("reader: {e:?}"))
 }
 
 /// What the page must show about a campaign directory whatever its findings: the structure,
 /// totals that match `crosscheck findings --json`, and nothing that loads from elsewhere.
 fn check_page(html: &str, out: &Path, cwd: &Path) -> serde_json::Value {
     let o = run(&["findings", &out.display().to_string(), "--json"], cwd);
-    let bugs: serde_json::Value = serde_json::from_slice(&o.stdout).expect("findings --json");
-    let bugs = bugs.as_array().expect("a list").clone();
+    let bugs: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("findings --json: {e:?}"));
+    let bugs = bugs.as_array().unwrap_or_else(|| panic!("findings --json is a list")).clone();
     let total: i64 = bugs.iter().map(|b| b["count"].as_i64().unwrap_or(0)).sum();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     assert!(html.contains(&format!("id=\"total-findings\" data-n=\"{total}\"")), "total findings {total}");
@@ -114,7 +119,7 @@ fn check_rendered(chrome: &Path, page: &Path, html: &str, bugs: usize) -> String
     assert_eq!(count(&dom, "<section class=\"bug\""), bugs.min(200));
     let shot = page.with_extension("png");
     headless(chrome, page, &[&format!("--screenshot={}", shot.display()), "--window-size=1200,1600"]);
-    let png = std::fs::read(&shot).expect("screenshot written");
+    let png = std::fs::read(&shot).unwrap_or_else(|e| panic!("screenshot written: {e:?}"));
     assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000, "a blank screenshot: {} bytes", png.len());
     dom
 }
