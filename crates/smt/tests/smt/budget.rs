@@ -8,7 +8,7 @@ use crosscheck_smt::storm::{Params, Step};
 use crosscheck_smt::SmtKind;
 use std::time::Duration;
 
-mod common;
+use super::common;
 
 /// Sum of two positive cubes equal to a cube: z3 does not answer within the test's limit.
 fn hard(index: u64) -> SmtCase {

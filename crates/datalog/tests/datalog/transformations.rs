@@ -1,6 +1,6 @@
 //! Known-answer tests of the queryFuzz transformations on the seeds' own examples.
 
-mod common;
+use super::common;
 use common::*;
 use crosscheck_datalog::ast::{Literal, Program};
 use crosscheck_datalog::eval::{evaluate, relation, Limits, Strategy};

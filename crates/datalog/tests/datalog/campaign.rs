@@ -1,6 +1,6 @@
 //! Fixed-seed campaigns: correct engines give no finding; mutants are caught.
 
-mod common;
+use super::common;
 use common::*;
 use crosscheck_core::{Check, CheckOptions, Engine, Generator, Kind};
 use crosscheck_datalog::{common_caps, DatalogGen, DatalogKind};

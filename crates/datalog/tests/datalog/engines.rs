@@ -1,6 +1,6 @@
 //! Each engine adapter against the reference evaluator on a fixed suite.
 
-mod common;
+use super::common;
 use common::*;
 use crosscheck_datalog::dialects::capabilities;
 use crosscheck_datalog::oracles::supports;

@@ -10,7 +10,7 @@ use crosscheck_smt::SmtKind;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-mod common;
+use super::common;
 use common::{open, opts};
 
 fn case(logic: &str, decls: &[&str], asserts: &[&str]) -> SmtCase {

@@ -1,7 +1,7 @@
 //! Fault injection: `mutant:cozo:drop-row` must be caught; reduction keeps the failure and
 //! reproducers carry the Soufflé program and the engine's own dialect.
 
-mod common;
+use super::common;
 use common::*;
 use crosscheck_core::reduce::reduce;
 use crosscheck_core::{Check, CheckOptions, Engine, Generator, Kind};

@@ -14,7 +14,7 @@ use crosscheck_smt::SmtKind;
 use std::path::Path;
 use std::time::Duration;
 
-mod common;
+use super::common;
 use common::{open, opts};
 
 fn seed_dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {

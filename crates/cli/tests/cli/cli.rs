@@ -1,0 +1,264 @@
+//! End-to-end tests of the `crosscheck` binary on the real embedded engine (SQLite).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_crosscheck"))
+}
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    bin().args(args).current_dir(cwd).output().unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
+}
+
+/// A command line written as one string, for arguments without spaces.
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A user mistake: exit 2, one line on stderr that names the culprit, no panic.
+fn check_usage_error(args: &[&str], needle: &str) {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let o = run(args, tmp.path());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: more than one line: {err}");
+    assert!(err.contains(needle), "{args:?}: {err:?} should mention {needle:?}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_2() {
+    check_usage_error(&["run", "nosql", "--tests", "1"], "unknown kind \"nosql\"");
+    check_usage_error(&["run", "cypher", "--tests", "1"], "not built yet");
+    check_usage_error(&["run", "sql", "--engines", "sqllite", "--tests", "1"], "unknown engine \"sqllite\"");
+    check_usage_error(&["run", "sql", "--engines", "mutant:sqlite:nope", "--tests", "1"], "unknown fault");
+    check_usage_error(&["run", "sql", "--oracle", "tlp-nope", "--tests", "1"], "unknown oracle \"tlp-nope\"");
+    check_usage_error(&["run", "sql", "--time", "ten minutes"], "bad duration");
+    check_usage_error(&["run", "sql", "--time", "10s", "--tests", "5"], "either --time or --tests");
+    check_usage_error(&["run", "sql", "--workers", "0", "--tests", "5"], "--workers");
+    check_usage_error(&["run", "sql", "--tests", "abc"], "--tests");
+    check_usage_error(&["run", "sql", "--bogus-flag"], "--bogus-flag");
+    check_usage_error(
+        &["run", "sql", "--tests", "1", "--out", "/proc/crosscheck-cannot-write-here"],
+        "output directory",
+    );
+    check_usage_error(&["replay", "/nonexistent/finding"], "not a finding directory");
+    check_usage_error(&["reduce", "/nonexistent/finding"], "not a finding directory");
+    check_usage_error(&["findings", "/nonexistent/campaign"], "no findings.db");
+}
+
+#[test]
+fn corrupt_finding_is_a_clear_error() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(tmp.path().join("finding.json"), "{\"format\": 1, \"kind\": ").expect("write");
+    let o = run(&["replay", "."], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("corrupt"), "{}", stderr(&o));
+}
+
+fn summary(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("summary JSON: {e}: {}", stderr(o)))
+}
+
+fn finding_json(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("finding.json")).unwrap_or_else(|e| panic!("read finding.json: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("finding.json parses: {e}"))
+}
+
+fn finding_dirs(out: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("findings"))
+        .map(|it| {
+            it.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_correct_sqlite_gives_no_finding_on_a_fixed_seed() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = run(
+        &words("run sql --engines sqlite --oracle tlp-where,norec --tests 4000 --seed 7 --workers 2 --out out --json"),
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = summary(&o);
+    assert_eq!(s["tests"], 4000);
+    assert_eq!(s["findings"], 0);
+    assert!(s["valid_pct"].as_f64().unwrap_or(0.0) > 50.0, "{s}");
+    assert!(s["engines"][0]["version"].as_str().is_some_and(|v| !v.is_empty()), "{s}");
+    for k in ["generate", "execute", "check"] {
+        assert!(s["time"][k].as_f64().is_some(), "{s}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_stream() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let go = |out: &str| {
+        let mut args = words("run sql --engines mutant:sqlite:where-drop --oracle norec --tests 300 --seed 11 --workers 1 --reduce-time 0 --out");
+        args.extend([out, "--json"]);
+        let o = run(&args, tmp.path());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let dirs = finding_dirs(&tmp.path().join(out));
+        dirs.iter()
+            .map(|d| {
+                let rec = finding_json(d);
+                (rec["index"].clone(), rec["case"].clone())
+            })
+            .collect::<Vec<_>>()
+    };
+    let a = go("a");
+    assert!(!a.is_empty());
+    assert_eq!(a, go("b"));
+}
+
+#[test]
+fn mutants_are_caught_replayed_reduced_and_deduplicated() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = run(
+        &words("run sql --engines mutant:sqlite:drop-row --oracle tlp-where --tests 200 --seed 3 --workers 1 --reduce-time 10s --out out --json"),
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let s = summary(&o);
+    assert!(s["findings"].as_u64().unwrap_or(0) > 0, "{s}");
+    assert!(s["distinct"].as_u64().unwrap_or(0) <= s["findings"].as_u64().unwrap_or(0));
+    let out = tmp.path().join("out");
+    let dirs = finding_dirs(&out);
+    let first = &dirs[0];
+    assert!(first.join("finding.json").is_file());
+    assert!(first.join("repro.sql").is_file(), "{:?}", std::fs::read_dir(first).map(|d| d.count()));
+    assert!(first.join("reduced.sql").is_file(), "the first finding is reduced automatically");
+    // Replay: the bug is in the mutant, so it reproduces; on plain sqlite it does not.
+    let r = run(&["replay", first.to_str().expect("utf8")], tmp.path());
+    assert_eq!(r.status.code(), Some(1), "{}{}", String::from_utf8_lossy(&r.stdout), stderr(&r));
+    let r = run(&["replay", first.to_str().expect("utf8"), "--engines", "sqlite"], tmp.path());
+    assert_eq!(r.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&r.stdout), stderr(&r));
+    // Offline reduction keeps the verdict.
+    let r = run(&["reduce", first.to_str().expect("utf8"), "--time", "20s"], tmp.path());
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    let r = run(&["replay", first.to_str().expect("utf8")], tmp.path());
+    assert_eq!(r.status.code(), Some(1));
+    let f = run(&["findings", "out", "--json"], tmp.path());
+    assert_eq!(f.status.code(), Some(0));
+    let bugs: serde_json::Value = serde_json::from_slice(&f.stdout).expect("json");
+    let counted: u64 = bugs.as_array().expect("array").iter().map(|b| b["count"].as_u64().unwrap_or(0)).sum();
+    assert_eq!(counted, dirs.len() as u64);
+}
+
+#[test]
+fn a_crashing_engine_costs_a_worker_not_the_campaign() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = run(
+        &words("run sql --engines mutant:sqlite:crash --oracle norec --tests 600 --seed 5 --workers 2 --reduce-time 0 --out out --json"),
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let s = summary(&o);
+    // Workers were restarted after each crash and went on with the stream.
+    assert!(s["worker_restarts"].as_u64().unwrap_or(0) > 0, "{s}");
+    assert!(s["tests"].as_u64().unwrap_or(0) > 100, "{s}");
+    assert!(s["findings"].as_u64().unwrap_or(0) < 100, "one finding per crash, not one per case: {s}");
+    let dirs = finding_dirs(&tmp.path().join("out"));
+    let rec: serde_json::Value = finding_json(&dirs[0]);
+    assert_eq!(rec["evidence"]["class"], "crash");
+    assert_eq!(rec["evidence"]["key"], "signal 11");
+    // The rebuilt case crashes again when replayed in a probe process.
+    let r = run(&["replay", dirs[0].to_str().expect("utf8")], tmp.path());
+    assert_eq!(r.status.code(), Some(1), "{}{}", String::from_utf8_lossy(&r.stdout), stderr(&r));
+}
+
+#[test]
+fn a_hanging_engine_becomes_a_hang_finding() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = run(
+        &words("run sql --engines mutant:sqlite:hang --oracle norec --tests 300 --seed 5 --workers 1 --reduce-time 0 --hang-after 2s --out out --json"),
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let dirs = finding_dirs(&tmp.path().join("out"));
+    let rec: serde_json::Value = finding_json(&dirs[0]);
+    assert_eq!(rec["evidence"]["class"], "hang");
+}
+
+#[test]
+fn findings_survive_a_sigkill_of_the_supervisor() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut child = bin()
+        .args(words("run sql --engines mutant:sqlite:dup-row --oracle tlp-where --time 60s --seed 9 --workers 2 --reduce-time 0 --out out"))
+        .current_dir(tmp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let out = tmp.path().join("out");
+    let start = Instant::now();
+    while finding_dirs(&out).len() < 3 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    let dirs = finding_dirs(&out);
+    assert!(dirs.len() >= 3, "findings appeared before the kill");
+    let conn = rusqlite::Connection::open(out.join("findings.db")).expect("db");
+    let rows: i64 = conn.query_row("SELECT COUNT(*) FROM findings", [], |r| r.get(0)).expect("count");
+    assert!(rows >= 2, "{rows}");
+    let mut ids = conn.prepare("SELECT dir FROM findings").expect("prep");
+    let dirs_in_db: Vec<String> = ids.query_map([], |r| r.get(0)).expect("q").filter_map(|r| r.ok()).collect();
+    for d in dirs_in_db {
+        let text = std::fs::read_to_string(out.join(&d).join("finding.json")).expect("finding.json intact");
+        let _: serde_json::Value = serde_json::from_str(&text).expect("finding.json parses");
+        assert!(out.join(&d).join("repro.sql").is_file());
+    }
+    // The workers died with the supervisor.
+    std::thread::sleep(Duration::from_millis(300));
+    let ps = Command::new("pgrep").args(["-f", "crosscheck __worker"]).output();
+    if let Ok(ps) = ps {
+        let pids = String::from_utf8_lossy(&ps.stdout).to_string();
+        for pid in pids.split_whitespace() {
+            let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap_or_default();
+            assert_ne!(cwd, tmp.path(), "worker {pid} outlived its supervisor");
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_campaign_cleanly() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let child = bin()
+        .args(words("run sql --engines sqlite --time 60s --seed 2 --workers 2 --out out --json"))
+        .current_dir(tmp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = i32::try_from(child.id()).expect("pid");
+    // SAFETY: sending SIGINT to our own child.
+    unsafe {
+        libc_kill(pid, 2);
+    }
+    let start = Instant::now();
+    let o = child.wait_with_output().expect("wait");
+    assert!(start.elapsed() < Duration::from_secs(10), "it stopped promptly");
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let s = summary(&o);
+    assert_eq!(s["interrupted"], true, "{s}");
+    assert!(s["tests"].as_u64().unwrap_or(0) > 0, "{s}");
+}
+
+extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}

@@ -1,0 +1,13 @@
+//! The SMT leg on real solvers: STORM, the differential and model oracles, the seed budget, the reply readers.
+//! One test binary for the crate: each file below `tests/smt/` is a module of it.
+
+#[path = "smt/budget.rs"]
+mod budget;
+#[path = "smt/common.rs"]
+mod common;
+#[path = "smt/model_fallback.rs"]
+mod model_fallback;
+#[path = "smt/reply_reader.rs"]
+mod reply_reader;
+#[path = "smt/solvers.rs"]
+mod solvers;

@@ -1,0 +1,9 @@
+//! The SQL leg on real engines: dialects printed and run per engine, the oracles against mutants they must catch and correct engines that must pass, GlueSQL when built in.
+//! One test binary for the crate: each file below `tests/sql/` is a module of it.
+
+#[path = "sql/dialects.rs"]
+mod dialects;
+#[path = "sql/gluesql.rs"]
+mod gluesql;
+#[path = "sql/leg.rs"]
+mod leg;
