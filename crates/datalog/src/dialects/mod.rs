@@ -83,3 +83,35 @@ pub fn print(dialect: &str, p: &Program, out: &str, option: Option<&str>) -> Res
         None => Err(format!("no printer for dialect {dialect}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::capabilities;
+
+    #[test]
+    fn every_dialect_keeps_its_capabilities() {
+        // The generator builds only what a dialect lists, so a lost or gained entry changes
+        // every campaign against its engines.
+        let full = [
+            "negation",
+            "aggregates",
+            "arithmetic",
+            "comparisons",
+            "symbols",
+            "negative",
+            "recursion",
+            "mutual-recursion",
+            "nonlinear-recursion",
+        ];
+        let sql = ["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"];
+        let z3 = ["negation", "comparisons", "symbols", "recursion", "mutual-recursion", "nonlinear-recursion"];
+        for d in ["souffle", "cozo", "nemo", "clingo", "swipl"] {
+            assert_eq!(capabilities(d), full, "{d}");
+        }
+        for d in ["sqlite", "postgres", "duckdb"] {
+            assert_eq!(capabilities(d), sql, "{d}");
+        }
+        assert_eq!(capabilities("z3"), z3);
+        assert!(capabilities("unknown").is_empty());
+    }
+}
