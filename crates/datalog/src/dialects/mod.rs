@@ -14,7 +14,7 @@ pub mod sqlite;
 pub mod swipl;
 pub mod z3;
 
-pub use common::{agg_form, columns, flatten, option_line, value, AggForm, TextDialect};
+pub use common::{agg_form, columns, flatten, option_line, value, AggForm, Spelling, TextDialect};
 
 use crate::ast::Program;
 
