@@ -5,18 +5,6 @@ use super::{AggForm, Spelling, TextDialect};
 use crate::ast::{Program, Rule};
 use std::fmt::Write;
 
-pub const CAPS: &[&str] = &[
-    "negation",
-    "aggregates",
-    "arithmetic",
-    "comparisons",
-    "symbols",
-    "negative",
-    "recursion",
-    "mutual-recursion",
-    "nonlinear-recursion",
-];
-
 /// Solver configurations and threads: none may change the answer set of a stratified program.
 pub const OPTIONS: &[&str] = &["--configuration=crafty", "--configuration=jumpy", "--parallel-mode=2", "reverse"];
 
@@ -54,7 +42,6 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 /// Clingo's spelling facts and printer.
 pub static CLINGO: TextDialect = TextDialect {
     name: "clingo",
-    caps: CAPS,
     options: OPTIONS,
     extension: "lp",
     command: "clingo repro.lp",

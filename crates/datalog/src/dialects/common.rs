@@ -12,7 +12,6 @@ use crosscheck_core::Value;
 /// text dialects differ only in those, so they are values of this one type.
 pub struct TextDialect {
     pub name: &'static str,
-    pub caps: &'static [&'static str],
     pub options: &'static [&'static str],
     pub extension: &'static str,
     pub command: &'static str,
@@ -23,9 +22,6 @@ pub struct TextDialect {
 impl Dialect for TextDialect {
     fn name(&self) -> &'static str {
         self.name
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        self.caps
     }
     fn options(&self) -> &'static [&'static str] {
         self.options

@@ -5,18 +5,6 @@ use super::{AggForm, Spelling, TextDialect};
 use crate::ast::{Program, Rule, Term};
 use std::fmt::Write;
 
-pub const CAPS: &[&str] = &[
-    "negation",
-    "aggregates",
-    "arithmetic",
-    "comparisons",
-    "symbols",
-    "negative",
-    "recursion",
-    "mutual-recursion",
-    "nonlinear-recursion",
-];
-
 /// Nemo has no evaluation switches in its Python API; rule order must not matter.
 pub const OPTIONS: &[&str] = &["reverse"];
 
@@ -51,7 +39,6 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 /// Nemo's spelling facts and printer.
 pub static NEMO: TextDialect = TextDialect {
     name: "nemo",
-    caps: CAPS,
     options: OPTIONS,
     extension: "rls",
     command: "nmo repro.rls",

@@ -7,18 +7,6 @@ use crate::ast::{CmpOp, Literal, Program, Rule, Term};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-pub const CAPS: &[&str] = &[
-    "negation",
-    "aggregates",
-    "arithmetic",
-    "comparisons",
-    "symbols",
-    "negative",
-    "recursion",
-    "mutual-recursion",
-    "nonlinear-recursion",
-];
-
 /// `subsumptive` tabling answers from more general tables; `reverse` reverses clause order.
 pub const OPTIONS: &[&str] = &["subsumptive", "reverse"];
 
@@ -85,7 +73,6 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 /// Swipl's spelling facts and printer.
 pub static SWIPL: TextDialect = TextDialect {
     name: "swipl",
-    caps: CAPS,
     options: OPTIONS,
     extension: "pl",
     command: "swipl repro.pl",
