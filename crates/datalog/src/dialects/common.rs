@@ -183,7 +183,9 @@ impl Spelling {
             Term::Const(Val::Num(n)) => n.to_string(),
             Term::Const(Val::Sym(s)) => format!("{q}{}{q}", s.replace('\\', "\\\\").replace(q, &format!("\\{q}"))),
             Term::Wild => "_".into(),
-            Term::Bin(op, a, b) => format!("({}{sp}{}{sp}{})", self.term(a), op.symbol(), self.term(b), sp = self.op_space),
+            Term::Bin(op, a, b) => {
+                format!("({}{sp}{}{sp}{})", self.term(a), op.symbol(), self.term(b), sp = self.op_space)
+            }
         }
     }
 

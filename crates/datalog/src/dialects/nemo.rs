@@ -12,15 +12,8 @@ fn rel(n: &str) -> String {
     format!("r_{n}")
 }
 
-const SPELLING: Spelling = Spelling {
-    name: "nemo",
-    var: "?",
-    quote: '"',
-    paren_negative: false,
-    op_space: " ",
-    arg_sep: ", ",
-    end: " .",
-};
+const SPELLING: Spelling =
+    Spelling { name: "nemo", var: "?", quote: '"', paren_negative: false, op_space: " ", arg_sep: ", ", end: " ." };
 
 pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
     let mut lines = SPELLING.clauses(p, agg_rule, |r| SPELLING.plain_rule(r, "~"))?;

@@ -14,15 +14,8 @@ fn rel(n: &str) -> String {
     format!("r_{n}")
 }
 
-const SPELLING: Spelling = Spelling {
-    name: "swipl",
-    var: "V_",
-    quote: '\'',
-    paren_negative: true,
-    op_space: "",
-    arg_sep: ", ",
-    end: ".",
-};
+const SPELLING: Spelling =
+    Spelling { name: "swipl", var: "V_", quote: '\'', paren_negative: true, op_space: "", arg_sep: ", ", end: "." };
 
 fn term(t: &Term) -> String {
     SPELLING.term(t)
