@@ -70,7 +70,7 @@ fn generated<T>(secs: f64, keep: usize, mut make: impl FnMut() -> T) -> (Vec<T>,
 }
 
 fn generation(secs: f64) {
-    let caps = dialects::souffle::CAPS.iter().map(|s| s.to_string()).collect();
+    let caps = dialects::capabilities("souffle").iter().map(|s| s.to_string()).collect();
     let cfg = GenConfig::new(caps);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let per = |n: u64, el: f64, cpu: f64| format!("{:.0}/s wall, {:.0}/s CPU", n as f64 / el, n as f64 / cpu.max(1e-9));

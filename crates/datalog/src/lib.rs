@@ -351,7 +351,7 @@ mod tests {
         // Capabilities come from the dialect an engine reports: recursive SQL lacks mutual
         // and non-linear recursion, μZ lacks aggregates, arithmetic and negative numbers.
         let all = [info("reference", "souffle"), info("sqlite", "sqlite"), info("z3", "z3")];
-        let souffle = set(dialects::capabilities("souffle"));
+        let souffle = set(&dialects::capabilities("souffle"));
         let sql = set(&["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"]);
         let z3 = set(&["negation", "comparisons", "symbols", "recursion", "mutual-recursion", "nonlinear-recursion"]);
         assert_eq!(cap_sets(&all), vec![sql.clone(), z3.clone()]);

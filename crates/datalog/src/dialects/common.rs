@@ -1,17 +1,17 @@
 //! Helpers the printers share: the aggregate rule shape every dialect can express, rules
 //! flattened for dialects that want plain variables in atoms, the `config` option's first-line
-//! comment, model values and column names as the core sees them, and [`TextDialect`], the
-//! one `Dialect` impl of the Datalog text dialects.
+//! comment, model values and column names as the core sees them, [`TextDialect`], the
+//! one `Dialect` impl of the Datalog text dialects, and [`Spelling`], the Prolog-like rule
+//! syntax that clingo, Nemo and SWI-Prolog write with different punctuation.
 
 use super::Dialect;
-use crate::ast::{AggFn, CmpOp, Literal, Program, Rule, Term, Val};
+use crate::ast::{AggFn, Atom, CmpOp, Fact, Literal, Program, Rule, Term, Val};
 use crosscheck_core::Value;
 
 /// A dialect whose whole spelling is one printer function plus a few fixed facts: the Datalog
 /// text dialects differ only in those, so they are values of this one type.
 pub struct TextDialect {
     pub name: &'static str,
-    pub caps: &'static [&'static str],
     pub options: &'static [&'static str],
     pub extension: &'static str,
     pub command: &'static str,
@@ -22,9 +22,6 @@ pub struct TextDialect {
 impl Dialect for TextDialect {
     fn name(&self) -> &'static str {
         self.name
-    }
-    fn capabilities(&self) -> &'static [&'static str] {
-        self.caps
     }
     fn options(&self) -> &'static [&'static str] {
         self.options
@@ -155,4 +152,91 @@ pub fn columns(p: &Program, rel: &str) -> Vec<String> {
 pub fn option_line<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     let first = text.lines().next()?;
     first.strip_prefix(prefix)?.trim().strip_prefix("crosscheck-option:").map(str::trim)
+}
+
+/// The punctuation of a Prolog-like rule syntax (`r_p(X, 1), not r_q(X)`): the dialects that
+/// write one differ only in these, so their terms, atoms, facts and plain rules are printed
+/// once here.
+pub struct Spelling {
+    /// The dialect, for its refusals.
+    pub name: &'static str,
+    /// What a variable's name is prefixed with.
+    pub var: &'static str,
+    /// The symbol quote; it and the backslash are escaped by a backslash inside.
+    pub quote: char,
+    /// Whether a negative number is parenthesised (Prolog reads `X*-5` as one operator `*-`).
+    pub paren_negative: bool,
+    /// What stands either side of an arithmetic or comparison operator.
+    pub op_space: &'static str,
+    /// What separates the arguments of an atom.
+    pub arg_sep: &'static str,
+    /// What ends a clause.
+    pub end: &'static str,
+}
+
+impl Spelling {
+    pub fn term(&self, t: &Term) -> String {
+        let q = self.quote;
+        match t {
+            Term::Var(v) => format!("{}{v}", self.var),
+            Term::Const(Val::Num(n)) if *n < 0 && self.paren_negative => format!("({n})"),
+            Term::Const(Val::Num(n)) => n.to_string(),
+            Term::Const(Val::Sym(s)) => format!("{q}{}{q}", s.replace('\\', "\\\\").replace(q, &format!("\\{q}"))),
+            Term::Wild => "_".into(),
+            Term::Bin(op, a, b) => {
+                format!("({}{sp}{}{sp}{})", self.term(a), op.symbol(), self.term(b), sp = self.op_space)
+            }
+        }
+    }
+
+    pub fn atom(&self, a: &Atom) -> String {
+        let args: Vec<String> = a.args.iter().map(|t| self.term(t)).collect();
+        format!("r_{}({})", a.rel, args.join(self.arg_sep))
+    }
+
+    pub fn fact(&self, f: &Fact) -> String {
+        let args: Vec<String> = f.vals.iter().map(|v| self.term(&Term::Const(v.clone()))).collect();
+        format!("r_{}({}){}", f.rel, args.join(self.arg_sep), self.end)
+    }
+
+    /// A rule without aggregates, flattened, its literals in evaluation order as they are,
+    /// negated atoms prefixed with `not`.
+    pub fn plain_rule(&self, r: &Rule, not: &str) -> Result<String, String> {
+        let r = flatten(r)?;
+        let body: Vec<String> = r
+            .body
+            .iter()
+            .map(|l| match l {
+                Literal::Pos(a) => self.atom(a),
+                Literal::Neg(a) => format!("{not}{}", self.atom(a)),
+                Literal::Cmp(op, x, y) => {
+                    let o = if *op == CmpOp::Eq { "=" } else { op.symbol() };
+                    format!("{}{sp}{o}{sp}{}", self.term(x), self.term(y), sp = self.op_space)
+                }
+                Literal::Agg { .. } => String::new(),
+            })
+            .collect();
+        Ok(format!("{} :- {}{}", self.atom(&r.head), body.join(", "), self.end))
+    }
+
+    /// The facts, then the rules: the grouped aggregate form spelled by `agg`, other rules by
+    /// `plain`; any other aggregate is refused.
+    pub fn clauses(
+        &self,
+        p: &Program,
+        agg: impl Fn(&Rule, &AggForm) -> String,
+        plain: impl Fn(&Rule) -> Result<String, String>,
+    ) -> Result<Vec<String>, String> {
+        let mut lines: Vec<String> = p.facts.iter().map(|f| self.fact(f)).collect();
+        for r in &p.rules {
+            if let Some(a) = agg_form(r) {
+                lines.push(agg(r, &a));
+            } else if r.has_agg() {
+                return Err(format!("{}: only the grouped aggregate form is supported", self.name));
+            } else {
+                lines.push(plain(r)?);
+            }
+        }
+        Ok(lines)
+    }
 }

@@ -7,18 +7,6 @@ use crate::ast::{AggFn, CmpOp, Literal, Program, Rule, Term, Val};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-pub const CAPS: &[&str] = &[
-    "negation",
-    "aggregates",
-    "arithmetic",
-    "comparisons",
-    "symbols",
-    "negative",
-    "recursion",
-    "mutual-recursion",
-    "nonlinear-recursion",
-];
-
 /// `no-magic` disables Cozo's magic-set rewrite; `stored` loads the facts into stored
 /// relations first (another storage and join path); `reverse` prints the rules backwards;
 /// `order-desc` asks for the answer sorted descending (`:order -c0, ...`, Cozo's sorting
@@ -200,7 +188,6 @@ fn rule(r: &Rule) -> Result<String, String> {
 /// Cozo's spelling facts and printer.
 pub static COZO: TextDialect = TextDialect {
     name: "cozo",
-    caps: CAPS,
     options: OPTIONS,
     extension: "cozo",
     command: "paste into the Cozo REPL or `cozo` server's script endpoint",

@@ -5,8 +5,8 @@
 //! spelled, how several recursive rules of one relation must be shaped, and the session
 //! settings of its `config` options.
 //!
-//! What no dialect here takes is refused by every printer (and kept out by the engines' CAPS):
-//! mutual recursion (SQLite: "circular reference"; PostgreSQL: "mutual recursion between WITH
+//! What no dialect here takes is refused by every printer (and kept out of their programs by
+//! the capability table in `dialects`): mutual recursion (SQLite: "circular reference"; PostgreSQL: "mutual recursion between WITH
 //! items is not implemented"; DuckDB: a CTE cannot name a later one) and a rule that reads its
 //! own relation twice (SQLite: "multiple references to recursive table"; PostgreSQL: "must not
 //! appear more than once"; DuckDB accepts it and reads the last iteration's rows at both
@@ -349,9 +349,6 @@ impl Dialect for SqlDialect {
     fn name(&self) -> &'static str {
         self.name
     }
-    fn capabilities(&self) -> &'static [&'static str] {
-        CAPS
-    }
     fn options(&self) -> &'static [&'static str] {
         self.options
     }
@@ -368,10 +365,6 @@ impl Dialect for SqlDialect {
         print(self, p, out, option)
     }
 }
-
-/// What every recursive-SQL dialect here supports: linear self-recursion only (none of the
-/// three takes mutual or non-linear recursion, see each engine's file).
-pub const CAPS: &[&str] = &["negation", "aggregates", "arithmetic", "comparisons", "symbols", "negative", "recursion"];
 
 /// An aggregate whose `SUM` comes back wider than 64 bits (PostgreSQL's `numeric`, DuckDB's
 /// `HUGEINT`) and is cast back to `BIGINT`.

@@ -72,18 +72,6 @@ pub fn print(p: &Program, outputs: &[String]) -> String {
     s
 }
 
-pub const CAPS: &[&str] = &[
-    "negation",
-    "aggregates",
-    "arithmetic",
-    "comparisons",
-    "symbols",
-    "negative",
-    "recursion",
-    "mutual-recursion",
-    "nonlinear-recursion",
-];
-
 /// `naive` re-evaluates every rule on the full relations each round instead of semi-naively.
 pub const OPTIONS: &[&str] = &["naive"];
 
@@ -99,7 +87,6 @@ fn print_one(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 /// Souffle's spelling facts and printer.
 pub static SOUFFLE: TextDialect = TextDialect {
     name: "souffle",
-    caps: CAPS,
     options: OPTIONS,
     extension: "dl",
     command: "souffle repro.dl",

@@ -2,22 +2,10 @@
 //! `aggregate_all/3` over a completed table, bodies are printed in evaluation order (Prolog
 //! needs bound variables for comparisons). The program prints the output relation itself.
 
-use super::{agg_form, flatten, AggForm, TextDialect};
-use crate::ast::{CmpOp, Literal, Program, Rule, Term, Val};
+use super::{flatten, AggForm, Spelling, TextDialect};
+use crate::ast::{CmpOp, Literal, Program, Rule, Term};
 use std::collections::BTreeSet;
 use std::fmt::Write;
-
-pub const CAPS: &[&str] = &[
-    "negation",
-    "aggregates",
-    "arithmetic",
-    "comparisons",
-    "symbols",
-    "negative",
-    "recursion",
-    "mutual-recursion",
-    "nonlinear-recursion",
-];
 
 /// `subsumptive` tabling answers from more general tables; `reverse` reverses clause order.
 pub const OPTIONS: &[&str] = &["subsumptive", "reverse"];
@@ -26,21 +14,15 @@ fn rel(n: &str) -> String {
     format!("r_{n}")
 }
 
+const SPELLING: Spelling =
+    Spelling { name: "swipl", var: "V_", quote: '\'', paren_negative: true, op_space: "", arg_sep: ", ", end: "." };
+
 fn term(t: &Term) -> String {
-    match t {
-        Term::Var(v) => format!("V_{v}"),
-        // `X*-5` is a syntax error in Prolog (`*-` reads as one operator): parenthesise.
-        Term::Const(Val::Num(n)) if *n < 0 => format!("({n})"),
-        Term::Const(Val::Num(n)) => n.to_string(),
-        Term::Const(Val::Sym(s)) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'")),
-        Term::Wild => "_".into(),
-        Term::Bin(op, a, b) => format!("({}{}{})", term(a), op.symbol(), term(b)),
-    }
+    SPELLING.term(t)
 }
 
 fn atom(a: &crate::ast::Atom) -> String {
-    let args: Vec<String> = a.args.iter().map(term).collect();
-    format!("{}({})", rel(&a.rel), args.join(", "))
+    SPELLING.atom(a)
 }
 
 pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
@@ -50,23 +32,9 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     for d in &p.decls {
         let _ = writeln!(s, ":- table {}/{}{how}.", rel(&d.name), d.cols.len());
     }
-    let mut lines = Vec::new();
-    for f in p.facts.iter() {
-        let args: Vec<String> = f.vals.iter().map(|v| term(&Term::Const(v.clone()))).collect();
-        lines.push(format!("{}({}).", rel(&f.rel), args.join(", ")));
-    }
-    let mut defined: BTreeSet<&str> = p.facts.iter().map(|f| f.rel.as_str()).collect();
-    for r in &p.rules {
-        defined.insert(&r.head.rel);
-        if let Some(a) = agg_form(r) {
-            lines.push(agg_rule(r, &a));
-            continue;
-        }
-        if r.has_agg() {
-            return Err("swipl: only the grouped aggregate form is supported".into());
-        }
-        lines.push(rule(r)?);
-    }
+    let mut lines = SPELLING.clauses(p, agg_rule, rule)?;
+    let defined: BTreeSet<&str> =
+        p.facts.iter().map(|f| f.rel.as_str()).chain(p.rules.iter().map(|r| r.head.rel.as_str())).collect();
     // A tabled predicate without clauses raises an existence error when called.
     for d in &p.decls {
         if !defined.contains(d.name.as_str()) {
@@ -98,7 +66,6 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 /// Swipl's spelling facts and printer.
 pub static SWIPL: TextDialect = TextDialect {
     name: "swipl",
-    caps: CAPS,
     options: OPTIONS,
     extension: "pl",
     command: "swipl repro.pl",

@@ -13,9 +13,6 @@ use crate::ast::{CmpOp, Literal, Program, Rule, Term, Type, Val};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-pub const CAPS: &[&str] =
-    &["negation", "comparisons", "symbols", "recursion", "mutual-recursion", "nonlinear-recursion"];
-
 /// μZ's rule transformations and relation back-ends: none may change an answer.
 pub const OPTIONS: &[&str] = &[
     "fp.xform.slice=false",
@@ -236,7 +233,6 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 /// Z3's spelling facts and printer.
 pub static Z3: TextDialect = TextDialect {
     name: "z3",
-    caps: CAPS,
     options: OPTIONS,
     extension: "smt2",
     command: "z3 repro.smt2",

@@ -3,33 +3,27 @@
 //! replaces relations by the facts the engine itself derived for them in the original.
 
 use super::cache::run_cached;
-use super::metamorphic::{self, Transformed};
-use super::DatalogOracle;
+use super::metamorphic::Transformed;
 use crate::ast::{Fact, Program, Type, Val};
 use crosscheck_core::{Check, CheckOptions, Engine, Rows, Value};
 
-pub(crate) fn check(
-    oracle: DatalogOracle,
+/// The transformed program as engine `e` runs it: each relation to inline replaced by the
+/// facts `e` itself derived for it in the original (none for queryFuzz's transformations).
+pub(crate) fn prepare(
+    e: &mut Box<dyn Engine>,
     orig: &Program,
     t: &Transformed,
-    engines: &mut [Box<dyn Engine>],
     opts: &CheckOptions,
-) -> Check {
-    let prepare = |e: &mut Box<dyn Engine>| {
-        let mut trans = t.program.clone();
-        for rel in t.inline {
-            let rows = match run_cached(e, orig, rel, opts).rows() {
-                Ok(r) => r,
-                Err(c) => return Err(c),
-            };
-            match inline_facts(&trans, rel, &rows) {
-                Some(q) => trans = q,
-                None => return Err(Check::Skip("facts of an inlined relation do not fit its types".into())),
-            }
+) -> Result<Program, Check> {
+    let mut trans = t.program.clone();
+    for rel in t.inline {
+        let rows = run_cached(e, orig, rel, opts).rows()?;
+        match inline_facts(&trans, rel, &rows) {
+            Some(q) => trans = q,
+            None => return Err(Check::Skip("facts of an inlined relation do not fit its types".into())),
         }
-        Ok(trans)
-    };
-    metamorphic::check(oracle, orig, t, engines, opts, prepare)
+    }
+    Ok(trans)
 }
 
 /// Replaces the rules of `rel` in `p` by the given tuples (EQU-FACTINLINE).

@@ -1,6 +1,6 @@
-//! The Datalog oracles, one module each: queryFuzz's and DLSmith's metamorphic checks
-//! (original vs transformed output on each engine, compared in [`metamorphic`]), the
-//! differential between engines and the config check. This module holds the enum, its
+//! The Datalog oracles: queryFuzz's and DLSmith's metamorphic checks (original vs
+//! transformed output on each engine, compared in [`metamorphic`], DLSmith's fact inlining in
+//! [`dlsmith`]), the differential between engines and the config check. This module holds the enum, its
 //! dispatch and how one run on one engine becomes rows or a verdict.
 
 pub mod cache;
@@ -8,7 +8,6 @@ pub mod config;
 pub mod differential;
 pub mod dlsmith;
 pub mod metamorphic;
-pub mod queryfuzz;
 
 use crate::analysis::features;
 use crate::ast::Program;
@@ -55,13 +54,9 @@ pub fn check(oracle: DatalogOracle, case: &Case, engines: &mut [Box<dyn Engine>]
         Test::Nothing(why) => Check::Skip(why.clone()),
         Test::Metamorphic { transformed, expect, steps, inline } => {
             let t = metamorphic::Transformed { program: transformed, expect: *expect, steps, inline };
-            // Only DLSmith inlines facts; a case that asks for it is checked as DLSmith's are.
-            match oracle {
-                DatalogOracle::Queryfuzz if inline.is_empty() => {
-                    queryfuzz::check(oracle, &case.program, &t, engines, opts)
-                }
-                _ => dlsmith::check(oracle, &case.program, &t, engines, opts),
-            }
+            metamorphic::check(oracle, &case.program, &t, engines, opts, |e| {
+                dlsmith::prepare(e, &case.program, &t, opts)
+            })
         }
         Test::Differential => differential::check(&case.program, engines, opts),
         Test::Config { option } => config::check(&case.program, *option, engines, opts),

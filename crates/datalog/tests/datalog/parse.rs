@@ -64,7 +64,7 @@ fn seeds_are_extended_and_transformed() {
          edge(1,2). edge(2,3). edge(3,4).\npath(X,Y) :- edge(X,Y).\npath(X,Z) :- path(X,Y), edge(Y,Z).\n";
     let mut seed = parse(src).expect("parses");
     seed.seed_rels = seed.decls.iter().map(|d| d.name.clone()).collect();
-    let caps = crosscheck_datalog::dialects::souffle::CAPS.iter().map(|s| s.to_string()).collect();
+    let caps = crosscheck_datalog::dialects::capabilities("souffle").iter().map(|s| s.to_string()).collect();
     let mut g = crosscheck_datalog::DatalogGen::new(3, caps, vec![seed]);
     use crosscheck_core::Generator;
     let c = g.case(0, crosscheck_datalog::DatalogOracle::Dlsmith);
