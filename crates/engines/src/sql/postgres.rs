@@ -556,7 +556,9 @@ impl Engine for PostgresEngine {
         self.client()?;
         server::reset_retrying(self, |this| {
             let client = this.client().map_err(|e| e.message)?;
-            client.batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public").map_err(|e| err_text(&e))
+            client
+                .batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public")
+                .map_err(|e| err_text(&e))
         })
     }
 
