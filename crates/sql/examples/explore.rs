@@ -3,7 +3,6 @@
 //!
 //! `cargo run --release -p crosscheck-sql --example explore -- ORACLE SEED [CHECKS [ENGINE]]`
 
-use crosscheck_core::reduce::reduce;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind};
 use crosscheck_sql::SqlKind;
 use std::time::{Duration, Instant};
@@ -47,18 +46,16 @@ fn main() {
         if let Check::Finding(ev) = kind.check(oracle, &case, &mut engines, &opts) {
             println!("finding at check {i}: {} [{}]", ev.summary, ev.key);
             let deadline = Instant::now() + Duration::from_secs(60);
-            let (small, stats) = reduce(
-                case.clone(),
-                |c| kind.shrink(c),
-                |c| kind.size(c),
-                |c| {
-                    crosscheck_core::worker::recheck(&kind, oracle, c, &mut engines, &opts)
-                        .is_some_and(|e| e.same_failure(&ev))
-                },
-                deadline,
-            );
-            println!("reduced {} -> {} ({} tries)", stats.size_before, stats.size_after, stats.tries);
-            let ev2 = crosscheck_core::worker::recheck(&kind, oracle, &small, &mut engines, &opts).unwrap_or(*ev);
+            let reduced =
+                crosscheck_core::worker::reduce_offline(&kind, oracle, &case, &ev, &mut engines, &opts, deadline);
+            // Without an accepted step there is nothing smaller: the found case is the reproducer.
+            let (small, ev2) = match reduced {
+                Some(r) => {
+                    println!("reduced {} -> {} ({} tries)", r.stats.size_before, r.stats.size_after, r.stats.tries);
+                    (serde_json::from_value(r.case).unwrap_or_else(|e| panic!("reduced case: {e}")), r.evidence)
+                }
+                None => (case.clone(), *ev),
+            };
             for (name, text) in kind.reproducers("reduced", oracle, &small, &ev2, &infos) {
                 println!("==== {name}\n{text}");
             }

@@ -112,6 +112,33 @@ impl TypeNames {
     }
 }
 
+/// The declared part of a dialect, one literal per dialect: see the [`Dialect`] methods of the
+/// same names.
+pub struct Profile {
+    pub name: &'static str,
+    pub caps: &'static [&'static str],
+    pub lacks: &'static [&'static str],
+    pub lacks_funcs: &'static [Func],
+    pub expected_errors: &'static [&'static str],
+    pub config_variants: &'static [ConfigVariant],
+    pub type_names: TypeNames,
+    pub client: &'static str,
+}
+
+impl Profile {
+    /// What a dialect that declares nothing else lacks (nothing) and reruns under (no settings).
+    pub const DEFAULTS: Profile = Profile {
+        name: "",
+        caps: &[],
+        lacks: &[],
+        lacks_funcs: &[],
+        expected_errors: &[],
+        config_variants: &[],
+        type_names: TypeNames { bool: "", int: "", real: "", text: "", blob: "" },
+        client: "",
+    };
+}
+
 /// `self` as a trait object, for the printer's recursion; implemented once for every dialect.
 pub trait AsDialect {
     fn as_dyn(&self) -> &dyn Dialect;
@@ -125,20 +152,27 @@ impl<D: Dialect> AsDialect for D {
 
 /// Capabilities and spelling of one SQL dialect.
 pub trait Dialect: Sync + AsDialect {
-    fn name(&self) -> &'static str;
+    /// What the dialect declares rather than computes: the defaults below read it.
+    fn profile(&self) -> &'static Profile;
+
+    fn name(&self) -> &'static str {
+        self.profile().name
+    }
 
     /// The constructs this dialect supports (see [`cap`]), besides functions.
-    fn caps(&self) -> &'static [&'static str];
+    fn caps(&self) -> &'static [&'static str] {
+        self.profile().caps
+    }
 
     /// The scalar functions (of [`Func::ALL`]) it lacks or has with another meaning than
     /// SQLite's.
     fn lacks_funcs(&self) -> &'static [Func] {
-        &[]
+        self.profile().lacks_funcs
     }
 
     /// The [`cap::COMMON`] capabilities this dialect lacks.
     fn lacks(&self) -> &'static [&'static str] {
-        &[]
+        self.profile().lacks
     }
 
     fn has_cap(&self, c: &str) -> bool {
@@ -163,11 +197,13 @@ pub trait Dialect: Sync + AsDialect {
 
     /// Parts of the messages of foreseeable errors. Patterns stay narrow: a broad one hides
     /// real bugs.
-    fn expected_errors(&self) -> &'static [&'static str];
+    fn expected_errors(&self) -> &'static [&'static str] {
+        self.profile().expected_errors
+    }
 
     /// Settings under which the `config` oracle reruns a query.
     fn config_variants(&self) -> &'static [ConfigVariant] {
-        &[]
+        self.profile().config_variants
     }
 
     /// Our identifiers are lowercase letters and digits, safe unquoted everywhere.
@@ -207,7 +243,9 @@ pub trait Dialect: Sync + AsDialect {
     }
 
     /// The types in `CREATE TABLE`.
-    fn type_names(&self) -> &'static TypeNames;
+    fn type_names(&self) -> &'static TypeNames {
+        &self.profile().type_names
+    }
 
     fn column_type(&self, t: SqlType) -> &'static str {
         self.type_names().get(t)
@@ -288,7 +326,9 @@ pub trait Dialect: Sync + AsDialect {
     }
 
     /// The client that runs a reproducer, for its header comment.
-    fn client(&self) -> &'static str;
+    fn client(&self) -> &'static str {
+        self.profile().client
+    }
 }
 
 /// `(a op b)` with the dialect's spelling of `op`.
@@ -331,63 +371,62 @@ pub fn std_write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr])
 /// SQLite 3: <https://sqlite.org/lang.html>.
 pub struct Sqlite;
 
+static SQLITE: Profile = Profile {
+    name: "sqlite",
+    caps: &[
+        cap::UNTYPED,
+        cap::LOOSE,
+        cap::GLOB,
+        cap::NATURAL_JOIN,
+        // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
+        cap::RIGHT_JOIN,
+        cap::FULL_JOIN,
+        cap::PARTIAL_INDEX,
+        cap::EXPR_INDEX,
+        cap::BLOB,
+        cap::SQLITE_COLLATIONS,
+        cap::IS_TRUE,
+        cap::BIT_OPS,
+        cap::ANALYZE,
+        cap::OVERFLOW_TO_REAL,
+        cap::NULLS_ORDER,
+        cap::TOTAL,
+        cap::REAL_DIV,
+        cap::LIKE_NOCASE,
+        cap::PK_NULL,
+        cap::LIMIT_IN_SUBQUERY,
+        cap::SUBSTR_NONPOSITIVE,
+    ],
+    // https://sqlite.org/rescode.html: constraint violations of generated rows and indexes,
+    // and the two places SQLite reports integer overflow instead of going to a real:
+    // abs(-9223372036854775808) and SUM (https://sqlite.org/lang_aggfunc.html#sumunc).
+    expected_errors: &[
+        "UNIQUE constraint failed",
+        "NOT NULL constraint failed",
+        "datatype mismatch",
+        "integer overflow",
+    ],
+    // https://sqlite.org/pragma.html: settings that change plans, never answers.
+    config_variants: &[
+        ConfigVariant {
+            name: "no-automatic-index",
+            enable: &["PRAGMA automatic_index = OFF"],
+            disable: &["PRAGMA automatic_index = ON"],
+        },
+        ConfigVariant {
+            name: "reverse-unordered-selects",
+            enable: &["PRAGMA reverse_unordered_selects = ON"],
+            disable: &["PRAGMA reverse_unordered_selects = OFF"],
+        },
+    ],
+    type_names: TypeNames { bool: "BOOLEAN", int: "INTEGER", real: "REAL", text: "TEXT", blob: "BLOB" },
+    client: "sqlite3 < FILE",
+    ..Profile::DEFAULTS
+};
+
 impl Dialect for Sqlite {
-    fn name(&self) -> &'static str {
-        "sqlite"
-    }
-
-    fn caps(&self) -> &'static [&'static str] {
-        &[
-            cap::UNTYPED,
-            cap::LOOSE,
-            cap::GLOB,
-            cap::NATURAL_JOIN,
-            // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
-            cap::RIGHT_JOIN,
-            cap::FULL_JOIN,
-            cap::PARTIAL_INDEX,
-            cap::EXPR_INDEX,
-            cap::BLOB,
-            cap::SQLITE_COLLATIONS,
-            cap::IS_TRUE,
-            cap::BIT_OPS,
-            cap::ANALYZE,
-            cap::OVERFLOW_TO_REAL,
-            cap::NULLS_ORDER,
-            cap::TOTAL,
-            cap::REAL_DIV,
-            cap::LIKE_NOCASE,
-            cap::PK_NULL,
-            cap::LIMIT_IN_SUBQUERY,
-            cap::SUBSTR_NONPOSITIVE,
-        ]
-    }
-
-    fn expected_errors(&self) -> &'static [&'static str] {
-        // https://sqlite.org/rescode.html: constraint violations of generated rows and indexes,
-        // and the two places SQLite reports integer overflow instead of going to a real:
-        // abs(-9223372036854775808) and SUM (https://sqlite.org/lang_aggfunc.html#sumunc).
-        &["UNIQUE constraint failed", "NOT NULL constraint failed", "datatype mismatch", "integer overflow"]
-    }
-
-    fn config_variants(&self) -> &'static [ConfigVariant] {
-        // https://sqlite.org/pragma.html: settings that change plans, never answers.
-        &[
-            ConfigVariant {
-                name: "no-automatic-index",
-                enable: &["PRAGMA automatic_index = OFF"],
-                disable: &["PRAGMA automatic_index = ON"],
-            },
-            ConfigVariant {
-                name: "reverse-unordered-selects",
-                enable: &["PRAGMA reverse_unordered_selects = ON"],
-                disable: &["PRAGMA reverse_unordered_selects = OFF"],
-            },
-        ]
-    }
-
-    fn type_names(&self) -> &'static TypeNames {
-        &TypeNames { bool: "BOOLEAN", int: "INTEGER", real: "REAL", text: "TEXT", blob: "BLOB" }
+    fn profile(&self) -> &'static Profile {
+        &SQLITE
     }
 
     fn binary_op(&self, op: BinOp) -> &'static str {
@@ -397,10 +436,6 @@ impl Dialect for Sqlite {
             BinOp::IsNot => "IS NOT",
             _ => std_binary_op(op),
         }
-    }
-
-    fn client(&self) -> &'static str {
-        "sqlite3 < FILE"
     }
 }
 

@@ -6,7 +6,7 @@
 
 use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
 use crate::dialect::{
-    cap, std_binary_op, std_write_binary, std_write_func, write_args, ConfigVariant, Dialect, TypeNames,
+    cap, std_binary_op, std_write_binary, std_write_func, write_args, ConfigVariant, Dialect, Profile, TypeNames,
 };
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
@@ -15,89 +15,79 @@ use std::fmt::Write as _;
 /// generator builds well-typed expressions for it.
 pub struct Postgres;
 
+static POSTGRES: Profile = Profile {
+    name: "postgres",
+    caps: &[
+        cap::NATURAL_JOIN,
+        cap::RIGHT_JOIN,
+        cap::FULL_JOIN,
+        cap::PARTIAL_INDEX,
+        cap::EXPR_INDEX,
+        cap::BLOB,
+        cap::IS_TRUE,
+        cap::BOOL_TYPE,
+        cap::ANALYZE,
+        cap::NULLS_ORDER,
+        cap::LIMIT_IN_SUBQUERY,
+    ],
+    // replace(x, '', y) is x in SQLite only.
+    // round(double, int) does not exist and length/hex/typeof differ; greatest/least skip
+    // NULLs where SQLite's max/min return NULL: left out.
+    lacks_funcs: &[
+        Func::Length,
+        Func::Replace,
+        Func::Hex,
+        Func::Quote,
+        Func::Typeof,
+        Func::Unicode,
+        Func::Round,
+        Func::Max,
+        Func::Min,
+    ],
+    // https://www.postgresql.org/docs/15/errcodes-appendix.html
+    expected_errors: &[
+        "duplicate key value violates unique constraint",
+        "could not create unique index",
+        "violates not-null constraint",
+        "out of range",
+        "division by zero",
+        "invalid input syntax",
+        "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions",
+    ],
+    // https://www.postgresql.org/docs/15/runtime-config-query.html. A disabled plan node
+    // costs 1e10, which puts every plan past jit_above_cost: JIT compilation then took
+    // ~250 ms per query (6 checks/s). JIT is off in the variants
+    // (https://www.postgresql.org/docs/15/jit-decision.html).
+    config_variants: &[
+        ConfigVariant {
+            name: "no-seqscan",
+            enable: &["SET jit = off", "SET enable_seqscan = off"],
+            disable: &["RESET enable_seqscan", "RESET jit"],
+        },
+        ConfigVariant {
+            name: "no-index-scans",
+            enable: &[
+                "SET jit = off",
+                "SET enable_indexscan = off",
+                "SET enable_bitmapscan = off",
+                "SET enable_indexonlyscan = off",
+            ],
+            disable: &["RESET enable_indexscan", "RESET enable_bitmapscan", "RESET enable_indexonlyscan", "RESET jit"],
+        },
+        ConfigVariant {
+            name: "no-hash-merge-join",
+            enable: &["SET jit = off", "SET enable_hashjoin = off", "SET enable_mergejoin = off"],
+            disable: &["RESET enable_hashjoin", "RESET enable_mergejoin", "RESET jit"],
+        },
+    ],
+    type_names: TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE PRECISION", text: "TEXT", blob: "BYTEA" },
+    client: "psql -X -f FILE",
+    ..Profile::DEFAULTS
+};
+
 impl Dialect for Postgres {
-    fn name(&self) -> &'static str {
-        "postgres"
-    }
-
-    fn caps(&self) -> &'static [&'static str] {
-        &[
-            cap::NATURAL_JOIN,
-            cap::RIGHT_JOIN,
-            cap::FULL_JOIN,
-            cap::PARTIAL_INDEX,
-            cap::EXPR_INDEX,
-            cap::BLOB,
-            cap::IS_TRUE,
-            cap::BOOL_TYPE,
-            cap::ANALYZE,
-            cap::NULLS_ORDER,
-            cap::LIMIT_IN_SUBQUERY,
-        ]
-    }
-
-    fn lacks_funcs(&self) -> &'static [Func] {
-        // replace(x, '', y) is x in SQLite only.
-        // round(double, int) does not exist and length/hex/typeof differ; greatest/least skip
-        // NULLs where SQLite's max/min return NULL: left out.
-        &[
-            Func::Length,
-            Func::Replace,
-            Func::Hex,
-            Func::Quote,
-            Func::Typeof,
-            Func::Unicode,
-            Func::Round,
-            Func::Max,
-            Func::Min,
-        ]
-    }
-
-    fn expected_errors(&self) -> &'static [&'static str] {
-        // https://www.postgresql.org/docs/15/errcodes-appendix.html
-        &[
-            "duplicate key value violates unique constraint",
-            "could not create unique index",
-            "violates not-null constraint",
-            "out of range",
-            "division by zero",
-            "invalid input syntax",
-            "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions",
-        ]
-    }
-
-    fn config_variants(&self) -> &'static [ConfigVariant] {
-        // https://www.postgresql.org/docs/15/runtime-config-query.html. A disabled plan node
-        // costs 1e10, which puts every plan past jit_above_cost: JIT compilation then took
-        // ~250 ms per query (6 checks/s). JIT is off in the variants
-        // (https://www.postgresql.org/docs/15/jit-decision.html).
-        &[
-            ConfigVariant {
-                name: "no-seqscan",
-                enable: &["SET jit = off", "SET enable_seqscan = off"],
-                disable: &["RESET enable_seqscan", "RESET jit"],
-            },
-            ConfigVariant {
-                name: "no-index-scans",
-                enable: &[
-                    "SET jit = off",
-                    "SET enable_indexscan = off",
-                    "SET enable_bitmapscan = off",
-                    "SET enable_indexonlyscan = off",
-                ],
-                disable: &[
-                    "RESET enable_indexscan",
-                    "RESET enable_bitmapscan",
-                    "RESET enable_indexonlyscan",
-                    "RESET jit",
-                ],
-            },
-            ConfigVariant {
-                name: "no-hash-merge-join",
-                enable: &["SET jit = off", "SET enable_hashjoin = off", "SET enable_mergejoin = off"],
-                disable: &["RESET enable_hashjoin", "RESET enable_mergejoin", "RESET jit"],
-            },
-        ]
+    fn profile(&self) -> &'static Profile {
+        &POSTGRES
     }
 
     fn write_blob(&self, out: &mut String, b: &[u8]) {
@@ -112,10 +102,6 @@ impl Dialect for Postgres {
     fn write_real(&self, out: &mut String, f: f64) {
         // An unadorned `1.5` is numeric in PostgreSQL; keep reals double precision.
         let _ = write!(out, "'{f:?}'::float8");
-    }
-
-    fn type_names(&self) -> &'static TypeNames {
-        &TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE PRECISION", text: "TEXT", blob: "BYTEA" }
     }
 
     fn collation_name(&self, _: Collation) -> &'static str {
@@ -146,62 +132,54 @@ impl Dialect for Postgres {
             std_write_func(self, out, f, args);
         }
     }
-
-    fn client(&self) -> &'static str {
-        "psql -X -f FILE"
-    }
 }
 
 /// DuckDB: <https://duckdb.org/docs/sql/introduction>.
 pub struct DuckDb;
 
+static DUCKDB: Profile = Profile {
+    name: "duckdb",
+    caps: &[
+        cap::GLOB,
+        cap::NATURAL_JOIN,
+        cap::RIGHT_JOIN,
+        cap::FULL_JOIN,
+        cap::EXPR_INDEX,
+        cap::BLOB,
+        cap::IS_TRUE,
+        cap::BOOL_TYPE,
+        // Bit shifts by negative or large amounts differ from SQLite: no BIT_OPS.
+        cap::ANALYZE,
+        cap::NULLS_ORDER,
+        cap::LIKE_CASE,
+        cap::LIMIT_IN_SUBQUERY,
+        // https://duckdb.org/docs/sql/functions/char#substringstring-start-length
+        cap::SUBSTR_NONPOSITIVE,
+    ],
+    // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
+    lacks_funcs: &[Func::Replace, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Max, Func::Min],
+    expected_errors: &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in", "Division by zero"],
+    // https://duckdb.org/docs/configuration/pragmas#optimizer
+    config_variants: &[ConfigVariant {
+        name: "no-optimizer",
+        enable: &["PRAGMA disable_optimizer"],
+        disable: &["PRAGMA enable_optimizer"],
+    }],
+    type_names: TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE", text: "VARCHAR", blob: "BLOB" },
+    // The engine is DuckDB's Python module; the CLI (PyPI duckdb-cli) may be another version.
+    client: "duckdb < FILE (the CLI of PyPI duckdb-cli; the engine version below is the Python module's)",
+    ..Profile::DEFAULTS
+};
+
 impl Dialect for DuckDb {
-    fn name(&self) -> &'static str {
-        "duckdb"
-    }
-
-    fn caps(&self) -> &'static [&'static str] {
-        &[
-            cap::GLOB,
-            cap::NATURAL_JOIN,
-            cap::RIGHT_JOIN,
-            cap::FULL_JOIN,
-            cap::EXPR_INDEX,
-            cap::BLOB,
-            cap::IS_TRUE,
-            cap::BOOL_TYPE,
-            // Bit shifts by negative or large amounts differ from SQLite: no BIT_OPS.
-            cap::ANALYZE,
-            cap::NULLS_ORDER,
-            cap::LIKE_CASE,
-            cap::LIMIT_IN_SUBQUERY,
-            // https://duckdb.org/docs/sql/functions/char#substringstring-start-length
-            cap::SUBSTR_NONPOSITIVE,
-        ]
-    }
-
-    fn lacks_funcs(&self) -> &'static [Func] {
-        // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
-        &[Func::Replace, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Max, Func::Min]
+    fn profile(&self) -> &'static Profile {
+        &DUCKDB
     }
 
     fn expected_error(&self, m: &str) -> bool {
         // https://duckdb.org/docs/dev/internal_errors: constraint, overflow and conversion
         // errors are user errors; "INTERNAL Error" never is.
         !m.contains("INTERNAL") && self.expected_errors().iter().any(|p| m.contains(p))
-    }
-
-    fn expected_errors(&self) -> &'static [&'static str] {
-        &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in", "Division by zero"]
-    }
-
-    fn config_variants(&self) -> &'static [ConfigVariant] {
-        // https://duckdb.org/docs/configuration/pragmas#optimizer
-        &[ConfigVariant {
-            name: "no-optimizer",
-            enable: &["PRAGMA disable_optimizer"],
-            disable: &["PRAGMA enable_optimizer"],
-        }]
     }
 
     fn write_blob(&self, out: &mut String, b: &[u8]) {
@@ -211,10 +189,6 @@ impl Dialect for DuckDb {
             let _ = write!(out, "\\x{byte:02X}");
         }
         out.push_str("'::BLOB");
-    }
-
-    fn type_names(&self) -> &'static TypeNames {
-        &TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE", text: "VARCHAR", blob: "BLOB" }
     }
 
     fn binary_op(&self, op: BinOp) -> &'static str {
@@ -234,68 +208,64 @@ impl Dialect for DuckDb {
         // The CLI's output in the form of the results quoted below (`a|b`, NULL spelled out).
         &[".mode list", ".headers off", ".nullvalue NULL"]
     }
-
-    fn client(&self) -> &'static str {
-        // The engine is DuckDB's Python module; the CLI (PyPI duckdb-cli) may be another version.
-        "duckdb < FILE (the CLI of PyPI duckdb-cli; the engine version below is the Python module's)"
-    }
 }
 
 /// MariaDB 10.11: <https://mariadb.com/kb/en/sql-statements/>. Permissive like SQLite.
 pub struct MariaDb;
 
+static MARIADB: Profile = Profile {
+    name: "mariadb",
+    caps: &[
+        cap::LOOSE_MARIADB,
+        // No NULLS FIRST/LAST (NULLS_ORDER); NULLs already sort first ascending, as in SQLite.
+        cap::NATURAL_JOIN,
+        cap::RIGHT_JOIN,
+        cap::BLOB,
+        cap::IS_TRUE,
+        cap::BOOL_TYPE,
+        cap::REAL_DIV,
+        cap::LIKE_CASE,
+    ],
+    // length() counts bytes and hex() of a number differs: left out. round() of a DOUBLE
+    // halfway case goes to even (ROUND(2.5e0) = 2; SQLite and DuckDB give 3.0): left out.
+    lacks_funcs: &[Func::Length, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Round],
+    // https://mariadb.com/kb/en/mariadb-error-code-reference/
+    expected_errors: &[
+        "Duplicate entry",
+        "cannot be null",
+        // A NOT NULL column without a default left out of an INSERT (strict mode);
+        // SQLite reports the same row as a NOT NULL constraint failure.
+        "doesn't have a default value",
+        "Out of range value",
+        "value is out of range",
+        "Incorrect",
+        "Truncated",
+        // A blob that is not UTF-8 (x'FF') compared with or stored as text, which a
+        // loose MariaDB run generates: MariaDB refuses the conversion.
+        "Invalid utf8mb4 character string",
+    ],
+    // https://mariadb.com/kb/en/optimizer-switch/
+    config_variants: &[ConfigVariant {
+        name: "no-join-cache-semijoin",
+        enable: &["SET optimizer_switch = 'join_cache_hashed=off,semijoin=off,materialization=off,index_merge=off'"],
+        disable: &["SET optimizer_switch = DEFAULT"],
+    }],
+    // A BLOB column cannot be a key without a prefix length
+    // (https://mariadb.com/kb/en/blob/#indexing); our blobs are a few bytes.
+    type_names: TypeNames {
+        bool: "BOOLEAN",
+        int: "BIGINT",
+        real: "DOUBLE",
+        text: "VARCHAR(100)",
+        blob: "VARBINARY(100)",
+    },
+    client: "mariadb < FILE",
+    ..Profile::DEFAULTS
+};
+
 impl Dialect for MariaDb {
-    fn name(&self) -> &'static str {
-        "mariadb"
-    }
-
-    fn caps(&self) -> &'static [&'static str] {
-        &[
-            cap::LOOSE_MARIADB,
-            // No NULLS FIRST/LAST (NULLS_ORDER); NULLs already sort first ascending, as in SQLite.
-            cap::NATURAL_JOIN,
-            cap::RIGHT_JOIN,
-            cap::BLOB,
-            cap::IS_TRUE,
-            cap::BOOL_TYPE,
-            cap::REAL_DIV,
-            cap::LIKE_CASE,
-        ]
-    }
-
-    fn lacks_funcs(&self) -> &'static [Func] {
-        // length() counts bytes and hex() of a number differs: left out. round() of a DOUBLE
-        // halfway case goes to even (ROUND(2.5e0) = 2; SQLite and DuckDB give 3.0): left out.
-        &[Func::Length, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Round]
-    }
-
-    fn expected_errors(&self) -> &'static [&'static str] {
-        // https://mariadb.com/kb/en/mariadb-error-code-reference/
-        &[
-            "Duplicate entry",
-            "cannot be null",
-            // A NOT NULL column without a default left out of an INSERT (strict mode);
-            // SQLite reports the same row as a NOT NULL constraint failure.
-            "doesn't have a default value",
-            "Out of range value",
-            "value is out of range",
-            "Incorrect",
-            "Truncated",
-            // A blob that is not UTF-8 (x'FF') compared with or stored as text, which a
-            // loose MariaDB run generates: MariaDB refuses the conversion.
-            "Invalid utf8mb4 character string",
-        ]
-    }
-
-    fn config_variants(&self) -> &'static [ConfigVariant] {
-        // https://mariadb.com/kb/en/optimizer-switch/
-        &[ConfigVariant {
-            name: "no-join-cache-semijoin",
-            enable: &[
-                "SET optimizer_switch = 'join_cache_hashed=off,semijoin=off,materialization=off,index_merge=off'",
-            ],
-            disable: &["SET optimizer_switch = DEFAULT"],
-        }]
+    fn profile(&self) -> &'static Profile {
+        &MARIADB
     }
 
     fn write_text(&self, out: &mut String, s: &str) {
@@ -303,12 +273,6 @@ impl Dialect for MariaDb {
         out.push('\'');
         out.push_str(&s.replace('\\', "\\\\").replace('\'', "''"));
         out.push('\'');
-    }
-
-    fn type_names(&self) -> &'static TypeNames {
-        // A BLOB column cannot be a key without a prefix length
-        // (https://mariadb.com/kb/en/blob/#indexing); our blobs are a few bytes.
-        &TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE", text: "VARCHAR(100)", blob: "VARBINARY(100)" }
     }
 
     fn cast_type(&self, t: SqlType) -> &'static str {
@@ -376,10 +340,6 @@ impl Dialect for MariaDb {
             _ => f.name(),
         }
     }
-
-    fn client(&self) -> &'static str {
-        "mariadb < FILE"
-    }
 }
 
 /// GlueSQL 0.20: <https://gluesql.org/docs/>. A strict dialect; see `engines/gluesql.rs`. What
@@ -401,74 +361,73 @@ impl Dialect for MariaDb {
 ///   real, so the generator does not meet it).
 pub struct GlueSql;
 
+static GLUESQL: Profile = Profile {
+    name: "gluesql",
+    // No GLOB, NATURAL/RIGHT/FULL joins ("unsupported join operator"), COLLATE, IS TRUE,
+    // bit-or, NULLS FIRST/LAST or TOTAL. A real division by zero is an error, not NULL: no
+    // REAL_DIV. NULLs sort last ascending (first in SQLite) and NULLS FIRST is refused, so
+    // an ordered LIMIT in a subquery would keep other rows: no LIMIT_IN_SUBQUERY. Blobs are
+    // left out: comparisons of BYTEA values were not checked against SQLite's.
+    caps: &[cap::BOOL_TYPE, cap::LIKE_CASE],
+    // "unsupported statement: CREATE VIEW", "[MemoryStorage] index is not supported", "too
+    // many tables" (a comma list) and no CROSS JOIN, "INSERT ... DEFAULT VALUES is not
+    // supported".
+    // "column ... of data type 'Float' is unsupported for unique constraint"; "unsupported
+    // query set expr" for UNION ALL; no IS [NOT] DISTINCT FROM (see write_binary).
+    lacks: &[
+        cap::VIEWS,
+        cap::INDEXES,
+        cap::CROSS_JOIN,
+        cap::DEFAULT_ROW,
+        cap::REAL_KEY,
+        cap::UNION_ALL,
+        cap::NULL_SAFE_EQ,
+    ],
+    // No instr, unicode, quote or typeof; round() takes one argument; hex(10) is 'A' (SQLite:
+    // '3130'); substr with a start below 1 counts differently; greatest() refuses NULL
+    // ("non-comparable") where SQLite's max() returns NULL; replace() not checked: left out.
+    lacks_funcs: &[
+        Func::Replace,
+        Func::Instr,
+        Func::Hex,
+        Func::Quote,
+        Func::Typeof,
+        Func::Unicode,
+        Func::Round,
+        Func::Max,
+        Func::Min,
+    ],
+    // GlueSQL's messages (gluesql-core, ValueError / ValidateError): integer overflow,
+    // division by zero, and constraint violations of generated rows.
+    expected_errors: &[
+        "overflow occurred",
+        "the divisor should not be zero",
+        "duplicate entry",
+        "null value on not null field",
+        // A NOT NULL column without a default left out of an INSERT (SQLite: "NOT NULL
+        // constraint failed").
+        "lack of required column",
+        // SUM over text, which strict runs generate for tlp-aggregate (PostgreSQL refuses
+        // it too).
+        "non-numeric values",
+        // sqlparser's nesting limit (50), which GlueSQL keeps: a resource limit like a
+        // timeout, met by deep NoREC predicates once every operand is parenthesized.
+        "RecursionLimitExceeded",
+    ],
+    type_names: TypeNames { bool: "BOOLEAN", int: "INT", real: "FLOAT", text: "TEXT", blob: "BYTEA" },
+    client: "gluesql (the crate's CLI, gluesql-cli) < FILE",
+    ..Profile::DEFAULTS
+};
+
 impl Dialect for GlueSql {
-    fn name(&self) -> &'static str {
-        "gluesql"
-    }
-
-    fn caps(&self) -> &'static [&'static str] {
-        // No GLOB, NATURAL/RIGHT/FULL joins ("unsupported join operator"), COLLATE, IS TRUE,
-        // bit-or, NULLS FIRST/LAST or TOTAL. A real division by zero is an error, not NULL: no
-        // REAL_DIV. NULLs sort last ascending (first in SQLite) and NULLS FIRST is refused, so
-        // an ordered LIMIT in a subquery would keep other rows: no LIMIT_IN_SUBQUERY. Blobs are
-        // left out: comparisons of BYTEA values were not checked against SQLite's.
-        &[cap::BOOL_TYPE, cap::LIKE_CASE]
-    }
-
-    fn lacks(&self) -> &'static [&'static str] {
-        // "unsupported statement: CREATE VIEW", "[MemoryStorage] index is not supported", "too
-        // many tables" (a comma list) and no CROSS JOIN, "INSERT ... DEFAULT VALUES is not
-        // supported".
-        // "column ... of data type 'Float' is unsupported for unique constraint"; "unsupported
-        // query set expr" for UNION ALL; no IS [NOT] DISTINCT FROM (see write_binary).
-        &[cap::VIEWS, cap::INDEXES, cap::CROSS_JOIN, cap::DEFAULT_ROW, cap::REAL_KEY, cap::UNION_ALL, cap::NULL_SAFE_EQ]
-    }
-
-    fn lacks_funcs(&self) -> &'static [Func] {
-        // No instr, unicode, quote or typeof; round() takes one argument; hex(10) is 'A' (SQLite:
-        // '3130'); substr with a start below 1 counts differently; greatest() refuses NULL
-        // ("non-comparable") where SQLite's max() returns NULL; replace() not checked: left out.
-        &[
-            Func::Replace,
-            Func::Instr,
-            Func::Hex,
-            Func::Quote,
-            Func::Typeof,
-            Func::Unicode,
-            Func::Round,
-            Func::Max,
-            Func::Min,
-        ]
-    }
-
-    fn expected_errors(&self) -> &'static [&'static str] {
-        // GlueSQL's messages (gluesql-core, ValueError / ValidateError): integer overflow,
-        // division by zero, and constraint violations of generated rows.
-        &[
-            "overflow occurred",
-            "the divisor should not be zero",
-            "duplicate entry",
-            "null value on not null field",
-            // A NOT NULL column without a default left out of an INSERT (SQLite: "NOT NULL
-            // constraint failed").
-            "lack of required column",
-            // SUM over text, which strict runs generate for tlp-aggregate (PostgreSQL refuses
-            // it too).
-            "non-numeric values",
-            // sqlparser's nesting limit (50), which GlueSQL keeps: a resource limit like a
-            // timeout, met by deep NoREC predicates once every operand is parenthesized.
-            "RecursionLimitExceeded",
-        ]
+    fn profile(&self) -> &'static Profile {
+        &GLUESQL
     }
 
     fn write_int(&self, out: &mut String, i: i64) {
         // An untyped number literal is a decimal in GlueSQL: `7 / 2` is 3.5 and `1 +
         // 9223372036854775807` a float. Typed, it is a 64-bit integer as in the other dialects.
         let _ = write!(out, "CAST({i} AS INT)");
-    }
-
-    fn type_names(&self) -> &'static TypeNames {
-        &TypeNames { bool: "BOOLEAN", int: "INT", real: "FLOAT", text: "TEXT", blob: "BYTEA" }
     }
 
     fn write_binary(&self, out: &mut String, op: BinOp, a: &Expr, b: &Expr) {
@@ -497,9 +456,5 @@ impl Dialect for GlueSql {
 
     fn iif_as_case(&self) -> bool {
         true
-    }
-
-    fn client(&self) -> &'static str {
-        "gluesql (the crate's CLI, gluesql-cli) < FILE"
     }
 }

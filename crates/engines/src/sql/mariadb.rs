@@ -13,7 +13,7 @@
 //! DOUBLE as floats, binary strings as bytes, any other type as its text.
 
 use crate::transport::free_port;
-use crate::transport::server::{self, one_line, Probe, ServerProcess, Watchdog};
+use crate::transport::server::{self, one_line, Action, GuardedSession, Probe, ServerProcess, Watchdog};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use mysql::consts::{ColumnFlags, ColumnType};
@@ -484,6 +484,55 @@ fn convert(v: mysql::Value, (ty, flags, charset): &(ColumnType, ColumnFlags, u16
     }
 }
 
+impl GuardedSession for MariaDbEngine {
+    type Error = mysql::Error;
+    const NAME: &'static str = "mariadb";
+
+    fn connect(&mut self) -> Result<(), SetupError> {
+        self.conn().map(|_| ())
+    }
+
+    fn disconnect(&mut self) {
+        self.conn = None;
+    }
+
+    fn timeout_ms(&mut self) -> &mut Option<u64> {
+        &mut self.timeout_ms
+    }
+
+    fn set_timeout(&mut self, ms: u64) -> Result<(), mysql::Error> {
+        match self.conn.as_mut() {
+            Some(c) => c.query_drop(format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0)),
+            None => Ok(()),
+        }
+    }
+
+    fn canceller(&mut self) -> Option<Action> {
+        let id = self.conn.as_ref()?.connection_id();
+        let opts = self.opts.clone();
+        Some(Box::new(move || {
+            if let Ok(mut c) = Conn::new(opts) {
+                let _ = c.query_drop(format!("KILL QUERY {id}"));
+            }
+        }))
+    }
+
+    fn execute(&mut self, text: &str) -> Result<Outcome, mysql::Error> {
+        match self.conn.as_mut() {
+            Some(conn) => Self::run_inner(conn, text),
+            None => Ok(Outcome::error("mariadb: no connection")),
+        }
+    }
+
+    fn outcome_of(&mut self, e: &mysql::Error, start: Instant, cancelled: bool) -> Outcome {
+        MariaDbEngine::outcome_of(self, e, start, cancelled)
+    }
+
+    fn watchdog(&self) -> &Watchdog {
+        &self.watchdog
+    }
+}
+
 impl Engine for MariaDbEngine {
     fn info(&self) -> &EngineInfo {
         &self.info
@@ -504,51 +553,15 @@ impl Engine for MariaDbEngine {
             "DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
              SET NAMES utf8mb4 COLLATE {COLLATION}"
         );
-        let attempt = |this: &mut Self| -> Result<(), String> {
+        server::reset_retrying(self, |this| {
             let conn = this.conn().map_err(|e| e.message)?;
             conn.reset().map_err(|e| err_text(&e))?;
             conn.query_drop(&script).map_err(|e| err_text(&e))
-        };
-        self.timeout_ms = None;
-        if let Err(first) = attempt(self) {
-            self.conn = None;
-            attempt(self).map_err(|e| SetupError::new(format!("mariadb: reset failed: {e} (before: {first})")))?;
-        }
-        self.timeout_ms = None;
-        Ok(())
+        })
     }
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let start = Instant::now();
-        let ms = crosscheck_core::millis(limit).max(1);
-        let want = self.timeout_ms;
-        let conn = match self.conn() {
-            Ok(c) => c,
-            Err(e) => return Outcome::Crash { signal: None, code: None, stderr_tail: e.message },
-        };
-        if want != Some(ms) {
-            if let Err(e) = conn.query_drop(format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0)) {
-                return self.outcome_of(&e, start, false);
-            }
-            self.timeout_ms = Some(ms);
-        }
-        let Some(conn) = self.conn.as_mut() else { return Outcome::error("mariadb: no connection") };
-        let id = conn.connection_id();
-        let opts = self.opts.clone();
-        let ticket = self.watchdog.arm(
-            start + limit + server::CANCEL_GRACE,
-            Box::new(move || {
-                if let Ok(mut c) = Conn::new(opts) {
-                    let _ = c.query_drop(format!("KILL QUERY {id}"));
-                }
-            }),
-        );
-        let r = Self::run_inner(conn, text);
-        let cancelled = self.watchdog.disarm(ticket);
-        match r {
-            Ok(o) => o,
-            Err(e) => self.outcome_of(&e, start, cancelled),
-        }
+        server::run_guarded(self, text, limit, crosscheck_core::millis(limit).max(1))
     }
 }
 

@@ -14,7 +14,7 @@
 
 use super::pgwire::{binary_supported, binary_value, split_statements, text_value};
 use crate::transport::free_port;
-use crate::transport::server::{self, one_line, Probe, ServerProcess, Watchdog};
+use crate::transport::server::{self, one_line, Action, GuardedSession, Probe, ServerProcess, Watchdog};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use postgres::error::SqlState;
@@ -491,6 +491,52 @@ impl PostgresEngine {
 
 /// Splits a script at the semicolons that end statements: not those in quotes ('', "",
 /// $tag$...$tag$) or comments. Empty statements are dropped.
+impl GuardedSession for PostgresEngine {
+    type Error = postgres::Error;
+    const NAME: &'static str = "postgres";
+
+    fn connect(&mut self) -> Result<(), SetupError> {
+        self.client().map(|_| ())
+    }
+
+    fn disconnect(&mut self) {
+        self.client = None;
+    }
+
+    fn timeout_ms(&mut self) -> &mut Option<u64> {
+        &mut self.timeout_ms
+    }
+
+    fn set_timeout(&mut self, ms: u64) -> Result<(), postgres::Error> {
+        match self.client.as_mut() {
+            Some(c) => c.batch_execute(&format!("SET statement_timeout = {ms}")),
+            None => Ok(()),
+        }
+    }
+
+    fn canceller(&mut self) -> Option<Action> {
+        let token = self.client.as_ref()?.cancel_token();
+        Some(Box::new(move || {
+            let _ = token.cancel_query(NoTls);
+        }))
+    }
+
+    fn execute(&mut self, text: &str) -> Result<Outcome, postgres::Error> {
+        match self.client.as_mut() {
+            Some(client) => Self::run_inner(client, text),
+            None => Ok(Outcome::error("postgres: no connection")),
+        }
+    }
+
+    fn outcome_of(&mut self, e: &postgres::Error, start: Instant, cancelled: bool) -> Outcome {
+        PostgresEngine::outcome_of(self, e, start, cancelled)
+    }
+
+    fn watchdog(&self) -> &Watchdog {
+        &self.watchdog
+    }
+}
+
 impl Engine for PostgresEngine {
     fn info(&self) -> &EngineInfo {
         &self.info
@@ -506,48 +552,19 @@ impl Engine for PostgresEngine {
                 self.client = None;
             }
         }
-        let client = self.client()?;
-        let r = client.batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public");
-        self.timeout_ms = None;
-        if let Err(e) = r {
-            // A lost connection (say, after a crash): one new one, then give up.
-            self.client = None;
-            let client = self.client()?;
-            client.batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public").map_err(
-                |e2| SetupError::new(format!("postgres: reset failed: {} (before: {})", err_text(&e2), err_text(&e))),
-            )?;
-        }
-        Ok(())
+        // A failure to connect is the error itself; only a failed reset is retried.
+        self.client()?;
+        server::reset_retrying(self, |this| {
+            let client = this.client().map_err(|e| e.message)?;
+            client
+                .batch_execute("RESET ALL; DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public")
+                .map_err(|e| err_text(&e))
+        })
     }
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let start = Instant::now();
         let ms = crosscheck_core::millis(limit).clamp(1, i32::MAX as u64);
-        let want = self.timeout_ms;
-        let client = match self.client() {
-            Ok(c) => c,
-            Err(e) => return Outcome::Crash { signal: None, code: None, stderr_tail: e.message },
-        };
-        if want != Some(ms) {
-            if let Err(e) = client.batch_execute(&format!("SET statement_timeout = {ms}")) {
-                return self.outcome_of(&e, start, false);
-            }
-            self.timeout_ms = Some(ms);
-        }
-        let Some(client) = self.client.as_mut() else { return Outcome::error("postgres: no connection") };
-        let token = client.cancel_token();
-        let ticket = self.watchdog.arm(
-            start + limit + server::CANCEL_GRACE,
-            Box::new(move || {
-                let _ = token.cancel_query(NoTls);
-            }),
-        );
-        let r = Self::run_inner(client, text);
-        let cancelled = self.watchdog.disarm(ticket);
-        match r {
-            Ok(o) => o,
-            Err(e) => self.outcome_of(&e, start, cancelled),
-        }
+        server::run_guarded(self, text, limit, ms)
     }
 }
 

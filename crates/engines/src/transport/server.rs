@@ -9,12 +9,13 @@
 //!   server survives a Ctrl-C, a SIGTERM or a SIGKILL of crosscheck.
 //! - [`Watchdog`]: one thread per engine that cancels a statement that outlived its deadline
 //!   (a server-side cancel through a second connection), for statements the server-side
-//!   timeout setting does not stop.
+//!   timeout setting does not stop; [`run_guarded`] and [`reset_retrying`] drive a
+//!   [`GuardedSession`] with it.
 //! - [`probe_greeting`]: tells "nothing listens", "something else listens" and "the server
 //!   answers" apart before a client library gets the chance to hang.
 
 use crosscheck_core::process::ChildGuard;
-use crosscheck_core::SetupError;
+use crosscheck_core::{Outcome, SetupError};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::os::unix::process::CommandExt;
@@ -406,13 +407,74 @@ pub fn probe_greeting(
     })
 }
 
-type Action = Box<dyn FnOnce() + Send>;
+pub type Action = Box<dyn FnOnce() + Send>;
 
 struct WatchState {
     armed: Option<(Instant, u64, Action)>,
     generation: u64,
     fired: u64,
     quit: bool,
+}
+
+/// A client session of a server engine, as [`run_guarded`] and [`reset_retrying`] drive it: the
+/// PostgreSQL and MariaDB adapters differ only in these steps, not in how timeouts, cancels and
+/// lost connections are handled around them.
+pub trait GuardedSession {
+    type Error;
+    /// The engine's name, for messages.
+    const NAME: &'static str;
+    /// Opens the connection if there is none.
+    fn connect(&mut self) -> Result<(), SetupError>;
+    /// Drops the connection, so that the next statement opens a new one.
+    fn disconnect(&mut self);
+    /// The statement timeout the session has (None after a reset or a new connection).
+    fn timeout_ms(&mut self) -> &mut Option<u64>;
+    /// Sets the session's own statement timeout.
+    fn set_timeout(&mut self, ms: u64) -> Result<(), Self::Error>;
+    /// The server-side cancel of the running statement; None without a connection.
+    fn canceller(&mut self) -> Option<Action>;
+    fn execute(&mut self, text: &str) -> Result<Outcome, Self::Error>;
+    /// The outcome for a client error; `cancelled` when the watchdog fired.
+    fn outcome_of(&mut self, e: &Self::Error, start: Instant, cancelled: bool) -> Outcome;
+    fn watchdog(&self) -> &Watchdog;
+}
+
+/// Runs `text` with the session's timeout set to `ms`, and a watchdog cancel in case the server
+/// does not honour it.
+pub fn run_guarded<S: GuardedSession>(s: &mut S, text: &str, limit: Duration, ms: u64) -> Outcome {
+    let start = Instant::now();
+    if let Err(e) = s.connect() {
+        return Outcome::Crash { signal: None, code: None, stderr_tail: e.message };
+    }
+    if *s.timeout_ms() != Some(ms) {
+        if let Err(e) = s.set_timeout(ms) {
+            return s.outcome_of(&e, start, false);
+        }
+        *s.timeout_ms() = Some(ms);
+    }
+    let Some(cancel) = s.canceller() else { return Outcome::error(format!("{}: no connection", S::NAME)) };
+    let ticket = s.watchdog().arm(start + limit + CANCEL_GRACE, cancel);
+    let r = s.execute(text);
+    let cancelled = s.watchdog().disarm(ticket);
+    match r {
+        Ok(o) => o,
+        Err(e) => s.outcome_of(&e, start, cancelled),
+    }
+}
+
+/// Runs the reset `attempt`, and once more on a new connection if it fails: the old one may
+/// have been lost with a crash.
+pub fn reset_retrying<S: GuardedSession>(
+    s: &mut S,
+    attempt: impl Fn(&mut S) -> Result<(), String>,
+) -> Result<(), SetupError> {
+    *s.timeout_ms() = None;
+    if let Err(first) = attempt(s) {
+        s.disconnect();
+        attempt(s).map_err(|e| SetupError::new(format!("{}: reset failed: {e} (before: {first})", S::NAME)))?;
+    }
+    *s.timeout_ms() = None;
+    Ok(())
 }
 
 /// A thread that runs an action (a server-side cancel) when a statement outlives its deadline.

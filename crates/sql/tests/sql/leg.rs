@@ -2,7 +2,6 @@
 //! oracle verdicts on known cases, the fault-injecting mutants each oracle must catch, a
 //! fixed-seed run that must find nothing, reduction and reproducers.
 
-use crosscheck_core::reduce::reduce;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, FindingClass, GenOptions, Kind};
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::{by_name, Sqlite};
@@ -294,16 +293,10 @@ fn reduction_keeps_the_failure_and_ends_small() {
     let (case, ev) = found.into_iter().next().expect("a finding");
     let mut engines = vec![engine("mutant:sqlite:where-drop")];
     let deadline = Instant::now() + Duration::from_secs(60);
-    let (small, stats) = reduce(
-        case.clone(),
-        |c| kind.shrink(c),
-        |c| kind.size(c),
-        |c| {
-            crosscheck_core::worker::recheck(&kind, crosscheck_sql::SqlOracle::TlpWhere, c, &mut engines, &OPTS)
-                .is_some_and(|e| e.same_failure(&ev))
-        },
-        deadline,
-    );
+    let oracle = crosscheck_sql::SqlOracle::TlpWhere;
+    let r = crosscheck_core::worker::reduce_offline(&kind, oracle, &case, &ev, &mut engines, &OPTS, deadline)
+        .expect("a smaller case that fails the same way");
+    let (stats, small): (_, SqlCase) = (r.stats, serde_json::from_value(r.case).expect("a reduced SQL case"));
     eprintln!("reduced {} -> {} in {} tries: {:?}", stats.size_before, stats.size_after, stats.tries, small);
     assert!(stats.size_after < stats.size_before);
     // The fault needs one table, one row and a predicate that keeps it: a handful of nodes.
