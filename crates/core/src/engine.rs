@@ -49,6 +49,13 @@ pub trait Engine: Send {
     fn reset(&mut self) -> Result<(), SetupError>;
     /// Runs one statement, query or script, giving up after `limit`.
     fn run(&mut self, text: &str, limit: Duration) -> Outcome;
+    /// Sends the smallest meaningful request in the engine's own language once, right after it
+    /// opens, so an engine that does not answer at all is a setup error rather than a stream
+    /// of crash findings; the error says what it answered or how it died. Engines that cannot
+    /// be misplaced (built in, or checked while opening) keep the default.
+    fn probe(&mut self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// `NAME[=LOCATION][@LABEL]` as written on the command line.

@@ -13,7 +13,7 @@ pub mod sql;
 pub mod testing;
 pub mod transport;
 
-use crosscheck_core::{Engine, EngineFactory, EngineSpec, SetupError};
+use crosscheck_core::{Engine, EngineFactory, EngineSpec, Outcome, SetupError};
 
 /// Opens an engine from a registry; `mutant:<engine>:<fault>` wraps another engine.
 pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
@@ -24,7 +24,11 @@ pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) 
         return Ok(Box::new(mutant::Mutant::new(engine, fault, &spec.name, spec.label.as_deref())));
     }
     match factories.iter().find(|f| f.name() == spec.name) {
-        Some(f) => f.open(spec),
+        Some(f) => {
+            let mut engine = f.open(spec)?;
+            engine.probe().map_err(|what| no_answer(spec, &what))?;
+            Ok(engine)
+        }
         None => {
             let known: Vec<&str> = factories.iter().map(|f| f.name()).collect();
             Err(SetupError::new(format!(
@@ -33,6 +37,44 @@ pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) 
                 known.join(", ")
             )))
         }
+    }
+}
+
+/// The one line for an engine that opened but did not answer its first probe (nothing it
+/// would answer later could be trusted, so no case runs).
+pub fn no_answer(spec: &EngineSpec, what: &str) -> SetupError {
+    let what = one_line(what, 300);
+    SetupError::new(match &spec.location {
+        Some(l) => format!(
+            "engine {} ({l}) did not answer its first probe: {what}; check the location",
+            spec.display_label()
+        ),
+        None => format!(
+            "engine {} did not answer its first probe: {what}; check its installation (crosscheck engines)",
+            spec.display_label()
+        ),
+    })
+}
+
+/// What an engine's answer to a probe was, as a person would describe it: a crash with what
+/// the process last wrote.
+pub fn described(out: &Outcome) -> String {
+    match out {
+        Outcome::Crash { stderr_tail, .. } if !stderr_tail.trim().is_empty() => {
+            format!("it died, {out}: {}", stderr_tail.trim())
+        }
+        Outcome::Crash { .. } => format!("it died, {out}, saying nothing"),
+        Outcome::Timeout { .. } => format!("no answer ({out})"),
+        other => format!("it answered {other}"),
+    }
+}
+
+/// `text` on one line, at most `max` characters.
+fn one_line(text: &str, max: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &line[..i]),
+        None => line,
     }
 }
 

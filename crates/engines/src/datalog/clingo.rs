@@ -86,7 +86,7 @@ pub fn split_atoms(line: &str) -> Vec<String> {
 const TOOL: Tool = Tool {
     name: "clingo",
     install: "apt-get install gringo (scripts/install-datalog-engines.sh)",
-    version: |out| Some(out.lines().next()?.trim().trim_start_matches("clingo version ").to_string()),
+    version: |out| Some(out.lines().next()?.trim().strip_prefix("clingo version ")?.to_string()),
 };
 
 pub static FACTORY: ToolFactory<Clingo> = ToolFactory {

@@ -12,7 +12,8 @@ const TOOL: Tool = Tool {
     name: "swipl",
     install: "apt-get install swi-prolog-nox (scripts/install-datalog-engines.sh)",
     version: |out| {
-        out.split_whitespace().find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit())).map(str::to_string)
+        let out = out.trim_start().strip_prefix("SWI-Prolog version ")?;
+        out.split_whitespace().next().filter(|w| w.starts_with(|c: char| c.is_ascii_digit())).map(str::to_string)
     },
 };
 

@@ -24,15 +24,26 @@ impl Tool {
         location.map(PathBuf::from).or_else(|| find_tool(self.name))
     }
 
-    fn version_of(&self, bin: &PathBuf) -> Option<String> {
-        let out = Command::new(bin).arg("--version").output().ok()?;
-        (self.version)(&String::from_utf8_lossy(&out.stdout))
+    /// The tool's first probe: `--version` must succeed and print the tool's own banner (each
+    /// tool's `version` reads only that), so a wrong binary fails here, before any program.
+    fn version_of(&self, bin: &PathBuf) -> Result<String, String> {
+        let out = Command::new(bin).arg("--version").output().map_err(|e| format!("cannot run it: {e}"))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        match (self.version)(&stdout) {
+            Some(v) if out.status.success() => Ok(v),
+            _ => {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                let said = stdout.lines().chain(stderr.lines()).find(|l| !l.trim().is_empty()).unwrap_or("nothing");
+                Err(format!("`--version` ended with {} and printed {}", out.status, said.trim()))
+            }
+        }
     }
 
     pub fn availability(&self) -> Availability {
         let install = self.install.to_string();
-        match self.binary(None).and_then(|b| self.version_of(&b)) {
-            Some(v) => Availability { available: true, detail: v, install },
+        match self.binary(None).map(|b| self.version_of(&b)) {
+            Some(Ok(v)) => Availability { available: true, detail: v, install },
+            Some(Err(e)) => Availability { available: false, detail: format!("{} does not answer: {e}", self.name), install },
             None => Availability { available: false, detail: format!("{} not found", self.name), install },
         }
     }
@@ -42,7 +53,7 @@ impl Tool {
         let bin = self.binary(spec.location.as_deref()).ok_or_else(|| {
             SetupError::new(format!("{} not found: run scripts/install-datalog-engines.sh", self.name))
         })?;
-        let v = self.version_of(&bin).ok_or_else(|| SetupError::new(format!("{} does not run", bin.display())))?;
+        let v = self.version_of(&bin).map_err(|e| crate::no_answer(spec, &e))?;
         Ok((bin, v))
     }
 }

@@ -140,7 +140,7 @@ fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
 const TOOL: Tool = Tool {
     name: "z3",
     install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
-    version: |out| out.split_whitespace().nth(2).map(str::to_string),
+    version: |out| out.trim_start().strip_prefix("Z3 version ")?.split_whitespace().next().map(str::to_string),
 };
 
 pub static FACTORY: ToolFactory<Z3> = ToolFactory {

@@ -80,6 +80,11 @@ impl Engine for BridgedSolver {
         Ok(())
     }
 
+    fn probe(&mut self) -> Result<(), String> {
+        let out = self.run(super::process::PROBE, super::process::PROBE_LIMIT);
+        super::process::probe_answer(&out)
+    }
+
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         if self.bridge.is_none() {
             if let Err(o) = self.spawn() {

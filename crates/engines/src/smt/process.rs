@@ -82,6 +82,23 @@ pub fn binary_availability(tool: &str, version_args: &[&str], install: &str) -> 
     }
 }
 
+/// The first request to every solver: `(check-sat)` on an empty script, whose one right answer
+/// is `sat` (QF_BV because yices wants a logic and it is the one every solver here takes). Its
+/// process is the one the first case reuses, so the probe costs one round trip.
+pub const PROBE: &str = "(set-logic QF_BV)\n(check-sat)";
+
+/// Time for a solver (or its Python host) to start and answer [`PROBE`].
+pub const PROBE_LIMIT: Duration = Duration::from_secs(20);
+
+/// Whether a solver's answer to [`PROBE`] is a solver's.
+pub fn probe_answer(out: &Outcome) -> Result<(), String> {
+    match out {
+        Outcome::Verdicts { answers, .. } if answers.as_slice() == [Verdict::Sat] => Ok(()),
+        Outcome::Verdicts { .. } => Err(format!("(check-sat) on an empty script: {}", crate::described(out))),
+        _ => Err(crate::described(out)),
+    }
+}
+
 /// A solver engine over one long-lived process.
 pub struct SolverProcess {
     info: EngineInfo,
@@ -244,6 +261,10 @@ impl Engine for SolverProcess {
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         self.exchange(text, limit)
+    }
+
+    fn probe(&mut self) -> Result<(), String> {
+        probe_answer(&self.exchange(PROBE, PROBE_LIMIT))
     }
 }
 
