@@ -138,6 +138,8 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
         // The case kills or stalls the engine: every candidate runs in its own probe process.
         let limit = probe_limit(&rec);
         let mut last = None;
+        // An engine that no longer answers fails every candidate: say so, not "no smaller case".
+        let mut setup = None;
         let (small, stats) = reduce_case(
             case,
             |c| kind.shrink(c),
@@ -149,11 +151,18 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
                         last = Some(ev.clone());
                         true
                     }
-                    _ => false,
+                    Ok(_) => false,
+                    Err(e) => {
+                        setup.get_or_insert(e);
+                        false
+                    }
                 }
             },
             deadline,
         );
+        if let (None, Some(e)) = (&last, setup) {
+            return Err(e);
+        }
         match (last, serde_json::to_value(&small)) {
             (Some(evidence), Ok(case)) => Some(Reduced { case, evidence, stats }),
             _ => None,

@@ -45,10 +45,9 @@ pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) 
 pub fn no_answer(spec: &EngineSpec, what: &str) -> SetupError {
     let what = one_line(what, 300);
     SetupError::new(match &spec.location {
-        Some(l) => format!(
-            "engine {} ({l}) did not answer its first probe: {what}; check the location",
-            spec.display_label()
-        ),
+        Some(l) => {
+            format!("engine {} ({l}) did not answer its first probe: {what}; check the location", spec.display_label())
+        }
         None => format!(
             "engine {} did not answer its first probe: {what}; check its installation (crosscheck engines)",
             spec.display_label()

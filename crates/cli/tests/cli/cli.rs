@@ -262,3 +262,50 @@ extern "C" {
     #[link_name = "kill"]
     fn libc_kill(pid: i32, sig: i32) -> i32;
 }
+
+/// An engine that does not answer: exit 2 at once, one line naming it, no finding.
+fn check_no_answer(line: &str, needle: &str) {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let start = Instant::now();
+    let o = run(&words(line), tmp.path());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+    assert!(start.elapsed() < Duration::from_secs(20), "{line}: took {:?}", start.elapsed());
+    let said: Vec<&str> = err.lines().filter(|l| l.contains(needle)).collect();
+    assert_eq!(said.len(), 1, "{line}: one line should say {needle:?}: {err}");
+    assert!(!err.contains("panicked") && !err.contains("crash on"), "{line}: {err}");
+    assert!(finding_dirs(&tmp.path().join("out")).is_empty(), "{line}: findings were stored: {err}");
+}
+
+#[test]
+fn an_engine_that_does_not_answer_is_a_setup_error() {
+    for fake in ["/bin/false", "/bin/true"] {
+        check_no_answer(
+            &format!("run smt --engines z3={fake} --time 10s --out out"),
+            &format!("engine z3 ({fake}) did not answer its first probe"),
+        );
+        check_no_answer(
+            &format!("run datalog --engines clingo={fake},reference --time 10s --out out"),
+            &format!("engine clingo ({fake}) did not answer its first probe"),
+        );
+    }
+    check_no_answer("run smt --engines cvc5=/usr/bin/yes --time 10s --out out", "engine cvc5 (/usr/bin/yes)");
+    // A virtualenv without the solver's module.
+    let venv = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    std::fs::create_dir(venv.path().join("bin")).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    std::os::unix::fs::symlink("/usr/bin/python3", venv.path().join("bin/python"))
+        .unwrap_or_else(|e| panic!("symlink: {e}"));
+    let venv = venv.path().to_str().unwrap_or_else(|| panic!("utf8 path"));
+    check_no_answer(&format!("run smt --engines cvc5-py={venv} --time 10s --out out"), "No module named");
+}
+
+#[test]
+fn a_correct_solver_passes_its_probe() {
+    if !crosscheck_engines::testing::available(&crosscheck_engines::smt::z3::FACTORY) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = run(&words("run smt --engines z3 --tests 50 --seed 3 --workers 2 --out out --json"), tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(summary(&o)["findings"], 0);
+}

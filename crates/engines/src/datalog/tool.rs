@@ -43,7 +43,9 @@ impl Tool {
         let install = self.install.to_string();
         match self.binary(None).map(|b| self.version_of(&b)) {
             Some(Ok(v)) => Availability { available: true, detail: v, install },
-            Some(Err(e)) => Availability { available: false, detail: format!("{} does not answer: {e}", self.name), install },
+            Some(Err(e)) => {
+                Availability { available: false, detail: format!("{} does not answer: {e}", self.name), install }
+            }
             None => Availability { available: false, detail: format!("{} not found", self.name), install },
         }
     }

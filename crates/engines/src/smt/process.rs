@@ -62,7 +62,9 @@ pub fn probe_version(program: &PathBuf, args: &[&str]) -> Result<String, String>
     match run_once(&mut cmd, "", Duration::from_secs(20)) {
         Ok(RunOnce::Exited { stdout, stderr, .. }) => {
             let text = format!("{stdout}\n{stderr}");
-            version_number(&text).ok_or_else(|| format!("{} printed no version: {}", program.display(), text.trim()))
+            // The last line of what it printed says why (a Python traceback ends with its error).
+            let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("nothing").trim();
+            version_number(&text).ok_or_else(|| format!("{} printed no version: {last}", program.display()))
         }
         Ok(RunOnce::TimedOut { .. }) => Err(format!("{} --version did not answer", program.display())),
         Err(e) => Err(format!("cannot run {}: {e}", program.display())),
