@@ -355,12 +355,29 @@ impl MariaDbEngine {
 
     fn conn(&mut self) -> Result<&mut Conn, SetupError> {
         if self.conn.is_none() {
-            let c = Conn::new(self.opts.clone())
+            let mut c = Conn::new(self.opts.clone())
                 .map_err(|e| SetupError::new(format!("mariadb: cannot connect: {}", one_line(&err_text(&e)))))?;
+            // A new connection selects no database: one opened after a lost connection (a
+            // `KILL`, a dropped socket) or a failed reset would answer the campaign's next
+            // statement with "No database selected" (1046). The database may not exist yet
+            // (before the first reset), hence IF NOT EXISTS rather than `db_name` in the options.
+            c.query_drop(self.session_script()).map_err(|e| {
+                SetupError::new(format!("mariadb: cannot select the database {}: {}", self.db, one_line(&err_text(&e))))
+            })?;
             self.conn = Some(c);
             self.timeout_ms = None;
         }
         self.conn.as_mut().ok_or_else(|| SetupError::new("mariadb: no connection"))
+    }
+
+    /// Creates the working database if it is missing, selects it, and sets the connection's
+    /// collation: the session state every statement of a campaign assumes.
+    fn session_script(&self) -> String {
+        let db = &self.db;
+        format!(
+            "CREATE DATABASE IF NOT EXISTS {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
+             SET NAMES utf8mb4 COLLATE {COLLATION}"
+        )
     }
 
     fn server_log_tail(&self) -> String {
@@ -548,11 +565,7 @@ impl Engine for MariaDbEngine {
                 self.conn = None;
             }
         }
-        let db = self.db.clone();
-        let script = format!(
-            "DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
-             SET NAMES utf8mb4 COLLATE {COLLATION}"
-        );
+        let script = format!("DROP DATABASE IF EXISTS {}; {}", self.db, self.session_script());
         server::reset_retrying(self, |this| {
             let conn = this.conn().map_err(|e| e.message)?;
             conn.reset().map_err(|e| err_text(&e))?;

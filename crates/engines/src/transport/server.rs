@@ -463,7 +463,9 @@ pub fn run_guarded<S: GuardedSession>(s: &mut S, text: &str, limit: Duration, ms
 }
 
 /// Runs the reset `attempt`, and once more on a new connection if it fails: the old one may
-/// have been lost with a crash.
+/// have been lost with a crash. A connection whose second attempt failed too is dropped: it
+/// may be half reset (MariaDB: its database dropped and not yet created and selected), and
+/// the next statement should open a new one rather than run there.
 pub fn reset_retrying<S: GuardedSession>(
     s: &mut S,
     attempt: impl Fn(&mut S) -> Result<(), String>,
@@ -471,7 +473,10 @@ pub fn reset_retrying<S: GuardedSession>(
     *s.timeout_ms() = None;
     if let Err(first) = attempt(s) {
         s.disconnect();
-        attempt(s).map_err(|e| SetupError::new(format!("{}: reset failed: {e} (before: {first})", S::NAME)))?;
+        if let Err(e) = attempt(s) {
+            s.disconnect();
+            return Err(SetupError::new(format!("{}: reset failed: {e} (before: {first})", S::NAME)));
+        }
     }
     *s.timeout_ms() = None;
     Ok(())

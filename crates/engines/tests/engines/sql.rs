@@ -245,6 +245,38 @@ fn mariadb_crash_is_an_outcome_and_reset_recovers() {
     assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
 }
 
+/// A connection killed from outside (`KILL <id>`, as an administrator or a watchdog might):
+/// the engine reconnects, and the new connection is in the campaign's database again, with
+/// its tables, not in none (error 1046 "No database selected": issue 11).
+#[test]
+fn mariadb_reconnects_into_the_campaign_database() {
+    if !sql_available("mariadb") {
+        return;
+    }
+    let mut e = MariaDbEngine::open(&spec("mariadb")).unwrap_or_else(|e| panic!("mariadb opens: {e}"));
+    ok(&mut e, "CREATE TABLE t (a int)");
+    ok(&mut e, "INSERT INTO t VALUES (7)");
+    let id = match rows(&mut e, "SELECT CONNECTION_ID()").rows.first().and_then(|r| r.first()) {
+        Some(Value::Int(i)) => *i,
+        other => panic!("connection id: {other:?}"),
+    };
+    let mut admin =
+        MariaDbEngine::open(&spec(&format!("mariadb={}", e.url()))).unwrap_or_else(|e| panic!("second: {e}"));
+    ok(&mut admin, &format!("KILL {id}"));
+    // The first statement may still meet the dead connection (a crash outcome: connection lost).
+    match e.run("SELECT a FROM t", LIMIT) {
+        Outcome::Rows(r) => assert_eq!(r.rows, vec![vec![Value::Int(7)]]),
+        Outcome::Crash { stderr_tail, .. } => assert!(stderr_tail.contains("connection lost"), "{stderr_tail}"),
+        other => panic!("after KILL: {other:?}"),
+    }
+    for _ in 0..2 {
+        assert_eq!(rows(&mut e, "SELECT a FROM t").rows, vec![vec![Value::Int(7)]]);
+    }
+    ok(&mut e, "CREATE TABLE u (b int)");
+    let dbs = rows(&mut e, "SELECT DATABASE()");
+    assert_eq!(dbs.rows, vec![vec![Value::Text("crosscheck".into())]]);
+}
+
 #[test]
 fn duckdb_output_of_its_own_does_not_shift_replies() {
     // DuckDB draws a progress bar on stdout for a query past 2 s (here at once). Before the
