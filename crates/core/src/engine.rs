@@ -145,6 +145,33 @@ pub trait EngineFactory: Sync {
     fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError>;
 }
 
+/// A registry entry as plain data: most engines' factories differ only in these four values,
+/// and spelling each as its own impl repeated the same shape in every adapter.
+pub struct Factory {
+    pub name: &'static str,
+    pub describe: &'static str,
+    pub availability: fn() -> Availability,
+    pub open: fn(&EngineSpec) -> Result<Box<dyn Engine>, SetupError>,
+}
+
+impl EngineFactory for Factory {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn describe(&self) -> &'static str {
+        self.describe
+    }
+
+    fn availability(&self) -> Availability {
+        (self.availability)()
+    }
+
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        (self.open)(spec)
+    }
+}
+
 /// Fills the label and location of an info from the spec.
 pub fn info_for(spec: &EngineSpec, version: String, dialect: &str, caps: &[&str]) -> EngineInfo {
     EngineInfo {

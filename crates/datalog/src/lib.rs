@@ -82,7 +82,7 @@ impl KindInfo for DatalogKind {
 /// The leg's own engine, the reference evaluator: the binary chains it onto the engines
 /// layer's Datalog registry (it is language code, not an adapter).
 pub fn reference_engine() -> &'static dyn crosscheck_core::EngineFactory {
-    &reference::Factory
+    &reference::FACTORY
 }
 
 /// What an engine can run: its dialect's capabilities (engines report only their dialect).

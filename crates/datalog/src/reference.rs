@@ -3,26 +3,24 @@
 
 use crate::dialects::{columns, option_line, value};
 use crate::eval::{evaluate, relation, Limits, Strategy, TIMED_OUT};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
+use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
 use std::time::{Duration, Instant};
 
-pub struct Factory;
+pub static FACTORY: Factory = Factory {
+    name: "reference",
+    describe: "crosscheck's own Datalog evaluator (semi-naive, stratified negation, aggregates), Soufflé syntax",
+    availability,
+    open,
+};
 
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "reference"
-    }
-    fn describe(&self) -> &'static str {
-        "crosscheck's own Datalog evaluator (semi-naive, stratified negation, aggregates), Soufflé syntax"
-    }
-    fn availability(&self) -> Availability {
-        Availability { available: true, detail: crosscheck_core::TOOL_VERSION.into(), install: "built in".into() }
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let info = info_for(spec, crosscheck_core::TOOL_VERSION.into(), "souffle", &[]);
-        Ok(Box::new(Reference { info }))
-    }
+fn availability() -> Availability {
+    Availability { available: true, detail: crosscheck_core::TOOL_VERSION.into(), install: "built in".into() }
+}
+
+fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    let info = info_for(spec, crosscheck_core::TOOL_VERSION.into(), "souffle", &[]);
+    Ok(Box::new(Reference { info }))
 }
 
 pub struct Reference {

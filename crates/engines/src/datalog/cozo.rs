@@ -3,29 +3,23 @@
 
 use super::option_line;
 use cozo::{DataValue, DbInstance, Num, ScriptMutability};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 const VERSION: &str = "0.7.6";
 
-pub struct Factory;
+pub static FACTORY: Factory =
+    Factory { name: "cozo", describe: "CozoDB 0.7 (crate, in-memory storage, in process)", availability, open };
 
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "cozo"
-    }
-    fn describe(&self) -> &'static str {
-        "CozoDB 0.7 (crate, in-memory storage, in process)"
-    }
-    fn availability(&self) -> Availability {
-        Availability { available: true, detail: VERSION.into(), install: "built in".into() }
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let db = new_db()?;
-        Ok(Box::new(Cozo { info: info_for(spec, VERSION.into(), "cozo", &[]), db }))
-    }
+fn availability() -> Availability {
+    Availability { available: true, detail: VERSION.into(), install: "built in".into() }
+}
+
+fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    let db = new_db()?;
+    Ok(Box::new(Cozo { info: info_for(spec, VERSION.into(), "cozo", &[]), db }))
 }
 
 fn new_db() -> Result<DbInstance, SetupError> {

@@ -13,7 +13,7 @@
 //! evaluator: an expected refusal.
 
 use super::sqlleg::{Rules, SqlLegFactory};
-use crate::sql::duckdb::DuckDbFactory;
+use crate::sql::duckdb;
 
 /// 64-bit overflow in arithmetic, and a sum past 64 bits cast back to BIGINT.
 const EXPECTED: &[&str] = &["Out of Range Error", "out of range for the destination type"];
@@ -30,7 +30,7 @@ fn undo(option: &str) -> Option<&'static str> {
 
 pub static FACTORY: SqlLegFactory = SqlLegFactory {
     name: "duckdb",
-    sql: &DuckDbFactory,
+    sql: &duckdb::FACTORY,
     describe:
         "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL engine's bridge; duckdb=/path/to/venv for another one",
     rules: Rules { expected: EXPECTED, undo, one_statement: None },

@@ -25,8 +25,8 @@ use crosscheck_core::{EngineFactory, Outcome, Rows, Value};
 /// Every Datalog engine of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
     vec![
-        &cozo::Factory,
-        &nemo::Factory,
+        &cozo::FACTORY,
+        &nemo::FACTORY,
         &z3::FACTORY,
         &clingo::FACTORY,
         &swipl::FACTORY,

@@ -4,16 +4,14 @@
 
 use crate::transport::bridge::{Bridge, BridgeError, Launch};
 use crate::transport::find_tool;
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError, Value};
+use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError, Value};
 use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 const INSTALL: &str = "pip install nemo-python into .venv (scripts/install-datalog-engines.sh)";
-
-pub struct Factory;
 
 fn python(loc: Option<&str>) -> Option<PathBuf> {
     match loc {
@@ -34,28 +32,28 @@ fn version(py: &PathBuf) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-impl EngineFactory for Factory {
-    fn name(&self) -> &'static str {
-        "nemo"
+pub static FACTORY: Factory = Factory {
+    name: "nemo",
+    describe: "Nemo rule engine (PyPI nemo-python) through a long-lived Python bridge",
+    availability,
+    open,
+};
+
+fn availability() -> Availability {
+    let install = INSTALL.to_string();
+    match python(None).and_then(|p| version(&p)) {
+        Some(v) => Availability { available: true, detail: v, install },
+        None => Availability { available: false, detail: "nmo_python not importable".into(), install },
     }
-    fn describe(&self) -> &'static str {
-        "Nemo rule engine (PyPI nemo-python) through a long-lived Python bridge"
-    }
-    fn availability(&self) -> Availability {
-        let install = INSTALL.to_string();
-        match python(None).and_then(|p| version(&p)) {
-            Some(v) => Availability { available: true, detail: v, install },
-            None => Availability { available: false, detail: "nmo_python not importable".into(), install },
-        }
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let py = python(spec.location.as_deref())
-            .ok_or_else(|| SetupError::new("nemo-python not found: run scripts/install-datalog-engines.sh"))?;
-        let v = version(&py).ok_or_else(|| SetupError::new(format!("{} cannot import nmo_python", py.display())))?;
-        let mut n = Nemo { info: info_for(spec, v, "nemo", &[]), py, bridge: None };
-        n.start()?;
-        Ok(Box::new(n))
-    }
+}
+
+fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    let py = python(spec.location.as_deref())
+        .ok_or_else(|| SetupError::new("nemo-python not found: run scripts/install-datalog-engines.sh"))?;
+    let v = version(&py).ok_or_else(|| SetupError::new(format!("{} cannot import nmo_python", py.display())))?;
+    let mut n = Nemo { info: info_for(spec, v, "nemo", &[]), py, bridge: None };
+    n.start()?;
+    Ok(Box::new(n))
 }
 
 pub struct Nemo {

@@ -16,7 +16,7 @@
 //! rows that a later filter would have removed.
 
 use super::sqlleg::{Rules, SqlLegFactory};
-use crate::sql::postgres::PostgresFactory;
+use crate::sql::postgres;
 
 /// numeric_value_out_of_range: 64-bit overflow.
 const EXPECTED: &[&str] = &["(SQLSTATE 22003)"];
@@ -36,7 +36,7 @@ fn undo(option: &str) -> Option<&'static str> {
 
 pub static FACTORY: SqlLegFactory = SqlLegFactory {
     name: "postgres",
-    sql: &PostgresFactory,
+    sql: &postgres::FACTORY,
     describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL engine: a private server, or postgres=postgres://USER@HOST:PORT/DB",
     rules: Rules {
         expected: EXPECTED,

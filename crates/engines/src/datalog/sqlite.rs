@@ -5,7 +5,7 @@
 //! program.
 
 use super::sqlleg::{nothing_to_undo, Rules, SqlLegFactory};
-use crate::sql::sqlite::SqliteFactory;
+use crate::sql::sqlite;
 
 /// SQLite's messages for its documented limits (sqlite.org/limits.html) that a big program can
 /// reach: a large program printed as one query of nested views can pass them; that is a
@@ -19,7 +19,7 @@ const LIMITS: &[&str] = &[
 
 pub static FACTORY: SqlLegFactory = SqlLegFactory {
     name: "sqlite",
-    sql: &SqliteFactory,
+    sql: &sqlite::FACTORY,
     describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process",
     rules: Rules { expected: LIMITS, undo: nothing_to_undo, one_statement: Some(&["PRAGMA automatic_index = ON"]) },
 };

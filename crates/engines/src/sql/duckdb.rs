@@ -52,40 +52,22 @@ pub static DUCKDB: Flavor = Flavor {
     shell: Some("duckdb"),
 };
 
-/// The factory of a [`Flavor`]: a unit struct, so that registries (this crate's and the
-/// legs') name it as they name every other engine's factory.
+/// The registry entry of a [`Flavor`], for this crate's registry and the legs'.
 macro_rules! flavor_factory {
-    ($(#[$doc:meta])* $factory:ident, $flavor:ident) => {
+    ($(#[$doc:meta])* $flavor:ident) => {
         $(#[$doc])*
-        pub struct $factory;
-
-        impl crosscheck_core::EngineFactory for $factory {
-            fn name(&self) -> &'static str {
-                $flavor.name
-            }
-
-            fn describe(&self) -> &'static str {
-                $flavor.describe
-            }
-
-            fn availability(&self) -> crosscheck_core::Availability {
-                $crate::sql::duckdb::availability(&$flavor)
-            }
-
-            fn open(
-                &self,
-                spec: &crosscheck_core::EngineSpec,
-            ) -> Result<Box<dyn crosscheck_core::Engine>, crosscheck_core::SetupError> {
-                Ok(Box::new($crate::sql::duckdb::BridgeEngine::open_flavor(&$flavor, spec)?))
-            }
-        }
+        pub static FACTORY: crosscheck_core::engine::Factory = crosscheck_core::engine::Factory {
+            name: $flavor.name,
+            describe: $flavor.describe,
+            availability: || $crate::sql::duckdb::availability(&$flavor),
+            open: |spec| Ok(Box::new($crate::sql::duckdb::BridgeEngine::open_flavor(&$flavor, spec)?)),
+        };
     };
 }
 pub(crate) use flavor_factory;
 
 flavor_factory!(
     /// DuckDB behind the bridge.
-    DuckDbFactory,
     DUCKDB
 );
 

@@ -6,15 +6,13 @@
 //! supervisor's `--hang-after`, which records it as a hang. A panic inside GlueSQL is caught
 //! and reported as a crash of the engine (the worker goes on; the database is dropped).
 
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use gluesql::core::data::Value as GValue;
 use gluesql::core::executor::{Payload, PayloadVariable};
 use gluesql::prelude::{Glue, MemoryStorage};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
-
-pub struct GlueSqlFactory;
 
 /// The version GlueSQL reports (`SHOW VERSION`), from a throwaway database.
 fn version() -> Result<String, String> {
@@ -29,32 +27,27 @@ fn version() -> Result<String, String> {
     }
 }
 
-impl EngineFactory for GlueSqlFactory {
-    fn name(&self) -> &'static str {
-        "gluesql"
-    }
+pub static FACTORY: Factory = Factory {
+    name: "gluesql",
+    describe: "GlueSQL, a SQL engine in Rust (crate gluesql, cargo feature gluesql), in process, in memory",
+    availability,
+    open,
+};
 
-    fn describe(&self) -> &'static str {
-        "GlueSQL, a SQL engine in Rust (crate gluesql, cargo feature gluesql), in process, in memory"
+fn availability() -> Availability {
+    match version() {
+        Ok(v) => Availability { available: true, detail: v, install: "built in (cargo feature gluesql)".into() },
+        Err(e) => Availability { available: false, detail: e, install: "built in (cargo feature gluesql)".into() },
     }
+}
 
-    fn availability(&self) -> Availability {
-        match version() {
-            Ok(v) => Availability { available: true, detail: v, install: "built in (cargo feature gluesql)".into() },
-            Err(e) => Availability { available: false, detail: e, install: "built in (cargo feature gluesql)".into() },
-        }
+fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    if let Some(loc) = &spec.location {
+        return Err(SetupError::new(format!("gluesql is built into crosscheck and takes no location (got \"{loc}\")")));
     }
-
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        if let Some(loc) = &spec.location {
-            return Err(SetupError::new(format!(
-                "gluesql is built into crosscheck and takes no location (got \"{loc}\")"
-            )));
-        }
-        let version = version().map_err(SetupError::new)?;
-        let info = info_for(spec, version, "gluesql", &[]);
-        Ok(Box::new(GlueSqlEngine { glue: Some(Glue::new(MemoryStorage::default())), info }))
-    }
+    let version = version().map_err(SetupError::new)?;
+    let info = info_for(spec, version, "gluesql", &[]);
+    Ok(Box::new(GlueSqlEngine { glue: Some(Glue::new(MemoryStorage::default())), info }))
 }
 
 pub struct GlueSqlEngine {

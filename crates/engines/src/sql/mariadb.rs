@@ -14,16 +14,14 @@
 
 use crate::transport::free_port;
 use crate::transport::server::{self, one_line, Action, GuardedSession, Probe, ServerProcess, Watchdog};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use mysql::consts::{ColumnFlags, ColumnType};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts, OptsBuilder};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-pub struct MariaDbFactory;
 
 const INSTALL: &str = "scripts/install-sql-engines.sh (or: apt-get install -y mariadb-server)";
 /// Text compares byte by byte without padding, as in SQLite and PostgreSQL with the C locale:
@@ -37,25 +35,22 @@ const ER_STATEMENT_TIMEOUT: u16 = 1969;
 /// `KILL QUERY` from the watchdog.
 const ER_QUERY_INTERRUPTED: u16 = 1317;
 
-impl EngineFactory for MariaDbFactory {
-    fn name(&self) -> &'static str {
-        "mariadb"
-    }
+pub static FACTORY: Factory = Factory {
+    name: "mariadb",
+    describe: "MariaDB: a private server started by crosscheck, or mariadb=mysql://USER[:PW]@HOST:PORT",
+    availability,
+    open,
+};
 
-    fn describe(&self) -> &'static str {
-        "MariaDB: a private server started by crosscheck, or mariadb=mysql://USER[:PW]@HOST:PORT"
+fn availability() -> Availability {
+    match find_binaries(None).and_then(|(d, _)| server_version(&d)) {
+        Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
+        Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
     }
+}
 
-    fn availability(&self) -> Availability {
-        match find_binaries(None).and_then(|(d, _)| server_version(&d)) {
-            Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
-            Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
-        }
-    }
-
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        Ok(Box::new(MariaDbEngine::open(spec)?))
-    }
+fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    Ok(Box::new(MariaDbEngine::open(spec)?))
 }
 
 /// `mariadbd` and `mariadb-install-db`: beside the location if given, else on the system.

@@ -17,12 +17,12 @@ pub mod turso;
 /// Every SQL engine crosscheck knows.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
     vec![
-        &sqlite::SqliteFactory,
-        &duckdb::DuckDbFactory,
-        &postgres::PostgresFactory,
-        &mariadb::MariaDbFactory,
-        &turso::TursoFactory,
+        &sqlite::FACTORY,
+        &duckdb::FACTORY,
+        &postgres::FACTORY,
+        &mariadb::FACTORY,
+        &turso::FACTORY,
         #[cfg(feature = "gluesql")]
-        &gluesql::GlueSqlFactory,
+        &gluesql::FACTORY,
     ]
 }

@@ -15,8 +15,8 @@
 use super::pgwire::{binary_supported, binary_value, split_statements, text_value};
 use crate::transport::free_port;
 use crate::transport::server::{self, one_line, Action, GuardedSession, Probe, ServerProcess, Watchdog};
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use postgres::error::SqlState;
 use postgres::types::Type;
 use postgres::{Client, Config, NoTls, SimpleQueryMessage};
@@ -25,29 +25,24 @@ use std::process::Command;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-pub struct PostgresFactory;
-
 const INSTALL: &str = "scripts/install-sql-engines.sh (or: apt-get install -y postgresql)";
 
-impl EngineFactory for PostgresFactory {
-    fn name(&self) -> &'static str {
-        "postgres"
-    }
+pub static FACTORY: Factory = Factory {
+    name: "postgres",
+    describe: "PostgreSQL: a private server started by crosscheck, or postgres=postgres://USER@HOST:PORT/DB",
+    availability,
+    open,
+};
 
-    fn describe(&self) -> &'static str {
-        "PostgreSQL: a private server started by crosscheck, or postgres=postgres://USER@HOST:PORT/DB"
+fn availability() -> Availability {
+    match find_bindir().and_then(|d| server_version(&d)) {
+        Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
+        Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
     }
+}
 
-    fn availability(&self) -> Availability {
-        match find_bindir().and_then(|d| server_version(&d)) {
-            Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
-            Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
-        }
-    }
-
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        Ok(Box::new(PostgresEngine::open(spec)?))
-    }
+fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    Ok(Box::new(PostgresEngine::open(spec)?))
 }
 
 fn is_address(loc: &str) -> bool {

@@ -1,42 +1,32 @@
 //! SQLite through `rusqlite` (bundled), in process. A crash takes the worker process down,
 //! which the campaign supervisor records as a crash finding.
 
-use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub struct SqliteFactory;
+pub static FACTORY: Factory =
+    Factory { name: "sqlite", describe: "SQLite, bundled in crosscheck (rusqlite), in memory", availability, open };
 
-impl EngineFactory for SqliteFactory {
-    fn name(&self) -> &'static str {
-        "sqlite"
-    }
+fn availability() -> Availability {
+    Availability { available: true, detail: rusqlite::version().to_string(), install: "built in".into() }
+}
 
-    fn describe(&self) -> &'static str {
-        "SQLite, bundled in crosscheck (rusqlite), in memory"
+fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    if let Some(loc) = &spec.location {
+        return Err(SetupError::new(format!(
+            "sqlite is built into crosscheck and takes no location (got \"{loc}\"); compare another SQLite \
+             build through its own engine entry"
+        )));
     }
-
-    fn availability(&self) -> Availability {
-        Availability { available: true, detail: rusqlite::version().to_string(), install: "built in".into() }
-    }
-
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        if let Some(loc) = &spec.location {
-            return Err(SetupError::new(format!(
-                "sqlite is built into crosscheck and takes no location (got \"{loc}\"); compare another SQLite \
-                 build through its own engine entry"
-            )));
-        }
-        let info = info_for(spec, rusqlite::version().to_string(), "sqlite", &[]);
-        let mut e =
-            SqliteEngine { conn: None, info, deadline: Arc::new(AtomicU64::new(u64::MAX)), epoch: Instant::now() };
-        e.reset()?;
-        Ok(Box::new(e))
-    }
+    let info = info_for(spec, rusqlite::version().to_string(), "sqlite", &[]);
+    let mut e = SqliteEngine { conn: None, info, deadline: Arc::new(AtomicU64::new(u64::MAX)), epoch: Instant::now() };
+    e.reset()?;
+    Ok(Box::new(e))
 }
 
 pub struct SqliteEngine {

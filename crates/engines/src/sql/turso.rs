@@ -19,6 +19,5 @@ pub static TURSO: Flavor = Flavor {
 
 flavor_factory!(
     /// Turso behind the bridge.
-    TursoFactory,
     TURSO
 );

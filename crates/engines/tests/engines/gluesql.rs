@@ -2,13 +2,13 @@
 //! outcomes, reset.
 
 use crosscheck_core::{Engine, EngineFactory, EngineSpec, Outcome, Value};
-use crosscheck_engines::sql::gluesql::GlueSqlFactory;
+use crosscheck_engines::sql::gluesql::FACTORY;
 use crosscheck_engines::testing::{done, rows, LIMIT};
 
 fn open_glue() -> Box<dyn Engine> {
-    let a = GlueSqlFactory.availability();
+    let a = FACTORY.availability();
     assert!(a.available, "gluesql is built in: {}", a.detail);
-    GlueSqlFactory
+    FACTORY
         .open(&EngineSpec { name: "gluesql".into(), location: None, label: None })
         .unwrap_or_else(|e| panic!("gluesql opens: {e}"))
 }

@@ -6,7 +6,7 @@
 use crosscheck_core::{
     Check, CheckOptions, Engine, EngineFactory, EngineInfo, EngineSpec, FindingClass, GenOptions, Kind, Value,
 };
-use crosscheck_engines::sql::sqlite::SqliteFactory;
+use crosscheck_engines::sql::sqlite;
 use crosscheck_engines::testing::{done, rows};
 use crosscheck_sql::dialect::{by_name, cap};
 use crosscheck_sql::SqlKind;
@@ -77,7 +77,7 @@ fn the_dialect_leaves_out_what_gluesql_lacks() {
 #[test]
 fn a_generated_differential_run_against_sqlite_prints_only_what_gluesql_accepts() {
     let Some(glue) = open_glue() else { return };
-    let mut engines: Vec<Box<dyn Engine>> = vec![SqliteFactory.open(&spec("sqlite")).expect("sqlite opens"), glue];
+    let mut engines: Vec<Box<dyn Engine>> = vec![sqlite::FACTORY.open(&spec("sqlite")).expect("sqlite opens"), glue];
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let opts = GenOptions { seed: 7, seeds_dir: None };
     let mut gen = SqlKind.generator(&opts, &infos).expect("generator");
