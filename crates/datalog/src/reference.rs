@@ -7,13 +7,6 @@ use crosscheck_core::engine::{info_for, Factory};
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
 use std::time::{Duration, Instant};
 
-pub static FACTORY: Factory = Factory {
-    name: "reference",
-    describe: "crosscheck's own Datalog evaluator (semi-naive, stratified negation, aggregates), Soufflé syntax",
-    availability,
-    open,
-};
-
 fn availability() -> Availability {
     Availability { available: true, detail: crosscheck_core::TOOL_VERSION.into(), install: "built in".into() }
 }
@@ -22,6 +15,13 @@ fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     let info = info_for(spec, crosscheck_core::TOOL_VERSION.into(), "souffle", &[]);
     Ok(Box::new(Reference { info }))
 }
+
+pub static FACTORY: Factory = Factory {
+    name: "reference",
+    describe: "crosscheck's own Datalog evaluator (semi-naive, stratified negation, aggregates), Soufflé syntax",
+    availability,
+    open,
+};
 
 pub struct Reference {
     info: EngineInfo,

@@ -10,9 +10,6 @@ use std::time::Duration;
 
 const VERSION: &str = "0.7.6";
 
-pub static FACTORY: Factory =
-    Factory { name: "cozo", describe: "CozoDB 0.7 (crate, in-memory storage, in process)", availability, open };
-
 fn availability() -> Availability {
     Availability { available: true, detail: VERSION.into(), install: "built in".into() }
 }
@@ -21,6 +18,9 @@ fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     let db = new_db()?;
     Ok(Box::new(Cozo { info: info_for(spec, VERSION.into(), "cozo", &[]), db }))
 }
+
+pub static FACTORY: Factory =
+    Factory { name: "cozo", describe: "CozoDB 0.7 (crate, in-memory storage, in process)", availability, open };
 
 fn new_db() -> Result<DbInstance, SetupError> {
     DbInstance::new("mem", "", "").map_err(|e| SetupError::new(format!("cannot open an in-memory CozoDB: {e}")))

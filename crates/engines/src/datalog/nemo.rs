@@ -32,13 +32,6 @@ fn version(py: &PathBuf) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-pub static FACTORY: Factory = Factory {
-    name: "nemo",
-    describe: "Nemo rule engine (PyPI nemo-python) through a long-lived Python bridge",
-    availability,
-    open,
-};
-
 fn availability() -> Availability {
     let install = INSTALL.to_string();
     match python(None).and_then(|p| version(&p)) {
@@ -55,6 +48,13 @@ fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     n.start()?;
     Ok(Box::new(n))
 }
+
+pub static FACTORY: Factory = Factory {
+    name: "nemo",
+    describe: "Nemo rule engine (PyPI nemo-python) through a long-lived Python bridge",
+    availability,
+    open,
+};
 
 pub struct Nemo {
     info: EngineInfo,

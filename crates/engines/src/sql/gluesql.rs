@@ -27,13 +27,6 @@ fn version() -> Result<String, String> {
     }
 }
 
-pub static FACTORY: Factory = Factory {
-    name: "gluesql",
-    describe: "GlueSQL, a SQL engine in Rust (crate gluesql, cargo feature gluesql), in process, in memory",
-    availability,
-    open,
-};
-
 fn availability() -> Availability {
     match version() {
         Ok(v) => Availability { available: true, detail: v, install: "built in (cargo feature gluesql)".into() },
@@ -49,6 +42,13 @@ fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     let info = info_for(spec, version, "gluesql", &[]);
     Ok(Box::new(GlueSqlEngine { glue: Some(Glue::new(MemoryStorage::default())), info }))
 }
+
+pub static FACTORY: Factory = Factory {
+    name: "gluesql",
+    describe: "GlueSQL, a SQL engine in Rust (crate gluesql, cargo feature gluesql), in process, in memory",
+    availability,
+    open,
+};
 
 pub struct GlueSqlEngine {
     /// `None` after a panic, until the next reset.

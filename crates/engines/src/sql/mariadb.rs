@@ -35,13 +35,6 @@ const ER_STATEMENT_TIMEOUT: u16 = 1969;
 /// `KILL QUERY` from the watchdog.
 const ER_QUERY_INTERRUPTED: u16 = 1317;
 
-pub static FACTORY: Factory = Factory {
-    name: "mariadb",
-    describe: "MariaDB: a private server started by crosscheck, or mariadb=mysql://USER[:PW]@HOST:PORT",
-    availability,
-    open,
-};
-
 fn availability() -> Availability {
     match find_binaries(None).and_then(|(d, _)| server_version(&d)) {
         Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
@@ -52,6 +45,13 @@ fn availability() -> Availability {
 fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     Ok(Box::new(MariaDbEngine::open(spec)?))
 }
+
+pub static FACTORY: Factory = Factory {
+    name: "mariadb",
+    describe: "MariaDB: a private server started by crosscheck, or mariadb=mysql://USER[:PW]@HOST:PORT",
+    availability,
+    open,
+};
 
 /// `mariadbd` and `mariadb-install-db`: beside the location if given, else on the system.
 fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupError> {

@@ -27,13 +27,6 @@ use std::time::{Duration, Instant};
 
 const INSTALL: &str = "scripts/install-sql-engines.sh (or: apt-get install -y postgresql)";
 
-pub static FACTORY: Factory = Factory {
-    name: "postgres",
-    describe: "PostgreSQL: a private server started by crosscheck, or postgres=postgres://USER@HOST:PORT/DB",
-    availability,
-    open,
-};
-
 fn availability() -> Availability {
     match find_bindir().and_then(|d| server_version(&d)) {
         Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
@@ -44,6 +37,13 @@ fn availability() -> Availability {
 fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     Ok(Box::new(PostgresEngine::open(spec)?))
 }
+
+pub static FACTORY: Factory = Factory {
+    name: "postgres",
+    describe: "PostgreSQL: a private server started by crosscheck, or postgres=postgres://USER@HOST:PORT/DB",
+    availability,
+    open,
+};
 
 fn is_address(loc: &str) -> bool {
     loc.starts_with("postgres://") || loc.starts_with("postgresql://") || loc.contains("host=")
