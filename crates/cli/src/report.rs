@@ -196,18 +196,7 @@ fn campaign_section(h: &mut String, c: &CampaignView) {
         Some(s) => ("finished".to_string(), s.elapsed_sec, s.workers.to_string()),
         None => ("did not finish (no summary)".to_string(), last.elapsed_sec, "?".to_string()),
     };
-    let p = match &c.summary {
-        Some(s) => ProgressPoint {
-            elapsed_sec: s.elapsed_sec,
-            tests: s.tests,
-            tests_per_sec: s.tests_per_sec,
-            valid_pct: s.valid_pct,
-            nonempty_pct: s.nonempty_pct,
-            findings: s.findings,
-            distinct: s.distinct,
-        },
-        None => last,
-    };
+    let p = c.summary.as_ref().map_or(last, Summary::point);
     let engines = match &c.summary {
         Some(s) if !s.engines.is_empty() => {
             s.engines.iter().map(|e| format!("{} {}", esc(&e.label), esc(&e.version))).collect::<Vec<_>>().join("<br>")

@@ -398,17 +398,23 @@ fn wind_down<C, O>(cfg: &RunConfig, slots: &mut [Slot<C, O>], tally: &mut Tally)
 /// The time series `crosscheck report` plots. A point that cannot be written costs the plot a
 /// point, not the campaign: findings are what must be durable.
 fn record_progress(store: &Store, campaign: i64, sink: &mut dyn Sink, s: &Summary) {
-    let p = crate::store::ProgressPoint {
-        elapsed_sec: s.elapsed_sec,
-        tests: s.tests,
-        tests_per_sec: s.tests_per_sec,
-        valid_pct: s.valid_pct,
-        nonempty_pct: s.nonempty_pct,
-        findings: s.findings,
-        distinct: s.distinct,
-    };
-    if let Err(e) = store.record_progress(campaign, &p) {
+    if let Err(e) = store.record_progress(campaign, &s.point()) {
         sink.note(&format!("progress not recorded: {e}"));
+    }
+}
+
+impl Summary {
+    /// The summary as a point of the campaign's time series.
+    pub fn point(&self) -> crate::store::ProgressPoint {
+        crate::store::ProgressPoint {
+            elapsed_sec: self.elapsed_sec,
+            tests: self.tests,
+            tests_per_sec: self.tests_per_sec,
+            valid_pct: self.valid_pct,
+            nonempty_pct: self.nonempty_pct,
+            findings: self.findings,
+            distinct: self.distinct,
+        }
     }
 }
 

@@ -156,7 +156,7 @@ impl Store {
         let probe = dir.join(".crosscheck-write-test");
         fs::write(&probe, b"").map_err(derr)?;
         let _ = fs::remove_file(&probe);
-        let path = dir.join("findings.db");
+        let path = db_path(dir);
         let dberr = |source| StoreError::Db { path: path.clone(), source };
         let conn = Connection::open(&path).map_err(dberr)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(dberr)?;
@@ -177,7 +177,7 @@ impl Store {
     }
 
     fn db_err(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Db { path: self.dir.join("findings.db"), source }
+        StoreError::Db { path: db_path(&self.dir), source }
     }
 
     pub fn begin_campaign(&self, kind: &str, args: &str, seed: u64) -> Result<i64, StoreError> {
@@ -204,7 +204,7 @@ impl Store {
         rec: &mut FindingRecord,
         files: &[(String, String)],
     ) -> Result<(String, bool), StoreError> {
-        let path = self.dir.join("findings.db");
+        let path = db_path(&self.dir);
         let dbe = |source| StoreError::Db { path: path.clone(), source };
         // IMMEDIATE: another process (a background `crosscheck reduce`) may write too, and a
         // read transaction upgraded to a write one would fail at once instead of waiting.
@@ -212,7 +212,7 @@ impl Store {
         let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM findings", [], |r| r.get(0)).map_err(dbe)?;
         let id = format!("{seq:05}-{}-{}", rec.kind, rec.oracle);
         rec.id = id.clone();
-        let final_dir = self.dir.join("findings").join(&id);
+        let final_dir = finding_dir(&self.dir, &id);
         let tmp_dir = self.dir.join("findings").join(format!(".tmp-{id}"));
         let _ = fs::remove_dir_all(&tmp_dir);
         fs::create_dir_all(&tmp_dir).map_err(|source| StoreError::Write { path: tmp_dir.clone(), source })?;
@@ -266,7 +266,7 @@ impl Store {
     /// Replaces a finding's record after an offline reduction, moving it to the bug of its
     /// new signature.
     pub fn update_reduced(&mut self, rec: &FindingRecord) -> Result<(), StoreError> {
-        let path = self.dir.join("findings.db");
+        let path = db_path(&self.dir);
         let dbe = |source| StoreError::Db { path: path.clone(), source };
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(dbe)?;
         let bug: Option<i64> = tx
@@ -471,9 +471,14 @@ pub fn finding_dir(out: &Path, id: &str) -> PathBuf {
     out.join("findings").join(id)
 }
 
+/// The database of the campaign directory `out`.
+fn db_path(out: &Path) -> PathBuf {
+    out.join("findings.db")
+}
+
 /// Whether `out` holds a campaign's record.
 pub fn is_store(out: &Path) -> bool {
-    out.join("findings.db").is_file()
+    db_path(out).is_file()
 }
 
 /// The reproducers in a finding directory, the reduced ones first: they are the ones to read.
@@ -504,7 +509,7 @@ pub fn read_reproducer(finding_dir: &Path, name: &str, max_bytes: usize) -> Opti
 /// The store that holds a finding directory (`<out>/findings/<id>`), if any.
 pub fn store_of(finding_dir: &Path) -> Option<PathBuf> {
     let out = finding_dir.parent()?.parent()?;
-    out.join("findings.db").is_file().then(|| out.to_path_buf())
+    is_store(out).then(|| out.to_path_buf())
 }
 
 pub fn now_unix() -> u64 {
