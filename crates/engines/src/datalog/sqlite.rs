@@ -1,8 +1,8 @@
 //! Recursive SQL on SQLite, run by the SQL `sqlite` engine (rusqlite, bundled, in process,
 //! interrupted at the limit by its progress handler); the text comes from the Datalog leg's
 //! `sqlite` dialect. SQLite takes one statement per call, so the `no-autoindex` option's
-//! `PRAGMA` line runs on its own, and automatic indexes are switched back on before every
-//! program.
+//! `PRAGMA` line runs on its own, and automatic indexes are switched back on after the
+//! program that switched them off.
 
 use super::sqlleg::{nothing_to_undo, Rules, SqlLegFactory};
 use crate::sql::sqlite;

@@ -26,8 +26,8 @@ pub struct Rules {
     /// The statements that undo the session settings of the `config` option named on the
     /// program's first line (`-- crosscheck-option: NAME`); settings outlive the statement.
     pub undo: fn(&str) -> Option<&'static str>,
-    /// For an engine that takes one statement per call (SQLite): statements run before every
-    /// program, and the program's leading `PRAGMA` lines run on their own before its query.
+    /// For an engine that takes one statement per call (SQLite): the program's leading `PRAGMA`
+    /// lines run on their own before its query, and these statements, which undo them, after it.
     pub one_statement: Option<&'static [&'static str]>,
 }
 
@@ -61,17 +61,23 @@ impl SqlLeg {
     /// Runs the program, one statement at a time where the engine needs it; what the session
     /// statements answer does not matter, as before on the engine of its own.
     fn execute(&mut self, text: &str, limit: Duration) -> Outcome {
-        let Some(before) = self.rules.one_statement else { return self.inner.run(text, limit) };
-        for s in before {
-            let _ = self.inner.run(s, limit);
-        }
+        let Some(undo) = self.rules.one_statement else { return self.inner.run(text, limit) };
         let mut query = text;
+        let mut set = false;
         while query.starts_with("PRAGMA ") {
             let Some((pragma, rest)) = query.split_once('\n') else { break };
             let _ = self.inner.run(pragma.trim_end_matches(';'), limit);
+            set = true;
             query = rest;
         }
-        self.inner.run(query.trim_end().trim_end_matches(';'), limit)
+        let out = self.inner.run(query.trim_end().trim_end_matches(';'), limit);
+        // Only a program that changed the session leaves anything to undo.
+        if set {
+            for s in undo {
+                let _ = self.inner.run(s, limit);
+            }
+        }
+        out
     }
 }
 
