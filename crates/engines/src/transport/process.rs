@@ -74,11 +74,6 @@ impl LineProcess {
         }
     }
 
-    /// Discards lines already read but not consumed (after a timeout, say).
-    pub fn drain_lines(&mut self) {
-        while self.lines.try_recv().is_ok() {}
-    }
-
     pub fn stderr_tail(&self) -> String {
         self.stderr.text(Duration::ZERO)
     }

@@ -582,11 +582,6 @@ pub fn scratch_db_name() -> String {
     format!("crosscheck_{}_{}_{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed), nanos % 10000)
 }
 
-/// Whether a TCP port on loopback is free right now.
-pub fn port_free(port: u16) -> bool {
-    std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
-}
-
 /// A free TCP port on 127.0.0.1 (for a private server).
 pub fn free_port() -> std::io::Result<u16> {
     Ok(std::net::TcpListener::bind(("127.0.0.1", 0))?.local_addr()?.port())
