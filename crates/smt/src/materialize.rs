@@ -40,10 +40,22 @@ pub fn helper_specs() -> Vec<EngineSpec> {
 /// Completes a pending case; a complete one is returned as it is.
 pub fn materialize(case: SmtCase, engines: &[EngineInfo], helpers: &mut Helpers<'_>) -> SmtCase {
     let Some(p) = case.pending.clone() else { return case };
-    let key = Key { seed: p.seed, seeds_dir: p.seeds_dir.clone(), params: case.params, engines: engines.to_vec() };
+    // The key is compared in place: a run's cases share one, built once with its materializer.
     let mut m = match helpers.memo.take().and_then(|b| b.downcast::<Materializer>().ok()) {
-        Some(m) if m.key == key => m,
-        _ => Box::new(Materializer::new(key)),
+        Some(m)
+            if m.key.seed == p.seed
+                && m.key.seeds_dir == p.seeds_dir
+                && m.key.params == case.params
+                && m.key.engines == engines =>
+        {
+            m
+        }
+        _ => Box::new(Materializer::new(Key {
+            seed: p.seed,
+            seeds_dir: p.seeds_dir.clone(),
+            params: case.params,
+            engines: engines.to_vec(),
+        })),
     };
     let out = match SmtOracle::parse(&p.oracle) {
         Some(oracle) => m.case(case.index, &p, oracle, helpers),

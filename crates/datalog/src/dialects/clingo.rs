@@ -44,9 +44,8 @@ pub static CLINGO: TextDialect = TextDialect {
 
 /// The grouped aggregate form as a `#count`/`#sum`/`#min`/`#max` set aggregate.
 fn agg_rule(r: &Rule, a: &AggForm) -> String {
-    let inner: Vec<String> = a.cols.iter().map(|c| format!("V_{}", c.as_deref().unwrap_or(&a.value))).collect();
-    let guard: Vec<String> =
-        a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
+    let inner = a.inner_args(|v| format!("V_{v}"));
+    let guard = a.guard_args(|v| format!("V_{v}"));
     format!(
         "{} :- {}({}), V_{} = #{}{{ V_{} : {}({}) }}.",
         SPELLING.atom(&r.head),

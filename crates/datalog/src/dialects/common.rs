@@ -51,6 +51,18 @@ pub struct AggForm {
     pub result: String,
 }
 
+impl AggForm {
+    /// The arguments of the aggregated atom `p(G.., V)`, each variable spelled by `var`.
+    pub fn inner_args(&self, var: impl Fn(&str) -> String) -> Vec<String> {
+        self.cols.iter().map(|c| var(c.as_deref().unwrap_or(&self.value))).collect()
+    }
+
+    /// The arguments of the guard `p(G.., _)`, each group variable spelled by `var`.
+    pub fn guard_args(&self, var: impl Fn(&str) -> String) -> Vec<String> {
+        self.cols.iter().map(|c| c.as_deref().map(&var).unwrap_or_else(|| "_".into())).collect()
+    }
+}
+
 /// Recognises [`AggForm`] in a rule whose head holds every group variable and the result once.
 pub fn agg_form(r: &Rule) -> Option<AggForm> {
     let [Literal::Pos(guard), Literal::Agg { result, func, value, body }] = r.body.as_slice() else { return None };

@@ -136,7 +136,7 @@ fn agg_rule(r: &Rule, i: usize, a: &AggForm) -> Result<[String; 2], String> {
     // nothing, so the source relation guards the rule.
     let aux = format!("a_{}_{i}", r.head.rel);
     let group: Vec<String> = a.cols.iter().flatten().map(|g| var(g)).collect();
-    let body: Vec<String> = a.cols.iter().map(|c| c.as_deref().map(var).unwrap_or_else(|| var(&a.value))).collect();
+    let body = a.inner_args(var);
     let mut aux_head = group.clone();
     aux_head.push(format!("{}({})", a.func.name(), var(&a.value)));
     let first = format!("{aux}[{}] := {}[{}]", aux_head.join(", "), rel(&a.src), body.join(", "));

@@ -83,6 +83,11 @@ pub fn capabilities(dialect: &str) -> Vec<&'static str> {
     CAPABILITIES.iter().filter(|(_, dialects)| dialects.contains(&dialect)).map(|(c, _)| *c).collect()
 }
 
+/// Whether a dialect (by name) can express `feature`, without collecting its capabilities.
+pub fn can(dialect: &str, feature: &str) -> bool {
+    CAPABILITIES.iter().any(|(c, dialects)| *c == feature && dialects.contains(&dialect))
+}
+
 /// `config` options of a dialect by name (none for an unknown one).
 pub fn options(dialect: &str) -> &'static [&'static str] {
     by_name(dialect).map(|d| d.options()).unwrap_or(&[])
@@ -91,8 +96,7 @@ pub fn options(dialect: &str) -> &'static [&'static str] {
 /// Prints `p` in `dialect` with `out` as the output relation and an optional engine option;
 /// a program using a feature the dialect lacks is refused before its printer sees it.
 pub fn print(dialect: &str, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-    let caps = capabilities(dialect);
-    let missing: Vec<&str> = crate::analysis::features(p).into_iter().filter(|f| !caps.contains(f)).collect();
+    let missing: Vec<&str> = crate::analysis::features(p).into_iter().filter(|f| !can(dialect, f)).collect();
     if !missing.is_empty() {
         return Err(format!("{dialect} does not support {}", missing.join(", ")));
     }

@@ -41,7 +41,7 @@ pub static NEMO: TextDialect = TextDialect {
 
 /// The grouped aggregate form with the aggregate in the head, where Nemo takes it.
 fn agg_rule(r: &Rule, a: &AggForm) -> String {
-    let body: Vec<String> = a.cols.iter().map(|c| format!("?{}", c.as_deref().unwrap_or(&a.value))).collect();
+    let body = a.inner_args(|v| format!("?{v}"));
     let head: Vec<String> = r
         .head
         .args

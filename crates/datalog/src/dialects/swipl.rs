@@ -75,9 +75,8 @@ pub static SWIPL: TextDialect = TextDialect {
 
 /// The grouped aggregate form as `aggregate_all/3`.
 fn agg_rule(r: &Rule, a: &AggForm) -> String {
-    let inner: Vec<String> = a.cols.iter().map(|c| format!("V_{}", c.as_deref().unwrap_or(&a.value))).collect();
-    let guard: Vec<String> =
-        a.cols.iter().map(|c| c.as_ref().map(|v| format!("V_{v}")).unwrap_or("_".into())).collect();
+    let inner = a.inner_args(|v| format!("V_{v}"));
+    let guard = a.guard_args(|v| format!("V_{v}"));
     let spec = match a.func {
         crate::ast::AggFn::Count => "count".to_string(),
         f => format!("{}(V_{})", f.name(), a.value),

@@ -66,8 +66,7 @@ pub fn check(oracle: DatalogOracle, case: &Case, engines: &mut [Box<dyn Engine>]
 /// Whether an engine can run a program at all.
 pub fn supports(info: &EngineInfo, p: &Program) -> bool {
     // Engines report only their dialect; what it can express is the leg's knowledge.
-    let caps = crate::dialects::capabilities(&info.dialect);
-    features(p).iter().all(|f| caps.contains(f))
+    features(p).iter().all(|f| crate::dialects::can(&info.dialect, f))
 }
 
 /// Rows as a set (Datalog relations are sets), in canonical order.
