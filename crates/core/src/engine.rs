@@ -58,6 +58,16 @@ pub trait Engine: Send {
     }
 }
 
+/// The registry name under any `mutant:<engine>:<fault>` wrappers (the spec syntax is the
+/// command line's; what the faults do is the engines layer's). Legs key what they know of an
+/// engine by this name.
+pub fn base_name(name: &str) -> &str {
+    match name.strip_prefix("mutant:").and_then(|rest| rest.rsplit_once(':')) {
+        Some((inner, _fault)) => base_name(inner),
+        None => name,
+    }
+}
+
 /// `NAME[=LOCATION][@LABEL]` as written on the command line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineSpec {

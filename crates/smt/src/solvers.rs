@@ -48,13 +48,7 @@ pub fn has(info: &EngineInfo, capability: &str) -> bool {
     info.has(capability) || capabilities(&info.name).contains(&capability)
 }
 
-/// The registry name under any `mutant:<engine>:<fault>` wrappers.
-pub fn base_name(name: &str) -> &str {
-    match name.strip_prefix("mutant:").and_then(|rest| rest.rsplit_once(':')) {
-        Some((inner, _fault)) => base_name(inner),
-        None => name,
-    }
-}
+pub use crosscheck_core::engine::base_name;
 
 /// Z3 parameters that select heuristics or alternative procedures, never the semantics.
 const Z3_SAFE: &[(&str, &[&str])] = &[

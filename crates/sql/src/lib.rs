@@ -178,11 +178,7 @@ pub fn run_caps(engines: &[EngineInfo]) -> Caps {
 /// Capabilities of its dialect that an engine (by registry name, under any `mutant:` wrapper)
 /// does not have.
 pub fn lacks(engine_name: &str) -> &'static [&'static str] {
-    let base = match engine_name.strip_prefix("mutant:").and_then(|rest| rest.rsplit_once(':')) {
-        Some((inner, _fault)) => return lacks(inner),
-        None => engine_name,
-    };
-    match base {
+    match crosscheck_core::engine::base_name(engine_name) {
         // Turso 0.8.3: "FULL OUTER JOIN requires an equality condition in the ON clause", "RIGHT
         // JOIN following another join is not yet supported", "Collate in WHERE clause is not
         // supported" (found by a differential run against SQLite).

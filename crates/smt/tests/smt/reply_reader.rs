@@ -30,6 +30,14 @@ fn reads_replies_as_the_leg_does() {
         let (a, b) = both(s);
         assert_eq!(a, b, "{s:?}");
     }
+    // Agreeing is not enough: a reader that failed on everything would agree with a broken
+    // twin. A well-formed reply reads, and in its own spelling.
+    let (good, _) = both(samples[0]);
+    assert_eq!(
+        good,
+        Ok(vec!["sat".to_string(), "((define-fun x () Int 4))".to_string(), "unsat".into(), "success".into()])
+    );
+    assert!(both("(a))").0.is_err(), "an unbalanced reply is an error");
 }
 
 #[test]
