@@ -18,10 +18,10 @@ pub fn cases(args: RunArgs) -> Result<i32> {
 }
 
 fn print_cases<K: Kind>(kind: &K, cfg: &RunConfig, n: u64) -> Result<i32> {
-    let open = crate::kinds::opener(kind.name());
+    let open = crate::kinds::opener(K::NAME);
     let engines = open_engines(&open, &cfg.engines).map_err(|e| user(e.message))?;
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-    let oracles = parse_oracles::<K::Oracle>(kind.name(), &cfg.oracles).map_err(user)?;
+    let oracles = parse_oracles::<K::Oracle>(K::NAME, &cfg.oracles).map_err(user)?;
     let opts = GenOptions { seed: crosscheck_core::derive_seed(cfg.seed, 0), seeds_dir: cfg.seeds_dir.clone() };
     let mut gen = kind.generator(&opts, &infos).map_err(user)?;
     for text in crosscheck_core::notes::take() {

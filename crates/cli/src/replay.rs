@@ -168,7 +168,7 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
             _ => None,
         }
     } else {
-        let mut engines = open_engines(&crate::kinds::opener(kind.name()), &specs).map_err(|e| user(e.message))?;
+        let mut engines = open_engines(&crate::kinds::opener(K::NAME), &specs).map_err(|e| user(e.message))?;
         let oracle = K::Oracle::parse(&rec.oracle).ok_or_else(|| {
             user(format!("the finding's oracle \"{}\" is not one of the {} leg's", rec.oracle, rec.kind))
         })?;

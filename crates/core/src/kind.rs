@@ -63,15 +63,39 @@ pub struct Evidence {
     /// A short, stable discriminator of the failure (`subset`, `error:no such column`,
     /// `signal 11`): a re-check must reproduce the same class and key to count as the same.
     pub key: String,
-    /// Anything else the oracle wants to keep (per-engine outcomes, diffs).
+    /// Anything else the oracle wants to keep (per-engine outcomes, diffs), in the leg's type.
     #[serde(default)]
-    pub detail: serde_json::Value,
+    pub detail: Detail,
+}
+
+/// A leg's own record of a finding (the failing statement, each engine's answer). Core stores
+/// it without looking inside; a leg writes and reads it through one type of its own, so no
+/// field name is spelled in two places.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Detail(serde_json::Value);
+
+impl Detail {
+    /// No detail.
+    pub fn none() -> Detail {
+        Detail(serde_json::Value::Null)
+    }
+
+    pub fn of<D: Serialize>(detail: &D) -> Detail {
+        Detail(serde_json::to_value(detail).unwrap_or_default())
+    }
+
+    /// The detail as the leg's type; a record the type cannot read (from an older version, or
+    /// none) gives its default.
+    pub fn read<D: DeserializeOwned + Default>(&self) -> D {
+        D::deserialize(&self.0).unwrap_or_default()
+    }
 }
 
 impl Evidence {
     /// An engine that died answering `input`, the same for every leg: the key is the signal,
     /// the panic (numbers masked: one panic site, one key) or the exit code.
-    pub fn crash(engine: &str, outcome: &Outcome, detail: serde_json::Value) -> Evidence {
+    pub fn crash(engine: &str, outcome: &Outcome, detail: Detail) -> Evidence {
         let (signal, code, tail) = match outcome {
             Outcome::Crash { signal, code, stderr_tail } => (*signal, *code, stderr_tail.as_str()),
             _ => (None, None, ""),
@@ -235,17 +259,40 @@ impl<'a> Helpers<'a> {
     }
 }
 
-/// The object-safe part of a kind: what `crosscheck engines` and argument checking need.
+/// The object-safe part of a kind: what `crosscheck engines` and argument checking need. Every
+/// [`Kind`] has it, from its constants.
 pub trait KindInfo: Sync {
     fn name(&self) -> &'static str;
     /// The names of the leg's oracles ([`oracle_names`] of its [`Kind::Oracle`]).
     fn oracles(&self) -> Vec<&'static str>;
     fn default_engines(&self) -> &'static [&'static str];
-    fn default_oracles(&self) -> &'static [&'static str];
+    fn default_oracles(&self) -> Vec<&'static str>;
+}
+
+impl<K: Kind> KindInfo for K {
+    fn name(&self) -> &'static str {
+        K::NAME
+    }
+    fn oracles(&self) -> Vec<&'static str> {
+        oracle_names::<K::Oracle>()
+    }
+    fn default_engines(&self) -> &'static [&'static str] {
+        K::DEFAULT_ENGINES
+    }
+    fn default_oracles(&self) -> Vec<&'static str> {
+        K::DEFAULT_ORACLES.iter().map(|o| o.name()).collect()
+    }
 }
 
 /// A language leg.
-pub trait Kind: KindInfo {
+pub trait Kind: Sync {
+    /// The leg's name on the command line (`crosscheck run sql`) and in findings.
+    const NAME: &'static str;
+    /// The engines a run uses when the user names none.
+    const DEFAULT_ENGINES: &'static [&'static str];
+    /// The oracles a run uses when the user names none.
+    const DEFAULT_ORACLES: &'static [Self::Oracle];
+
     type Case: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + 'static;
     type Oracle: Oracle;
 

@@ -8,6 +8,7 @@
 pub mod bag;
 pub mod board;
 pub mod engine;
+pub mod groups;
 pub mod kind;
 pub mod notes;
 pub mod outcome;
@@ -21,9 +22,10 @@ pub mod worker;
 
 pub use bag::{Diff, Relation, Rows};
 pub use engine::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, SetupError};
+pub use groups::Groups;
 pub use kind::{
-    oracle_names, parse_oracles, Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Helpers, Kind,
-    KindInfo, Oracle,
+    oracle_names, parse_oracles, Check, CheckOptions, Detail, Evidence, FindingClass, GenOptions, Generator, Helpers,
+    Kind, KindInfo, Oracle,
 };
 pub use outcome::{ErrorClass, Outcome, Verdict};
 pub use value::{Canon, CompareOptions, Value};

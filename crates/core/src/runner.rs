@@ -7,7 +7,7 @@
 
 use crate::board::Board;
 use crate::engine::EngineInfo;
-use crate::kind::{Evidence, FindingClass, GenOptions, Generator, Kind, Oracle};
+use crate::kind::{Detail, Evidence, FindingClass, GenOptions, Generator, Kind, Oracle};
 use crate::process::{ChildGuard, Tail};
 use crate::store::{now_unix, FindingRecord, Store, StoreError, FORMAT};
 use crate::worker::{unix_ms, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
@@ -319,7 +319,7 @@ fn on_eof<K: Kind>(
     if slot.hello_this_proc && cursor.is_some() {
         let tail = slot.tail.as_ref().map(|t| t.text(Duration::from_millis(200))).unwrap_or_default();
         let summary = format!("the worker died ({}) running case {index}", describe_status(status));
-        let detail = serde_json::json!({ "stderr_tail": tail });
+        let detail = Detail::of(&DeathDetail { stderr_tail: tail });
         let ev =
             death_evidence(slot, FindingClass::Crash, summary, (describe_status(status), crash_key(status)), detail);
         record_death(ctx, store, sink, tally, slot, index, ev)?;
@@ -362,8 +362,7 @@ fn check_hangs<K: Kind>(
             g.kill();
         }
         let summary = format!("no answer within {} s on case {index}", cfg.hang_after.as_secs());
-        let ev =
-            death_evidence(slot, FindingClass::Hang, summary, ("hang".into(), "hang".into()), serde_json::Value::Null);
+        let ev = death_evidence(slot, FindingClass::Hang, summary, ("hang".into(), "hang".into()), Detail::none());
         if cursor.is_some_and(|c| c.1) {
             skip_setup_of(kind, cfg, slot, index);
         }
@@ -519,13 +518,19 @@ fn last_line(tail: &str) -> String {
     }
 }
 
+/// What the supervisor keeps of a worker that died: the end of its error output.
+#[derive(serde::Serialize)]
+struct DeathDetail {
+    stderr_tail: String,
+}
+
 /// The evidence of a worker that died or hung: every engine of the run is a suspect.
 fn death_evidence<C, O>(
     slot: &Slot<C, O>,
     class: FindingClass,
     summary: String,
     (actual, key): (String, String),
-    detail: serde_json::Value,
+    detail: Detail,
 ) -> Evidence {
     Evidence { class, engines: engine_labels(slot), summary, expected: "an answer".into(), actual, key, detail }
 }

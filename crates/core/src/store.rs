@@ -562,7 +562,7 @@ mod tests {
                 expected: "x".into(),
                 actual: "y".into(),
                 key: "subset".into(),
-                detail: serde_json::Value::Null,
+                detail: crate::kind::Detail::none(),
             },
             case: serde_json::json!({"q": 1}),
             reduced: None,

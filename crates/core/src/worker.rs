@@ -187,7 +187,7 @@ impl<'a, K: Kind> Worker<'a, K> {
             .map(|inner| Box::new(Timed::new(inner, exec_ns.clone())) as Box<dyn Engine>)
             .collect();
         let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
-        let oracles = crate::kind::parse_oracles::<K::Oracle>(kind.name(), &cfg.run.oracles)?;
+        let oracles = crate::kind::parse_oracles::<K::Oracle>(K::NAME, &cfg.run.oracles)?;
         if oracles.is_empty() {
             return Err("no oracle given".into());
         }

@@ -23,9 +23,7 @@ use crate::ast::Program;
 use crate::gen::GenConfig;
 pub use crate::oracles::DatalogOracle;
 use crate::qf::Expect;
-use crosscheck_core::{
-    oracle_names, Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
-};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -62,21 +60,6 @@ pub enum Test {
     },
     /// Nothing applicable was generated.
     Nothing(String),
-}
-
-impl KindInfo for DatalogKind {
-    fn name(&self) -> &'static str {
-        "datalog"
-    }
-    fn oracles(&self) -> Vec<&'static str> {
-        oracle_names::<DatalogOracle>()
-    }
-    fn default_engines(&self) -> &'static [&'static str] {
-        &["cozo", "reference"]
-    }
-    fn default_oracles(&self) -> &'static [&'static str] {
-        &["queryfuzz", "dlsmith", "differential"]
-    }
 }
 
 /// The leg's own engine, the reference evaluator: the binary chains it onto the engines
@@ -262,6 +245,10 @@ impl Generator<Case, DatalogOracle> for DatalogGen {
 impl Kind for DatalogKind {
     type Case = Case;
     type Oracle = DatalogOracle;
+    const NAME: &'static str = "datalog";
+    const DEFAULT_ENGINES: &'static [&'static str] = &["cozo", "reference"];
+    const DEFAULT_ORACLES: &'static [DatalogOracle] =
+        &[DatalogOracle::Queryfuzz, DatalogOracle::Dlsmith, DatalogOracle::Differential];
 
     fn validate(&self, oracles: &[DatalogOracle], engines: &[EngineInfo]) -> Result<(), String> {
         if oracles.contains(&DatalogOracle::Differential) && engines.len() < 2 {

@@ -3,7 +3,7 @@
 
 use crate::ast::Program;
 use crate::dialects::{by_name, print, souffle::SOUFFLE, Dialect};
-use crate::oracles::DatalogOracle;
+use crate::oracles::{DatalogOracle, Detail};
 use crate::{Case, Test};
 use crosscheck_core::{EngineInfo, Evidence};
 
@@ -60,16 +60,17 @@ pub fn reproducers(
         "crosscheck datalog reproducer — oracle {oracle}\n{}\nexpected: {}\nactual:   {}\n",
         ev.summary, ev.expected, ev.actual
     );
-    let out = ev.detail.get("output").and_then(|o| o.as_str()).unwrap_or(case.program.output()).to_string();
-    let option = ev.detail.get("option").and_then(|o| o.as_str());
+    let detail: Detail = ev.detail.read();
+    let out = detail.output.unwrap_or_else(|| case.program.output().to_string());
+    let option = detail.option.as_deref();
     let mut f = Files { stem, header, out, files: Vec::new() };
     let transformed = match &case.test {
         Test::Metamorphic { transformed, .. } => Some(transformed),
         _ => None,
     };
     f.emit("souffle", "", &case.program, None);
-    let ran_souffle = ev.detail.get("transformed_souffle").and_then(|t| t.as_str());
-    let ran_native = ev.detail.get("transformed_program").and_then(|t| t.as_str());
+    let ran_souffle = detail.transformed_souffle.as_deref();
+    let ran_native = detail.transformed_program.as_deref();
     if let Some(t) = ran_souffle {
         let s = commented("//", &format!("{}run: souffle {stem}-transformed.dl", f.header));
         f.files.push((format!("{stem}-transformed.dl"), s + t));

@@ -15,31 +15,17 @@ pub mod repro;
 pub use model::{Case, Expr};
 pub use oracles::SkeletonOracle;
 
-use crosscheck_core::{
-    oracle_names, Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo,
-};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind};
 
 /// The leg.
 pub struct SkeletonKind;
 
-impl KindInfo for SkeletonKind {
-    fn name(&self) -> &'static str {
-        "skeleton"
-    }
-    fn oracles(&self) -> Vec<&'static str> {
-        oracle_names::<SkeletonOracle>()
-    }
-    fn default_engines(&self) -> &'static [&'static str] {
-        &["sqlite"]
-    }
-    fn default_oracles(&self) -> &'static [&'static str] {
-        &["evaluate"]
-    }
-}
-
 impl Kind for SkeletonKind {
     type Case = Case;
     type Oracle = SkeletonOracle;
+    const NAME: &'static str = "skeleton";
+    const DEFAULT_ENGINES: &'static [&'static str] = &["sqlite"];
+    const DEFAULT_ORACLES: &'static [SkeletonOracle] = &[SkeletonOracle::Evaluate];
 
     fn validate(&self, _oracles: &[SkeletonOracle], engines: &[EngineInfo]) -> Result<(), String> {
         match engines.iter().find(|e| print::dialect(&e.dialect).is_none()) {

@@ -40,7 +40,9 @@ fn evaluate(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -
                 [row] => row.first().and_then(Value::as_f64),
                 _ => None,
             },
-            Outcome::Crash { .. } => return Check::finding(Evidence::crash(&label, &out, serde_json::Value::Null)),
+            Outcome::Crash { .. } => {
+                return Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::none()))
+            }
             other => return Check::Skip(format!("{label}: {other}")),
         };
         if actual != Some(expected as f64) {
@@ -51,7 +53,7 @@ fn evaluate(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -
                 expected: expected.to_string(),
                 actual: out.to_string(),
                 key: "evaluate:value".into(),
-                detail: serde_json::Value::Null,
+                detail: crosscheck_core::Detail::none(),
             });
         }
     }

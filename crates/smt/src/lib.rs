@@ -20,35 +20,19 @@ pub mod term;
 
 pub use case::SmtCase;
 use crosscheck_core::{
-    oracle_names, Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, GenOptions, Generator, Helpers, Kind,
-    KindInfo,
+    Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, GenOptions, Generator, Helpers, Kind,
 };
 pub use oracles::SmtOracle;
 
 /// The SMT leg.
 pub struct SmtKind;
 
-impl KindInfo for SmtKind {
-    fn name(&self) -> &'static str {
-        "smt"
-    }
-
-    fn oracles(&self) -> Vec<&'static str> {
-        oracle_names::<SmtOracle>()
-    }
-
-    fn default_engines(&self) -> &'static [&'static str] {
-        &["z3"]
-    }
-
-    fn default_oracles(&self) -> &'static [&'static str] {
-        &["storm"]
-    }
-}
-
 impl Kind for SmtKind {
     type Case = SmtCase;
     type Oracle = SmtOracle;
+    const NAME: &'static str = "smt";
+    const DEFAULT_ENGINES: &'static [&'static str] = &["z3"];
+    const DEFAULT_ORACLES: &'static [SmtOracle] = &[SmtOracle::Storm];
 
     fn validate(&self, oracles: &[SmtOracle], engines: &[EngineInfo]) -> Result<(), String> {
         if oracles.contains(&SmtOracle::Differential) && engines.len() < 2 {

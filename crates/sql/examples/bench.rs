@@ -85,7 +85,12 @@ fn run(oracle: &str, seed: u64, n: u64) -> Run {
                 valid += 1;
                 findings += 1;
                 if findings <= 3 {
-                    eprintln!("finding ({oracle}, seed {seed}, check {i}): {} [{}] {}", ev.summary, ev.key, ev.detail);
+                    eprintln!(
+                        "finding ({oracle}, seed {seed}, check {i}): {} [{}] {:?}",
+                        ev.summary,
+                        ev.key,
+                        ev.detail.read::<crosscheck_sql::oracles::Detail>()
+                    );
                     if std::env::var("BENCH_SHOW").is_ok() {
                         for (_, text) in kind.reproducers("repro", oracle, &case, &ev, &infos) {
                             eprintln!("{text}");

@@ -3,6 +3,7 @@
 //! Every oracle and the setup of a case go through `exec`, so they classify alike.
 
 use crate::dialect::{by_name, Dialect, Sqlite};
+use crate::oracles::Detail;
 use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Outcome, Rows};
 
 /// The dialect an engine speaks (SQLite when it names none we know).
@@ -42,7 +43,7 @@ fn error_evidence(engine: &dyn Engine, sql: &str, message: &str) -> Evidence {
         expected: "no error".into(),
         actual: message.to_string(),
         key: error_key(message),
-        detail: serde_json::json!({ "sql": sql }),
+        detail: Detail::statement(sql),
     }
 }
 
@@ -61,7 +62,7 @@ pub fn exec(engine: &mut dyn Engine, sql: &str, opts: &CheckOptions) -> Result<O
         }
         Outcome::Timeout { after_ms } => Err(Check::Skip(format!("timeout after {after_ms} ms"))),
         out @ Outcome::Crash { .. } => {
-            Err(Check::finding(Evidence::crash(&engine.info().label, &out, serde_json::json!({ "sql": sql }))))
+            Err(Check::finding(Evidence::crash(&engine.info().label, &out, Detail::statement(sql))))
         }
         Outcome::Verdicts { .. } => Err(Check::Skip("a solver verdict from a SQL engine".into())),
     }

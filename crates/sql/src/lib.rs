@@ -34,34 +34,17 @@ pub use case::{Query, SqlCase};
 use crate::dialect::{by_name, Caps};
 use crate::exec::{dialect_of, exec};
 pub use crate::oracles::SqlOracle;
-use crosscheck_core::{
-    oracle_names, Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, KindInfo, Oracle,
-};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, Oracle};
 
 /// The SQL kind of engine.
 pub struct SqlKind;
 
-impl KindInfo for SqlKind {
-    fn name(&self) -> &'static str {
-        "sql"
-    }
-
-    fn oracles(&self) -> Vec<&'static str> {
-        oracle_names::<SqlOracle>()
-    }
-
-    fn default_engines(&self) -> &'static [&'static str] {
-        &["sqlite"]
-    }
-
-    fn default_oracles(&self) -> &'static [&'static str] {
-        &["tlp", "norec"]
-    }
-}
-
 impl Kind for SqlKind {
     type Case = SqlCase;
     type Oracle = SqlOracle;
+    const NAME: &'static str = "sql";
+    const DEFAULT_ENGINES: &'static [&'static str] = &["sqlite"];
+    const DEFAULT_ORACLES: &'static [SqlOracle] = &[SqlOracle::Tlp, SqlOracle::Norec];
 
     fn validate(&self, oracles: &[SqlOracle], engines: &[EngineInfo]) -> Result<(), String> {
         for e in engines {

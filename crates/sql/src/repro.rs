@@ -5,7 +5,7 @@
 use crate::ast::ToSql;
 use crate::case::SqlCase;
 use crate::dialect::{by_name, Dialect, Sqlite};
-use crate::oracles::SqlOracle;
+use crate::oracles::{Detail, SqlOracle};
 use crosscheck_core::{EngineInfo, Evidence};
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
@@ -45,14 +45,11 @@ pub fn script(case: &SqlCase, oracle: SqlOracle, ev: &Evidence, engines: &[Engin
     out.push('\n');
     comment(&mut out, "expected", &ev.expected);
     comment(&mut out, "actual", &ev.actual);
-    if let Some(results) = ev.detail.get("results").and_then(|r| r.as_array()) {
-        for r in results {
-            let engine = r.get("engine").and_then(|v| v.as_str()).unwrap_or("?");
-            let rows = r.get("rows").and_then(|v| v.as_str()).unwrap_or("");
-            comment(&mut out, &format!("result of {engine}"), rows);
-        }
+    let detail: Detail = ev.detail.read();
+    for r in &detail.results {
+        comment(&mut out, &format!("result of {}", r.engine), &r.rows);
     }
-    if let Some(sql) = ev.detail.get("sql").and_then(|v| v.as_str()) {
+    if let Some(sql) = &detail.sql {
         comment(&mut out, "failing statement", sql);
     }
     out

@@ -2,12 +2,11 @@
 //! may change a result); the cases of one program try its options in turn.
 
 use super::cache::run_cached;
-use super::{relation_name, render, run, supports};
+use super::{relation_name, render, run, supports, Detail};
 use crate::ast::Program;
 use crate::dialects::{options, print};
 use crosscheck_core::bag::diff;
 use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, Evidence, FindingClass};
-use serde_json::json;
 
 pub(crate) fn check(p: &Program, option: usize, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
     let mut ran = false;
@@ -42,11 +41,13 @@ pub(crate) fn check(p: &Program, option: usize, engines: &mut [Box<dyn Engine>],
                     expected: format!("default: {}", render(&a)),
                     actual: format!("{opt}: {}", render(&b)),
                     key: format!("config:{opt}:{rel}"),
-                    detail: json!({
-                        "option": opt,
-                        "output": out,
-                        "program": print(&e.info().dialect, p, out, Some(opt)).unwrap_or_default(),
-                    }),
+                    detail: Detail {
+                        option: Some(opt.to_string()),
+                        output: Some(out.clone()),
+                        program: Some(print(&e.info().dialect, p, out, Some(opt)).unwrap_or_default()),
+                        ..Detail::default()
+                    }
+                    .into_core(),
                 });
             }
         }

@@ -1,12 +1,11 @@
 //! The differential oracle: one program on every engine that supports it, the reference
 //! evaluator first when it is in the run; every other engine must give its answer.
 
-use super::{relation_name, render, rows_json, run, supports, Ran};
+use super::{relation_name, render, rows_json, run, supports, Detail, Ran};
 use crate::ast::Program;
 use crate::dialects::print;
 use crosscheck_core::bag::diff;
-use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, Evidence, FindingClass, Rows};
-use serde_json::json;
+use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, Evidence, FindingClass, Groups, Rows};
 
 pub(crate) fn check(p: &Program, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
     // The reference evaluator is the expected side when it is in the run.
@@ -17,57 +16,68 @@ pub(crate) fn check(p: &Program, engines: &mut [Box<dyn Engine>], opts: &CheckOp
     }
     let mut nonempty = false;
     for out in &p.outputs {
-        let first = order[0];
-        let expected = match run(&mut engines[first], p, out, None, opts).rows() {
-            Ok(r) => r,
+        let answers = match answers(p, out, engines, &order, opts) {
+            Ok(a) => a,
             Err(c) => return c,
         };
-        nonempty |= !expected.is_empty();
-        for &i in &order[1..] {
-            if let Some(c) = compare(p, out, engines, first, i, &expected, opts) {
-                return c;
-            }
+        nonempty |= !answers[0].1.is_empty();
+        let groups = Groups::of(&answers, |a, b| diff(&a.1, &b.1, &CompareOptions::default()).is_empty());
+        if let Some(second) = groups.0.get(1) {
+            return disagreement(p, out, engines, &answers[0], &answers[second[0]]);
         }
     }
     Check::Pass { nonempty }
 }
 
-/// Engine `i` against the expected answer of engine `first`: a finding, a stop, or `None`.
-fn compare(
+/// Every engine's answer on `out`, in `order` (the expected engine first); an engine that
+/// refuses a program the expected engine ran is a finding.
+fn answers(
     p: &Program,
-    out: &String,
+    out: &str,
     engines: &mut [Box<dyn Engine>],
-    first: usize,
-    i: usize,
-    expected: &Rows,
+    order: &[usize],
     opts: &CheckOptions,
-) -> Option<Check> {
-    let text = print(&engines[i].info().dialect, p, out, None).unwrap_or_default();
-    let actual = match run(&mut engines[i], p, out, None, opts) {
-        Ran::Rows(r) => r,
-        Ran::Refused(msg) => return Some(rejected(engines, first, i, expected, &msg)),
-        Ran::Stop(c) => return Some(c),
-    };
-    let d = diff(expected, &actual, &CompareOptions::default());
-    if d.is_empty() {
-        return None;
+) -> Result<Vec<(usize, Rows)>, Check> {
+    let mut answers: Vec<(usize, Rows)> = Vec::new();
+    for &i in order {
+        match (run(&mut engines[i], p, out, None, opts), answers.first()) {
+            (Ran::Rows(r), _) => answers.push((i, r)),
+            (Ran::Refused(msg), Some((first, expected))) => return Err(rejected(engines, *first, i, expected, &msg)),
+            (Ran::Refused(msg), None) => return Err(Check::Skip(msg)),
+            (Ran::Stop(c), _) => return Err(c),
+        }
     }
-    let (a, b) = (engines[first].info().label.clone(), engines[i].info().label.clone());
+    Ok(answers)
+}
+
+/// Engine `b` answers `out` differently from the expected engine `a`.
+fn disagreement(
+    p: &Program,
+    out: &str,
+    engines: &[Box<dyn Engine>],
+    (first, expected): &(usize, Rows),
+    (i, actual): &(usize, Rows),
+) -> Check {
+    let text = print(&engines[*i].info().dialect, p, out, None).unwrap_or_default();
+    let d = diff(expected, actual, &CompareOptions::default());
+    let (a, b) = (engines[*first].info().label.clone(), engines[*i].info().label.clone());
     let rel = relation_name(&d);
-    Some(Check::finding(Evidence {
+    Check::finding(Evidence {
         class: FindingClass::Logic,
         engines: vec![a.clone(), b.clone()],
         summary: format!("{b} and {a} disagree on {out}: {b}'s answer is {rel}"),
         expected: format!("{a}: {}", render(expected)),
-        actual: format!("{b}: {}", render(&actual)),
+        actual: format!("{b}: {}", render(actual)),
         key: format!("differential:{rel}"),
-        detail: json!({
-            "output": out,
-            "missing": rows_json(&d.missing),
-            "extra": rows_json(&d.extra),
-            "program": text,
-        }),
-    }))
+        detail: Detail {
+            output: Some(out.to_string()),
+            missing: rows_json(&d.missing),
+            extra: rows_json(&d.extra),
+            program: Some(text),
+            ..Detail::default()
+        }
+        .into_core(),
+    })
 }
 
 /// Engine `i` refused a program the expected engine ran: the error is the engine's (or a
@@ -87,7 +97,6 @@ fn rejected(engines: &[Box<dyn Engine>], first: usize, i: usize, expected: &Rows
         expected: render(expected),
         actual: msg.to_string(),
         key: format!("error:{first_words}"),
-        // As before the move: the detail's "program" holds the error text, not the program.
-        detail: json!({ "program": body }),
+        detail: Detail { program: Some(body.to_string()), ..Detail::default() }.into_core(),
     })
 }

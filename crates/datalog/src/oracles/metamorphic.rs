@@ -3,13 +3,12 @@
 //! transformation expects (equal, superset or subset).
 
 use super::cache::run_cached;
-use super::{relation_name, render, rows_json, run, supports, DatalogOracle};
+use super::{relation_name, render, rows_json, run, supports, DatalogOracle, Detail};
 use crate::ast::Program;
 use crate::dialects::print;
 use crate::qf::Expect;
 use crosscheck_core::bag::diff;
 use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, Evidence, FindingClass, Relation, Rows};
-use serde_json::json;
 
 /// A transformed program and what the check expects of it.
 pub struct Transformed<'a> {
@@ -104,16 +103,16 @@ fn compare(
         expected: format!("original: {}", render(a)),
         actual: format!("transformed: {}", render(b)),
         key: format!("{oracle}:{}:{rel_name}", expect.name()),
-        detail: json!({
-            "output": out,
-            "missing": rows_json(&d.missing),
-            "extra": rows_json(&d.extra),
-            "dialect": dialect,
-            "transformed_program": print(&dialect, trans, out, None).unwrap_or_default(),
-            // With EQU-FACTINLINE the transformed program holds the engine's own tuples: keep
-            // it as it ran, in Soufflé syntax too.
-            "transformed_souffle": crate::dialects::souffle::print(trans, std::slice::from_ref(out)),
-            "steps": t.steps,
-        }),
+        detail: Detail {
+            output: Some(out.clone()),
+            missing: rows_json(&d.missing),
+            extra: rows_json(&d.extra),
+            dialect: Some(dialect.clone()),
+            transformed_program: Some(print(&dialect, trans, out, None).unwrap_or_default()),
+            transformed_souffle: Some(crate::dialects::souffle::print(trans, std::slice::from_ref(out))),
+            steps: t.steps.to_vec(),
+            ..Detail::default()
+        }
+        .into_core(),
     }))
 }

@@ -17,7 +17,7 @@ use crosscheck_core::bag::Diff;
 use crosscheck_core::{
     Check, CheckOptions, CompareOptions, Engine, EngineInfo, ErrorClass, Evidence, Oracle, Outcome, Rows, Value,
 };
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 /// The Datalog oracles: queryFuzz's and DLSmith's metamorphic transformations, a differential
 /// between engines, and options that must not change an answer.
@@ -92,6 +92,39 @@ pub fn render(r: &Rows) -> String {
     }
 }
 
+/// What a Datalog finding keeps besides its summary, for its reproducers: the output relation,
+/// the rows that differ, the program as it ran (with an option, or transformed).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Detail {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Vec<String>>,
+    /// The program as the engine ran it (for a refusal, the engine's message).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<String>,
+    /// A metamorphic oracle's transformed program as the engine ran it, natively and in
+    /// Soufflé syntax: with EQU-FACTINLINE it holds the engine's own tuples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transformed_program: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transformed_souffle: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<String>,
+}
+
+impl Detail {
+    pub(crate) fn into_core(self) -> crosscheck_core::Detail {
+        crosscheck_core::Detail::of(&self)
+    }
+}
+
 /// The missing or extra rows of a diff as text, for a finding's detail.
 fn rows_json(rows: &[Vec<Value>]) -> Vec<Vec<String>> {
     rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect()).collect()
@@ -130,9 +163,11 @@ pub(crate) fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Optio
     };
     match e.run(&text, opts.timeout) {
         Outcome::Rows(r) => Ran::Rows(as_set(&r)),
-        out @ Outcome::Crash { .. } => {
-            Ran::Stop(Check::finding(Evidence::crash(&e.info().label, &out, json!({ "program": text }))))
-        }
+        out @ Outcome::Crash { .. } => Ran::Stop(Check::finding(Evidence::crash(
+            &e.info().label,
+            &out,
+            Detail { program: Some(text), ..Detail::default() }.into_core(),
+        ))),
         Outcome::Timeout { .. } => Ran::Stop(Check::Skip("timeout".into())),
         Outcome::Error { message, class: ErrorClass::Expected } => {
             Ran::Stop(Check::Skip(format!("an engine limit ({})", message.replace(':', ";"))))

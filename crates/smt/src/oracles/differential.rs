@@ -1,10 +1,9 @@
 //! The differential oracle: `sat` against `unsat` on the same check-sat between any two
 //! engines (solvers, versions or option sets).
 
-use super::{run, verdicts_of};
+use super::{run, verdicts_of, Detail};
 use crate::case::SmtCase;
-use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Verdict};
-use serde_json::json;
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Groups, Verdict};
 
 /// `sat` against `unsat` on the same check-sat between any two engines.
 pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
@@ -24,11 +23,15 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
     }
     let n = case.check_sats();
     for i in 0..n {
-        let sat: Vec<&str> =
-            all.iter().filter(|(_, a)| a.get(i) == Some(&Verdict::Sat)).map(|(l, _)| l.as_str()).collect();
-        let unsat: Vec<&str> =
-            all.iter().filter(|(_, a)| a.get(i) == Some(&Verdict::Unsat)).map(|(l, _)| l.as_str()).collect();
-        if !sat.is_empty() && !unsat.is_empty() {
+        // Only decided answers take sides: `unknown` agrees with anything.
+        let decided: Vec<(&str, Verdict)> = all
+            .iter()
+            .filter_map(|(l, a)| a.get(i).filter(|v| **v != Verdict::Unknown).map(|v| (l.as_str(), *v)))
+            .collect();
+        let groups = Groups::of(&decided, |a, b| a.1 == b.1);
+        if !groups.agree() {
+            let side = |v: Verdict| decided.iter().filter(|d| d.1 == v).map(|d| d.0).collect::<Vec<_>>();
+            let (sat, unsat) = (side(Verdict::Sat), side(Verdict::Unsat));
             // With a witness M the unsat side is wrong; otherwise both are suspects.
             let engines = if case.sat_by_construction {
                 unsat.iter().map(|l| l.to_string()).collect()
@@ -47,7 +50,13 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
                 expected: if case.sat_by_construction { "sat".into() } else { "one answer".into() },
                 actual: all.iter().map(|(l, a)| format!("{l}: {a:?}")).collect::<Vec<_>>().join("; "),
                 key: "sat-vs-unsat".into(),
-                detail: json!({ "answers": all, "check_sat": i + 1, "sat_by_construction": case.sat_by_construction }),
+                detail: Detail {
+                    answers: all.clone(),
+                    check_sat: Some(i + 1),
+                    sat_by_construction: Some(case.sat_by_construction),
+                    ..Detail::default()
+                }
+                .into_core(),
             });
         }
     }

@@ -11,7 +11,7 @@ pub use model::{model_violation, second_opinion};
 
 use crate::case::SmtCase;
 use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Helpers, Oracle, Outcome, Verdict};
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 /// The SMT oracles. Adding one: a module here, a variant with its name, an arm in `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,6 +53,35 @@ impl SmtOracle {
             SmtOracle::Differential => differential::check(case, engines, opts),
             SmtOracle::Model => model::check(case, engines, helpers, opts),
         }
+    }
+}
+
+/// What an SMT finding keeps besides its summary: the verdicts per engine, the check-sat they
+/// concern, the options the solver ran with, a model and the assertion it violates.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Detail {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<(String, Vec<Verdict>)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_sat: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sat_by_construction: Option<bool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assertion: Option<String>,
+}
+
+impl Detail {
+    /// One engine's verdicts.
+    pub(crate) fn answers(label: &str, answers: &[Verdict]) -> Detail {
+        Detail { answers: vec![(label.to_string(), answers.to_vec())], ..Detail::default() }
+    }
+
+    pub(crate) fn into_core(self) -> crosscheck_core::Detail {
+        crosscheck_core::Detail::of(&self)
     }
 }
 
@@ -108,7 +137,7 @@ pub(crate) fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result
             }
             Ok(answers.clone())
         }
-        Outcome::Crash { .. } => Err(Check::finding(Evidence::crash(engine, out, json!({})))),
+        Outcome::Crash { .. } => Err(Check::finding(Evidence::crash(engine, out, crosscheck_core::Detail::none()))),
         Outcome::Timeout { .. } => Err(Check::Skip(format!("{engine}: timeout"))),
         Outcome::Error { message, .. } => {
             if INTERNAL.iter().any(|m| message.contains(m)) {
@@ -120,7 +149,7 @@ pub(crate) fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result
                     expected: "sat".into(),
                     actual: format!("error: {message}"),
                     key: format!("error:{key}"),
-                    detail: json!({}),
+                    detail: crosscheck_core::Detail::none(),
                 }))
             } else {
                 Err(Check::Skip(format!("{engine}: {message}")))

@@ -1,12 +1,11 @@
 //! The model oracle: a solver's model must satisfy every assertion, checked by crosscheck's
 //! evaluator where it covers the theory, otherwise by a helper solver evaluating the model.
 
-use super::{run, verdicts_of};
+use super::{run, verdicts_of, Detail};
 use crate::case::SmtCase;
 use crate::eval::{self, Env};
 use crate::term::Arena;
 use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Helpers, Outcome, Verdict};
-use serde_json::json;
 
 /// Evaluates each assertion under a solver's model: the first one that is false, or `None`
 /// for all true; `Err` when the evaluator does not cover some assertion.
@@ -58,7 +57,7 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], helpers: &mut Help
                 expected: "sat".into(),
                 actual: out.to_string(),
                 key: "unsat".into(),
-                detail: json!({ "answers": answers }),
+                detail: Detail::answers(&label, &answers).into_core(),
             });
         }
         let Outcome::Verdicts { model: Some(m), .. } = &out else { continue };
@@ -81,7 +80,7 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], helpers: &mut Help
                 expected: "every assertion true under the model".into(),
                 actual: format!("false: {}", a.chars().take(200).collect::<String>()),
                 key: "invalid-model".into(),
-                detail: json!({ "model": m, "assertion": a }),
+                detail: Detail { model: Some(m.clone()), assertion: Some(a), ..Detail::default() }.into_core(),
             });
         }
     }

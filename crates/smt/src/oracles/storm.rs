@@ -1,10 +1,9 @@
 //! STORM's oracle: an instance is satisfiable by construction, so any `unsat` is a soundness
 //! bug; `unknown` on a decidable logic (without a tactic) is a finding of its own.
 
-use super::{run, verdicts_of, DECIDABLE};
+use super::{run, verdicts_of, Detail, DECIDABLE};
 use crate::case::SmtCase;
 use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Verdict};
-use serde_json::json;
 
 /// STORM's oracle on every engine of the run.
 pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
@@ -30,7 +29,12 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
                 expected: "sat".into(),
                 actual: out.to_string(),
                 key: "unsat".into(),
-                detail: json!({ "answers": answers, "check_sat": i + 1, "options": case.options.get(&label) }),
+                detail: Detail {
+                    check_sat: Some(i + 1),
+                    options: case.options.get(&label).cloned().unwrap_or_default(),
+                    ..Detail::answers(&label, &answers)
+                }
+                .into_core(),
             });
         }
         let decidable = case.logic.as_deref().is_some_and(|l| DECIDABLE.contains(&l));
@@ -42,7 +46,7 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], opts: &CheckOption
                 expected: "sat".into(),
                 actual: out.to_string(),
                 key: "unknown".into(),
-                detail: json!({ "answers": answers }),
+                detail: Detail::answers(&label, &answers).into_core(),
             });
         }
         any_sat |= answers.contains(&Verdict::Sat);

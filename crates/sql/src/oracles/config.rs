@@ -1,7 +1,7 @@
 //! The cross-setting oracle: the query on each engine under each setting of its dialect that
 //! must not change answers (`Dialect::config_variants`), against the answer by default.
 
-use super::{bool_as_int, differential, render, OracleRules};
+use super::{bool_as_int, differential, render, Detail, OracleRules};
 use crate::ast::ToSql;
 use crate::case::{Query, SqlCase};
 use crate::collation::Collations;
@@ -92,7 +92,10 @@ fn config(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOptions) -> 
                     expected: render(&base),
                     actual: render(&other),
                     key: format!("config:{}", v.name),
-                    detail: serde_json::json!({ "setting": v.enable }),
+                    detail: crosscheck_core::Detail::of(&Detail {
+                        setting: v.enable.iter().map(|s| s.to_string()).collect(),
+                        ..Detail::default()
+                    }),
                 });
             }
         }

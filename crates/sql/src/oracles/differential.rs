@@ -13,8 +13,8 @@ use crate::dialect::Dialect;
 use crate::exec::{dialect_of, exec};
 use crate::exprgen::ExprGen;
 use crate::gen::plain_items;
-use crate::oracles::render;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Rows};
+use crate::oracles::{render, Detail, EngineRows};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Groups, Rows};
 use rand::Rng;
 
 /// `differential`.
@@ -65,23 +65,19 @@ fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOption
     let Some(first) = results.first() else { return Check::Skip("no engine".into()) };
     let colls = Collations::new(&case.setup);
     let fold = fold_flags(&colls, &case.query.select, &first.1);
-    // Group engines whose answers agree, each group represented by its first member.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (i, (_, r)) in results.iter().enumerate() {
-        match groups.iter_mut().find(|g| compare_with(&results[g[0]].1, r, &fold, &bool_as_int()).is_none()) {
-            Some(g) => g.push(i),
-            None => groups.push(vec![i]),
-        }
-    }
-    if groups.len() == 1 {
+    let groups = Groups::of(&results, |a, b| compare_with(&a.1, &b.1, &fold, &bool_as_int()).is_none());
+    if groups.agree() {
         return Check::Pass { nonempty: !first.1.is_empty() };
     }
-    let names = |g: &Vec<usize>| g.iter().map(|&i| results[i].0.clone()).collect::<Vec<_>>().join(", ");
-    let summary: Vec<String> =
-        groups.iter().map(|g| format!("{{{}}}: {} row(s)", names(g), results[g[0]].1.len())).collect();
-    let mut key: Vec<String> = groups.iter().map(names).collect();
-    key.sort();
-    let (a, b) = (&results[groups[0][0]], &results[groups[1][0]]);
+    let label = |i: usize| results[i].0.as_str();
+    let summary: Vec<String> = groups
+        .names(label, ", ")
+        .iter()
+        .zip(&groups.0)
+        .map(|(names, g)| format!("{{{names}}}: {} row(s)", results[g[0]].1.len()))
+        .collect();
+    let key = groups.sorted_names(label, ", ");
+    let (a, b) = (&results[groups.0[0][0]], &results[groups.0[1][0]]);
     Check::finding(Evidence {
         class: FindingClass::Logic,
         engines: key.clone(),
@@ -89,8 +85,9 @@ fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOption
         expected: format!("{}:\n{}", a.0, render(&a.1)),
         actual: format!("{}:\n{}", b.0, render(&b.1)),
         key: format!("differential:{}", key.join("|")),
-        detail: serde_json::json!({
-            "results": results.iter().map(|(l, r)| serde_json::json!({"engine": l, "rows": render(r)})).collect::<Vec<_>>()
+        detail: crosscheck_core::Detail::of(&Detail {
+            results: results.iter().map(|(l, r)| EngineRows { engine: l.clone(), rows: render(r) }).collect(),
+            ..Detail::default()
         }),
     })
 }

@@ -200,8 +200,34 @@ fn logic(
         expected,
         actual,
         key: key.into(),
-        detail: serde_json::Value::Null,
+        detail: crosscheck_core::Detail::none(),
     })
+}
+
+/// What an SQL finding keeps besides its summary, for its reproducer: the failing statement,
+/// each engine's answer, the setting that changed an answer.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Detail {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sql: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<EngineRows>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setting: Vec<String>,
+}
+
+/// One engine's answer, rendered.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct EngineRows {
+    pub engine: String,
+    pub rows: String,
+}
+
+impl Detail {
+    /// The detail of a failing statement.
+    pub fn statement(sql: &str) -> crosscheck_core::Detail {
+        crosscheck_core::Detail::of(&Detail { sql: Some(sql.to_string()), ..Detail::default() })
+    }
 }
 
 /// Booleans compare as 0/1: SQLite and MariaDB have no boolean type, and a setting may

@@ -185,7 +185,7 @@ fn small_case() -> (crosscheck_sql::SqlCase, crosscheck_core::Evidence) {
         expected: "2|b".into(),
         actual: "(no rows)".into(),
         key: "differential:a|b".into(),
-        detail: serde_json::Value::Null,
+        detail: crosscheck_core::Detail::none(),
     };
     (case, ev)
 }

@@ -337,7 +337,7 @@ fn signatures_ignore_constants_and_names() {
         expected: String::new(),
         actual: String::new(),
         key: k.into(),
-        detail: serde_json::Value::Null,
+        detail: crosscheck_core::Detail::none(),
     };
     let kind = SqlKind;
     assert_eq!(

@@ -1,0 +1,57 @@
+//! Engines' answers grouped by agreement: the one judgement every leg's differential oracle
+//! makes, whatever an answer is (rows, verdicts, a graph).
+
+/// Groups of answers that agree, each a list of indices into the answers, in order of first
+/// appearance. An answer joins the first group whose first member it agrees with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Groups(pub Vec<Vec<usize>>);
+
+impl Groups {
+    pub fn of<T>(answers: &[T], same: impl Fn(&T, &T) -> bool) -> Groups {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (i, a) in answers.iter().enumerate() {
+            match groups.iter_mut().find(|g| same(&answers[g[0]], a)) {
+                Some(g) => g.push(i),
+                None => groups.push(vec![i]),
+            }
+        }
+        Groups(groups)
+    }
+
+    /// Whether every answer agrees (or there is none).
+    pub fn agree(&self) -> bool {
+        self.0.len() <= 1
+    }
+
+    /// Each group's members named by `label` and joined by `sep`: `sqlite, duckdb`.
+    pub fn names<'a>(&self, label: impl Fn(usize) -> &'a str, sep: &str) -> Vec<String> {
+        self.0.iter().map(|g| g.iter().map(|&i| label(i)).collect::<Vec<_>>().join(sep)).collect()
+    }
+
+    /// [`Groups::names`] sorted: a finding's engines and key, the same for the same split
+    /// whichever engine answered first.
+    pub fn sorted_names<'a>(&self, label: impl Fn(usize) -> &'a str, sep: &str) -> Vec<String> {
+        let mut names = self.names(label, sep);
+        names.sort();
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_join_the_first_group_they_agree_with() {
+        let answers = [3, 1, 3, 2, 1];
+        let g = Groups::of(&answers, |a, b| a == b);
+        assert_eq!(g.0, vec![vec![0, 2], vec![1, 4], vec![3]]);
+        assert!(!g.agree());
+        let labels = ["a", "b", "c", "d", "e"];
+        assert_eq!(g.names(|i| labels[i], ", "), vec!["a, c", "b, e", "d"]);
+        let g = Groups::of(&[(labels[1], 0), (labels[0], 1)], |x, y| x.1 == y.1);
+        assert_eq!(g.sorted_names(|i| [labels[1], labels[0]][i], ","), vec!["a", "b"]);
+        assert!(Groups::of(&[7, 7], |a, b| a == b).agree());
+        assert!(Groups::of::<u8>(&[], |a, b| a == b).agree());
+    }
+}
