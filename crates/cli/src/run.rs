@@ -53,6 +53,10 @@ pub struct RunArgs {
     /// A worker silent for this long is killed and its case recorded as a hang
     #[arg(long)]
     hang_after: Option<String>,
+    /// Full finding directories kept per distinct bug, besides a smaller reduced case; every
+    /// other occurrence is a row in findings.db
+    #[arg(long, default_value_t = 2)]
+    keep: u32,
 }
 
 fn dur(text: &str, what: &str) -> Result<Duration> {
@@ -143,6 +147,7 @@ pub(crate) fn config(args: &RunArgs, kind: &dyn KindInfo) -> Result<RunConfig> {
         timeout,
         reduce_time,
         hang_after,
+        keep: args.keep,
     })
 }
 
@@ -174,14 +179,18 @@ impl Sink for Terminal {
     }
 
     fn finding(&mut self, rec: &FindingRecord, new_bug: bool) {
+        // Repeats of a known bug are counted in the progress line: a flood of one failure
+        // would bury the bugs that matter.
+        if !new_bug {
+            return;
+        }
         let (_, ev) = rec.best_case();
         let size = match &rec.reduced {
             Some(r) => format!(", reduced {} -> {}", r.stats.size_before, r.stats.size_after),
             None => String::new(),
         };
         eprintln!(
-            "crosscheck: {} {} [{} {} on {}{}]: {} -> {}",
-            if new_bug { "NEW" } else { "dup" },
+            "crosscheck: NEW {} [{} {} on {}{}]: {} -> {}",
             rec.id,
             rec.oracle,
             ev.class,

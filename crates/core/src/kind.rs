@@ -147,6 +147,29 @@ pub fn crash_key(signal: Option<i32>, code: Option<i32>, stderr_tail: &str) -> S
     }
 }
 
+/// What deduplication knows of a finding's case. Findings of one engine, class and `head`
+/// (the kind of difference: rows missing, an error's message) are one bug when the features of
+/// one include the features of the other's reduced case: the smaller case already shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shape {
+    pub head: String,
+    /// Clauses, operators, setup features, the solver's logic: names and constants stripped.
+    pub features: std::collections::BTreeSet<String>,
+}
+
+impl Shape {
+    pub fn new(head: impl Into<String>, features: impl IntoIterator<Item = String>) -> Shape {
+        Shape { head: head.into(), features: features.into_iter().collect() }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let features: Vec<&str> = self.features.iter().map(String::as_str).collect();
+        write!(f, "{}|{}", self.head, features.join(","))
+    }
+}
+
 /// The verdict of one oracle check.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Check {
@@ -363,7 +386,7 @@ pub trait Kind: Sync {
     fn size(&self, case: &Self::Case) -> usize;
 
     /// The shape of a (reduced) case for deduplication: constants and names stripped.
-    fn signature(&self, oracle: Self::Oracle, case: &Self::Case, evidence: &Evidence) -> String;
+    fn signature(&self, oracle: Self::Oracle, case: &Self::Case, evidence: &Evidence) -> Shape;
 
     /// Native reproducers `(file name, contents)` whose names start with `stem`
     /// (`repro.sql`, `reduced.sql`), with expected and actual results in comments.

@@ -7,6 +7,7 @@
 
 pub mod bag;
 pub mod board;
+pub mod dedup;
 pub mod engine;
 pub mod groups;
 pub mod kind;
@@ -25,7 +26,7 @@ pub use engine::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Se
 pub use groups::Groups;
 pub use kind::{
     oracle_names, parse_oracles, Check, CheckOptions, Detail, Evidence, FindingClass, GenOptions, Generator, Helpers,
-    Kind, KindInfo, Oracle,
+    Kind, KindInfo, Oracle, Shape,
 };
 pub use outcome::{ErrorClass, Outcome, Verdict};
 pub use value::{Canon, CompareOptions, Value};

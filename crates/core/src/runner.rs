@@ -6,21 +6,28 @@
 //! engine, so an engine crash can never take the campaign down.
 
 use crate::board::Board;
+use crate::dedup::Dedup;
 use crate::engine::EngineInfo;
-use crate::kind::{Detail, Evidence, FindingClass, GenOptions, Generator, Kind, Oracle};
+use crate::kind::{Detail, Evidence, FindingClass, GenOptions, Generator, Kind, Oracle, Shape};
 use crate::process::{ChildGuard, Tail};
 use crate::store::{now_unix, FindingRecord, Store, StoreError, FORMAT};
 use crate::worker::{unix_ms, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// Lines from workers waiting for the supervisor, at most.
+const LINES_IN_FLIGHT: usize = 256;
+
+/// How long past its deadline a `--time` campaign may take to wind down.
+const GRACE: Duration = Duration::from_secs(5);
 
 /// Set by SIGINT / SIGTERM: the campaign stops, cleans up and reports what it has.
 pub static STOP: AtomicBool = AtomicBool::new(false);
@@ -143,7 +150,9 @@ pub fn run_campaign<K: Kind>(
 ) -> Result<Summary, RunError> {
     let start = Instant::now();
     let deadline_unix_ms = cfg.time.map(|t| unix_ms() + crate::millis(t));
-    let (tx, rx) = mpsc::channel();
+    // Bounded: a worker that finds faster than the supervisor records waits on its pipe
+    // instead of queueing findings past the end of the budget.
+    let (tx, rx) = mpsc::sync_channel(LINES_IN_FLIGHT);
     let mut slots: Vec<Slot<K::Case, K::Oracle>> = new_slots(cfg, launcher)?;
     for slot in slots.iter_mut().filter(|s| !s.finished) {
         spawn_worker(launcher, cfg, slot, 0, deadline_unix_ms, &tx)?;
@@ -159,6 +168,13 @@ pub fn run_campaign<K: Kind>(
             break Ok(());
         }
         if slots.iter().all(|s| s.finished) {
+            break Ok(());
+        }
+        if deadline_unix_ms.is_some_and(|d| unix_ms() > d + crate::millis(GRACE)) {
+            // Workers stop at the deadline and bound their reductions by it; one that has
+            // not finished its case by now is stopped with it.
+            let busy = slots.iter().filter(|s| !s.finished).count();
+            sink.note(&format!("the budget is spent: stopping {busy} worker(s) still busy"));
             break Ok(());
         }
         let flow = match rx.recv_timeout(Duration::from_millis(100)) {
@@ -193,7 +209,7 @@ pub fn run_campaign<K: Kind>(
             sink.progress(&s);
         }
     };
-    wind_down(cfg, &mut slots, &mut tally);
+    wind_down(cfg, &mut slots, &mut tally, deadline_unix_ms);
     result?;
     let s = summarize(cfg, &slots, start, &tally, restarts, interrupted);
     record_progress(store, campaign, sink, &s);
@@ -213,7 +229,7 @@ enum Flow {
 /// What restarting a dead worker needs besides its slot.
 struct Restart<'a> {
     deadline_unix_ms: Option<u64>,
-    tx: &'a Sender<Event>,
+    tx: &'a SyncSender<Event>,
     restarts: &'a mut u64,
 }
 
@@ -278,7 +294,7 @@ fn on_line<K: Kind>(
         }
         Msg::Finding(f) => {
             let mut rec = finding_record(ctx.kind, ctx.cfg, slot, *f);
-            record(ctx.kind, store, ctx.campaign, sink, tally, &mut rec)?;
+            record(ctx, store, sink, tally, &mut rec)?;
         }
     }
     Ok(Flow::On)
@@ -379,13 +395,16 @@ fn check_hangs<K: Kind>(
 
 /// Stops the workers, then gives the background reductions of crash and hang findings their
 /// time, as they run in their own processes.
-fn wind_down<C, O>(cfg: &RunConfig, slots: &mut [Slot<C, O>], tally: &mut Tally) {
+fn wind_down<C, O>(cfg: &RunConfig, slots: &mut [Slot<C, O>], tally: &mut Tally, deadline_unix_ms: Option<u64>) {
     for slot in slots.iter_mut() {
         if let Some(mut g) = slot.guard.take() {
             g.stop(Duration::from_millis(500));
         }
     }
-    let end = Instant::now() + cfg.reduce_time + Duration::from_secs(2);
+    let mut end = Instant::now() + cfg.reduce_time + Duration::from_secs(2);
+    if let Some(d) = deadline_unix_ms {
+        end = end.min(Instant::now() + Duration::from_millis((d + crate::millis(GRACE)).saturating_sub(unix_ms())));
+    }
     for mut r in tally.reducers.drain(..) {
         while r.try_wait().is_none() && Instant::now() < end && !STOP.load(Ordering::SeqCst) {
             thread::sleep(Duration::from_millis(50));
@@ -427,7 +446,7 @@ fn spawn_worker<C, O>(
     slot: &mut Slot<C, O>,
     start: u64,
     deadline_unix_ms: Option<u64>,
-    tx: &Sender<Event>,
+    tx: &SyncSender<Event>,
 ) -> Result<(), RunError> {
     let spawn_err = |source| RunError::Spawn { exe: launcher.program(), source };
     let wc = WorkerConfig {
@@ -605,11 +624,28 @@ fn skip_setup_of<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case, K:
     }
 }
 
+/// What the store holds of one bug's occurrences in this campaign.
+#[derive(Default)]
+struct Kept {
+    /// Full finding directories.
+    dirs: u32,
+    /// The smallest reduced case among them.
+    best: Option<usize>,
+    /// Rows in `findings.db`.
+    rows: u32,
+}
+
+/// Occurrences of one bug recorded as rows, at most; past them a repeat only counts.
+const ROWS_PER_BUG: u32 = 1000;
+
 /// Findings of this campaign, and the reductions running for its crash and hang findings.
 #[derive(Default)]
 struct Tally {
     findings: u64,
-    signatures: HashSet<String>,
+    bugs: Dedup,
+    /// Per bug signature: full finding directories written, and the smallest reduced size among
+    /// them. Other occurrences are rows only, so a flood of one bug does not fill the disk.
+    kept: HashMap<String, Kept>,
     /// Notices already shown: every worker raises the same ones.
     notes: HashSet<String>,
     reducers: Vec<ChildGuard>,
@@ -625,19 +661,51 @@ struct Ctx<'a, K> {
 /// Writes a finding with its reproducers, counts it and reports it; its id and whether its
 /// signature is a new bug.
 fn record<K: Kind>(
-    kind: &K,
+    ctx: &Ctx<'_, K>,
     store: &mut Store,
-    campaign: i64,
     sink: &mut dyn Sink,
     tally: &mut Tally,
     rec: &mut FindingRecord,
 ) -> Result<(String, bool), RunError> {
-    let files = reproducer_files(kind, rec);
-    let (id, new_bug) = store.record(Some(campaign), rec, &files)?;
+    let (bucket, shape) = bug_of(ctx.kind, rec);
+    let placed = tally.bugs.place(&bucket, &shape);
+    rec.signature = placed.signature;
+    let size = rec.reduced.as_ref().map(|r| r.stats.size_after);
+    let folded: Vec<Kept> = placed.merged.iter().filter_map(|m| tally.kept.remove(m)).collect();
+    let kept = tally.kept.entry(rec.signature.clone()).or_default();
+    for k in folded {
+        kept.dirs += k.dirs;
+        kept.rows += k.rows;
+        kept.best = min_size(kept.best, k.best);
+    }
+    // The first of a bug (its reproducers are the bug's), the first few, and any reduced case
+    // smaller than those kept.
+    let keep = placed.new || kept.dirs < ctx.cfg.keep || size.is_some_and(|n| kept.best.is_none_or(|best| n < best));
+    let (id, new_bug) = if keep || kept.rows < ROWS_PER_BUG {
+        kept.rows += 1;
+        if keep {
+            kept.dirs += 1;
+            kept.best = min_size(kept.best, size);
+        }
+        let files = keep.then(|| reproducer_files(ctx.kind, rec));
+        store.record(Some(ctx.campaign), rec, files.as_deref())?
+    } else {
+        store.count_repeat(&rec.signature)?;
+        (String::new(), false)
+    };
+    if !placed.merged.is_empty() {
+        store.merge_bugs(&rec.signature, &placed.merged)?;
+    }
     tally.findings += 1;
-    tally.signatures.insert(rec.signature.clone());
-    sink.finding(rec, new_bug);
+    sink.finding(rec, new_bug && placed.new);
     Ok((id, new_bug))
+}
+
+fn min_size(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Records the crash or hang of a worker at `index`. A new bug is reduced in the background by
@@ -652,7 +720,7 @@ fn record_death<K: Kind>(
     ev: Evidence,
 ) -> Result<(), RunError> {
     let Some(mut rec) = death_record(ctx.kind, ctx.cfg, slot, index, ev) else { return Ok(()) };
-    let (id, new_bug) = record(ctx.kind, store, ctx.campaign, sink, tally, &mut rec)?;
+    let (id, new_bug) = record(ctx, store, sink, tally, &mut rec)?;
     if new_bug && !ctx.cfg.reduce_time.is_zero() {
         let mut cmd = ctx.launcher.reducer(&store.finding_dir(&id), ctx.cfg.reduce_time);
         cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
@@ -681,19 +749,32 @@ fn death_record<K: Kind>(
     Some(rec)
 }
 
-/// The deduplication signature: oracle, class, engine and the leg's shape of the best case.
+/// The signature of a finding on its own: its bucket and the leg's shape of its best case.
 pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
+    let (bucket, shape) = bug_of(kind, rec);
+    format!("{bucket}|{shape}")
+}
+
+/// What deduplication files a finding under: its bucket (leg, oracle, class, engine) and the
+/// leg's shape of its best case.
+pub fn bug_of<K: Kind>(kind: &K, rec: &FindingRecord) -> (String, Shape) {
     let (case, ev) = rec.best_case();
-    let shape = match (serde_json::from_value::<K::Case>(case.clone()), K::Oracle::parse(&rec.oracle)) {
+    let oracle = K::Oracle::parse(&rec.oracle);
+    let shape = match (serde_json::from_value::<K::Case>(case.clone()), oracle) {
         (Ok(c), Some(oracle)) => kind.signature(oracle, &c, ev),
-        _ => String::from("?"),
+        _ => Shape::new("?", []),
     };
-    // An unexpected error, a crash or a hang is the same bug whichever oracle's query met it.
+    (bucket(&rec.kind, &rec.oracle, ev), shape)
+}
+
+/// A finding's bucket. An unexpected error, a crash or a hang is the same bug whichever
+/// oracle's query met it.
+pub fn bucket(kind: &str, oracle: &str, ev: &Evidence) -> String {
     let oracle = match ev.class {
         FindingClass::Error | FindingClass::Crash | FindingClass::Hang => "*",
-        _ => rec.oracle.as_str(),
+        _ => oracle,
     };
-    format!("{}|{}|{}|{}|{}", rec.kind, oracle, ev.class, ev.engine_label(), shape)
+    format!("{kind}|{oracle}|{}|{}", ev.class, ev.engine_label())
 }
 
 /// Native reproducers of the original case and, when reduced, of the reduced one.
@@ -719,7 +800,7 @@ fn summarize<C, O>(
     restarts: u64,
     interrupted: bool,
 ) -> Summary {
-    let (findings, signatures) = (tally.findings, &tally.signatures);
+    let findings = tally.findings;
     // Timings come from the workers' stats messages; counts from their boards, which survive
     // a worker's death.
     let mut total = Stats::default();
@@ -750,7 +831,7 @@ fn summarize<C, O>(
         valid_pct: pct(counts.valid, counts.tests),
         nonempty_pct: pct(counts.nonempty, counts.valid),
         findings,
-        distinct: signatures.len() as u64,
+        distinct: tally.bugs.len() as u64,
         engines,
         time: TimeSplit {
             generate: secs(total.gen_ns),

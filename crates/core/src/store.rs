@@ -141,7 +141,7 @@ CREATE TABLE IF NOT EXISTS findings (
     seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, campaign INTEGER, created_unix INTEGER NOT NULL,
     kind TEXT NOT NULL, oracle TEXT NOT NULL, class TEXT NOT NULL, engine TEXT NOT NULL,
     summary TEXT NOT NULL, signature TEXT NOT NULL, bug INTEGER NOT NULL REFERENCES bugs(id),
-    dir TEXT NOT NULL, size_before INTEGER, size_after INTEGER);
+    dir TEXT NOT NULL, size_before INTEGER, size_after INTEGER, worker_seed INTEGER, idx INTEGER);
 CREATE TABLE IF NOT EXISTS progress (
     campaign INTEGER NOT NULL, elapsed_sec REAL NOT NULL, tests INTEGER NOT NULL, tests_per_sec REAL NOT NULL,
     valid_pct REAL NOT NULL, nonempty_pct REAL NOT NULL, findings INTEGER NOT NULL, distinct_bugs INTEGER NOT NULL);
@@ -161,8 +161,15 @@ impl Store {
         let conn = Connection::open(&path).map_err(dberr)?;
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(dberr)?;
         conn.pragma_update(None, "journal_mode", "WAL").map_err(dberr)?;
-        conn.pragma_update(None, "synchronous", "FULL").map_err(dberr)?;
+        // NORMAL in WAL mode: a commit survives the process dying at any point (an engine
+        // taking the machine down is another matter); FULL synced every one of a flood's rows.
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(dberr)?;
         conn.execute_batch(SCHEMA).map_err(dberr)?;
+        // Records made before a finding could be a row without a directory lack the columns
+        // a replay rebuilds it from; the error of a column that exists is the expected one.
+        for column in ["worker_seed INTEGER", "idx INTEGER"] {
+            let _ = conn.execute(&format!("ALTER TABLE findings ADD COLUMN {column}"), []);
+        }
         conn.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?1)", params![FORMAT.to_string()]).map_err(dberr)?;
         Ok(Store { dir: dir.to_path_buf(), conn })
     }
@@ -197,12 +204,13 @@ impl Store {
         Ok(())
     }
 
-    /// Writes a finding durably; returns its id and whether its signature is a new bug.
+    /// Writes a finding durably, with its directory of files when `files` is given (else as a
+    /// row a replay can rebuild it from); returns its id and whether its signature is a new bug.
     pub fn record(
         &mut self,
         campaign: Option<i64>,
         rec: &mut FindingRecord,
-        files: &[(String, String)],
+        files: Option<&[(String, String)]>,
     ) -> Result<(String, bool), StoreError> {
         let path = db_path(&self.dir);
         let dbe = |source| StoreError::Db { path: path.clone(), source };
@@ -212,15 +220,13 @@ impl Store {
         let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM findings", [], |r| r.get(0)).map_err(dbe)?;
         let id = format!("{seq:05}-{}-{}", rec.kind, rec.oracle);
         rec.id = id.clone();
-        let final_dir = finding_dir(&self.dir, &id);
-        let tmp_dir = self.dir.join("findings").join(format!(".tmp-{id}"));
-        let _ = fs::remove_dir_all(&tmp_dir);
-        fs::create_dir_all(&tmp_dir).map_err(|source| StoreError::Write { path: tmp_dir.clone(), source })?;
-        write_finding_files(&tmp_dir, rec, files)?;
-        let _ = fs::remove_dir_all(&final_dir);
-        fs::rename(&tmp_dir, &final_dir).map_err(|source| StoreError::Write { path: final_dir.clone(), source })?;
-        sync_dir(&self.dir.join("findings"));
-
+        let dir = match files {
+            Some(files) => {
+                write_dir(&self.dir, rec, files)?;
+                format!("findings/{id}")
+            }
+            None => String::new(),
+        };
         let existing: Option<i64> = tx
             .query_row("SELECT id FROM bugs WHERE signature = ?1", params![rec.signature], |r| r.get(0))
             .optional()
@@ -239,8 +245,8 @@ impl Store {
         };
         tx.execute(
             "INSERT INTO findings (seq, id, campaign, created_unix, kind, oracle, class, engine, summary,
-             signature, bug, dir, size_before, size_after)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             signature, bug, dir, size_before, size_after, worker_seed, idx)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             params![
                 seq,
                 id,
@@ -253,14 +259,50 @@ impl Store {
                 rec.evidence.summary,
                 rec.signature,
                 bug,
-                format!("findings/{id}"),
+                dir,
                 before,
-                after
+                after,
+                rec.worker_seed as i64,
+                rec.index as i64
             ],
         )
         .map_err(dbe)?;
         tx.commit().map_err(dbe)?;
         Ok((id, new_bug))
+    }
+
+    /// Counts one more occurrence of a known bug without a row of its own.
+    pub fn count_repeat(&self, signature: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute("UPDATE bugs SET count = count + 1 WHERE signature = ?1", params![signature])
+            .map_err(|e| self.db_err(e))?;
+        Ok(())
+    }
+
+    /// Files the findings of the bugs signed `from` under the bug signed `into`, which a
+    /// smaller case showed to be the same.
+    pub fn merge_bugs(&mut self, into: &str, from: &[String]) -> Result<(), StoreError> {
+        let path = db_path(&self.dir);
+        let dbe = |source| StoreError::Db { path: path.clone(), source };
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(dbe)?;
+        let target: Option<i64> = tx
+            .query_row("SELECT id FROM bugs WHERE signature = ?1", params![into], |r| r.get(0))
+            .optional()
+            .map_err(dbe)?;
+        let Some(target) = target else { return Ok(()) };
+        for sig in from.iter().filter(|s| s.as_str() != into) {
+            let old: Option<(i64, i64)> = tx
+                .query_row("SELECT id, count FROM bugs WHERE signature = ?1", params![sig], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()
+                .map_err(dbe)?;
+            let Some((old, count)) = old else { continue };
+            tx.execute("UPDATE findings SET bug = ?1 WHERE bug = ?2", params![target, old]).map_err(dbe)?;
+            tx.execute("UPDATE bugs SET count = count + ?1 WHERE id = ?2", params![count, target]).map_err(dbe)?;
+            tx.execute("DELETE FROM bugs WHERE id = ?1", params![old]).map_err(dbe)?;
+        }
+        tx.commit().map_err(dbe)
     }
 
     /// Replaces a finding's record after an offline reduction, moving it to the bug of its
@@ -413,6 +455,20 @@ impl Store {
     pub fn finding_count(&self) -> Result<i64, StoreError> {
         self.conn.query_row("SELECT COUNT(*) FROM findings", [], |r| r.get(0)).map_err(|e| self.db_err(e))
     }
+}
+
+/// Writes a finding's directory whole or not at all: files go to a temporary directory
+/// that is renamed into place.
+fn write_dir(root: &Path, rec: &FindingRecord, files: &[(String, String)]) -> Result<(), StoreError> {
+    let final_dir = finding_dir(root, &rec.id);
+    let tmp_dir = root.join("findings").join(format!(".tmp-{}", rec.id));
+    let _ = fs::remove_dir_all(&tmp_dir);
+    fs::create_dir_all(&tmp_dir).map_err(|source| StoreError::Write { path: tmp_dir.clone(), source })?;
+    write_finding_files(&tmp_dir, rec, files)?;
+    let _ = fs::remove_dir_all(&final_dir);
+    fs::rename(&tmp_dir, &final_dir).map_err(|source| StoreError::Write { path: final_dir.clone(), source })?;
+    sync_dir(&root.join("findings"));
+    Ok(())
 }
 
 /// Writes `finding.json` and reproducer files into `dir`, syncing each.
@@ -576,10 +632,13 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let mut store = Store::open(tmp.path()).expect("open");
         let c = store.begin_campaign("k", "args", 1).expect("campaign");
-        let (id1, new1) = store.record(Some(c), &mut record("A"), &[("repro.x".into(), "hi".into())]).expect("rec");
-        let (_, new2) = store.record(Some(c), &mut record("A"), &[]).expect("rec");
-        let (_, new3) = store.record(Some(c), &mut record("B"), &[]).expect("rec");
+        let (id1, new1) =
+            store.record(Some(c), &mut record("A"), Some(&[("repro.x".into(), "hi".into())])).expect("rec");
+        let (id2, new2) = store.record(Some(c), &mut record("A"), None).expect("rec");
+        let (_, new3) = store.record(Some(c), &mut record("B"), Some(&[])).expect("rec");
         assert!(new1 && !new2 && new3);
+        // A repeat recorded as a row has no directory.
+        assert!(!tmp.path().join("findings").join(&id2).exists());
         drop(store);
         let store = Store::open(tmp.path()).expect("reopen");
         let bugs = store.bugs().expect("bugs");
@@ -589,6 +648,23 @@ mod tests {
         assert_eq!(rec.id, id1);
         assert_eq!(fs::read_to_string(dir.join("repro.x")).expect("repro"), "hi");
         assert_eq!(store_of(&dir).as_deref(), Some(tmp.path()));
+    }
+
+    #[test]
+    fn merged_bugs_move_their_findings() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut store = Store::open(tmp.path()).expect("open");
+        for sig in ["A|x,y", "A|x,z", "A|x,y", "A|x"] {
+            store.record(None, &mut record(sig), None).expect("rec");
+        }
+        store.merge_bugs("A|x", &["A|x,y".into(), "A|x,z".into()]).expect("merge");
+        let bugs = store.bugs().expect("bugs");
+        assert_eq!(bugs.iter().map(|b| (b.signature.as_str(), b.count)).collect::<Vec<_>>(), vec![("A|x", 4)]);
+        let moved: i64 = store
+            .conn
+            .query_row("SELECT COUNT(*) FROM findings WHERE bug = ?1", params![bugs[0].id], |r| r.get(0))
+            .expect("count");
+        assert_eq!(moved, 4);
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! stdout hello, stats, findings, done and fatal.
 
 use crate::board::Board;
+use crate::dedup::Dedup;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
-use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Helpers, Kind, Oracle};
+use crate::kind::{Check, CheckOptions, Evidence, GenOptions, Generator, Helpers, Kind, Oracle};
 use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
 use crate::timed::Timed;
@@ -38,6 +39,9 @@ pub struct RunConfig {
     pub reduce_time: Duration,
     /// A worker silent for this long is killed and its case recorded as a hang.
     pub hang_after: Duration,
+    /// Full finding directories kept per distinct bug (besides any smaller reduced case);
+    /// other occurrences are rows in `findings.db`.
+    pub keep: u32,
 }
 
 /// What one worker process is asked to do.
@@ -173,7 +177,10 @@ struct Worker<'a, K: Kind> {
     /// The setup id prepared last, and whether its preparation passed.
     setup: Option<(u64, bool)>,
     /// Findings per oracle, class, engines and key: the first few of each are reduced.
-    reductions: HashMap<(&'static str, FindingClass, String, String), u32>,
+    /// Reductions so far per bucket and kind of difference.
+    reductions: HashMap<String, u32>,
+    /// The bugs this worker has seen: a finding one of them explains is not reduced.
+    bugs: Dedup,
 }
 
 impl<'a, K: Kind> Worker<'a, K> {
@@ -212,6 +219,7 @@ impl<'a, K: Kind> Worker<'a, K> {
             started: Instant::now(),
             setup: None,
             reductions: HashMap::new(),
+            bugs: Dedup::default(),
         })
     }
 
@@ -267,6 +275,15 @@ impl<'a, K: Kind> Worker<'a, K> {
         (self.kind.check_with(oracle, case, &mut self.engines, &mut self.helpers, &self.opts), false)
     }
 
+    /// When a reduction must end: its own bound, or the campaign's end if that comes first.
+    fn reduce_deadline(&self) -> Instant {
+        let own = Instant::now() + self.cfg.run.reduce_time;
+        match self.cfg.deadline_unix_ms {
+            Some(d) => own.min(Instant::now() + Duration::from_millis(d.saturating_sub(unix_ms()))),
+            None => own,
+        }
+    }
+
     /// The finding of case `index`, reduced while reduction keeps to its share of the time.
     fn finding(
         &mut self,
@@ -278,16 +295,18 @@ impl<'a, K: Kind> Worker<'a, K> {
         from_setup: bool,
     ) -> WorkerFinding {
         let t = Instant::now();
-        let n = self.reductions.entry((oracle.name(), ev.class, ev.engine_label(), ev.key.clone())).or_insert(0);
-        *n += 1;
-        // Reducing every repeat of one failure would eat the campaign (a broken engine fails
-        // every check), so the first few per failure key are always reduced and the others
-        // while reduction has taken under a quarter of this worker's time: an unreduced case's
-        // shape names every feature of its query, so unreduced repeats of one bug would each
-        // count as a distinct bug.
+        let bucket = crate::runner::bucket(K::NAME, oracle.name(), &ev);
+        let shape = self.kind.signature(oracle, &case, &ev);
+        // A bug this worker knows explains the finding: reducing it would find that bug again.
+        // Of the others, the first few per kind of difference are always reduced and the rest
+        // while reduction has taken under a quarter of this worker's time (a broken engine
+        // fails every check).
+        let known = self.bugs.covers(&bucket, &shape);
+        let n = self.reductions.entry(format!("{bucket}|{}", shape.head)).or_insert(0);
         let within_share = u128::from(self.stats.reduce_ns) < self.started.elapsed().as_nanos() / 4;
-        let reduced = if *n <= 3 || within_share {
-            let deadline = Instant::now() + self.cfg.run.reduce_time;
+        let reduced = if !known && (*n < 3 || within_share) {
+            *n += 1;
+            let deadline = self.reduce_deadline();
             let pair = (self.engines.as_mut_slice(), &mut self.helpers);
             let r = reduce_case(self.kind, oracle, &case, &ev, pair, &self.opts, deadline, Some(&self.board));
             // Reduction changed the engines' state: prepare again, unless the setup itself
@@ -297,6 +316,15 @@ impl<'a, K: Kind> Worker<'a, K> {
         } else {
             None
         };
+        let best = reduced.as_ref().and_then(|r| {
+            let small = serde_json::from_value::<K::Case>(r.case.clone()).ok()?;
+            Some((
+                crate::runner::bucket(K::NAME, oracle.name(), &r.evidence),
+                self.kind.signature(oracle, &small, &r.evidence),
+            ))
+        });
+        let (bucket, shape) = best.unwrap_or((bucket, shape));
+        self.bugs.place(&bucket, &shape);
         self.stats.reduce_ns += crate::nanos(t.elapsed());
         WorkerFinding {
             index,

@@ -23,7 +23,7 @@ use crate::ast::Program;
 use crate::gen::GenConfig;
 pub use crate::oracles::DatalogOracle;
 use crate::qf::Expect;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, Shape};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -297,14 +297,14 @@ impl Kind for DatalogKind {
         case.program.size() + extra
     }
 
-    fn signature(&self, oracle: DatalogOracle, _case: &Case, evidence: &Evidence) -> String {
+    fn signature(&self, _oracle: DatalogOracle, _case: &Case, evidence: &Evidence) -> Shape {
         // Engine and failure key only (for a metamorphic oracle the key names the expected and
         // the observed relation, `queryfuzz:EQU:different`). Program features vary from one
         // random program to the next for the same fault, and so does the transformation
         // sequence: most of its steps are incidental, and the reducer shrinks the programs,
         // not the record of steps. Grouping by the set of step kinds counted one injected
         // fault as 178 distinct bugs in 20 s of DLSmith.
-        format!("datalog|{oracle}|{}|{}", evidence.engine_label(), evidence.key)
+        Shape::new(evidence.key.clone(), [])
     }
 
     fn reproducers(

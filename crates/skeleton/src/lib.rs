@@ -15,7 +15,7 @@ pub mod repro;
 pub use model::{Case, Expr};
 pub use oracles::SkeletonOracle;
 
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, Shape};
 
 /// The leg.
 pub struct SkeletonKind;
@@ -66,7 +66,7 @@ impl Kind for SkeletonKind {
         case.expr.size()
     }
 
-    fn signature(&self, _: SkeletonOracle, case: &Case, evidence: &Evidence) -> String {
+    fn signature(&self, _: SkeletonOracle, case: &Case, evidence: &Evidence) -> Shape {
         reduce::signature(case, evidence)
     }
 

@@ -2,7 +2,8 @@
 //! if the finding's own oracle still fails the same way, so a step need not preserve the bug.
 
 use crate::model::{Case, Expr};
-use crosscheck_core::Evidence;
+use crosscheck_core::{Evidence, Shape};
+use std::collections::BTreeSet;
 
 /// Smaller cases, most aggressive first: each operator node replaced by one of its operands.
 pub fn shrink(case: &Case) -> Vec<Case> {
@@ -25,23 +26,24 @@ fn replacements(e: &Expr, f: &mut dyn FnMut(Expr)) {
     replacements(b, &mut |y| f(rebuild(a.clone(), y)));
 }
 
-/// The shape of a reduced case: its operators, constants stripped.
-pub fn signature(case: &Case, evidence: &Evidence) -> String {
-    fn ops(e: &Expr, out: &mut String) {
-        match e {
-            Expr::Int(_) => out.push('n'),
-            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) => {
-                out.push(match e {
-                    Expr::Add(..) => '+',
-                    Expr::Sub(..) => '-',
-                    _ => '*',
-                });
-                ops(a, out);
-                ops(b, out);
-            }
+/// The shape of a reduced case: the finding's key and the operators it uses, constants
+/// stripped.
+pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
+    fn ops(e: &Expr, out: &mut BTreeSet<String>) {
+        if let Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) = e {
+            out.insert(
+                match e {
+                    Expr::Add(..) => "+",
+                    Expr::Sub(..) => "-",
+                    _ => "*",
+                }
+                .to_string(),
+            );
+            ops(a, out);
+            ops(b, out);
         }
     }
-    let mut shape = String::new();
-    ops(&case.expr, &mut shape);
-    format!("{}|{shape}", evidence.key)
+    let mut features = BTreeSet::new();
+    ops(&case.expr, &mut features);
+    Shape { head: evidence.key.clone(), features }
 }

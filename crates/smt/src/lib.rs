@@ -20,7 +20,7 @@ pub mod term;
 
 pub use case::SmtCase;
 use crosscheck_core::{
-    Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, GenOptions, Generator, Helpers, Kind,
+    Check, CheckOptions, Engine, EngineInfo, EngineSpec, Evidence, GenOptions, Generator, Helpers, Kind, Shape,
 };
 pub use oracles::SmtOracle;
 
@@ -105,19 +105,18 @@ impl Kind for SmtKind {
         shrink::size(case)
     }
 
-    fn signature(&self, oracle: SmtOracle, case: &SmtCase, evidence: &Evidence) -> String {
+    fn signature(&self, _oracle: SmtOracle, case: &SmtCase, evidence: &Evidence) -> Shape {
         // The failing configuration, not the formula: instances differ on every run, while a
         // solver bug shows up as one (engine, logic, check-sat mode) over and over. Constants,
-        // names and the Boolean shape are left out on purpose.
-        let engine = &evidence.engines;
-        format!(
-            "smt|{oracle}|{}|{}|{}|{}|{}|{}",
-            evidence.class,
-            engine.join("+"),
-            evidence.key,
-            case.logic.as_deref().unwrap_or("-"),
-            case.tactic.as_deref().unwrap_or("check-sat"),
-            if case.incremental { "incremental" } else { "one-shot" },
+        // names and the Boolean shape are left out on purpose. Every case has all three, so
+        // two configurations never include one another.
+        Shape::new(
+            evidence.key.clone(),
+            [
+                format!("logic={}", case.logic.as_deref().unwrap_or("-")),
+                format!("tactic={}", case.tactic.as_deref().unwrap_or("check-sat")),
+                (if case.incremental { "incremental" } else { "one-shot" }).to_string(),
+            ],
         )
     }
 

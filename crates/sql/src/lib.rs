@@ -34,7 +34,7 @@ pub use case::{Query, SqlCase};
 use crate::dialect::{by_name, Caps};
 use crate::exec::{dialect_of, exec};
 pub use crate::oracles::SqlOracle;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, Oracle};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, Oracle, Shape};
 
 /// The SQL kind of engine.
 pub struct SqlKind;
@@ -123,11 +123,11 @@ impl Kind for SqlKind {
         case.size()
     }
 
-    fn signature(&self, _oracle: SqlOracle, case: &SqlCase, evidence: &Evidence) -> String {
+    fn signature(&self, _oracle: SqlOracle, case: &SqlCase, evidence: &Evidence) -> Shape {
         // An unexpected error is its message (names and numbers stripped): the shape of the
         // query that met it would split one refusal into as many bugs as queries.
         if evidence.class == crosscheck_core::FindingClass::Error {
-            return evidence.key.clone();
+            return Shape::new(evidence.key.clone(), []);
         }
         signature::signature(case, &evidence.key)
     }

@@ -3,11 +3,17 @@
 
 use crate::ast::{Expr, Stmt};
 use crate::case::SqlCase;
+use crosscheck_core::Shape;
 use std::collections::BTreeSet;
 
-/// The shape of a case: its oracle, clauses, operators, functions and setup features, with
-/// names and constants stripped, sorted so that equal shapes compare equal.
-pub fn signature(case: &SqlCase, key: &str) -> String {
+/// The shape of a case: the finding's key, and the case's clauses, operators, functions and
+/// setup features with names and constants stripped. The TLP variant is left out: the clauses
+/// it puts the predicate in are features already, and one fault that every variant meets
+/// (rows lost in a scan) is one bug.
+pub fn signature(case: &SqlCase, key: &str) -> Shape {
+    // An aggregate query without GROUP BY must give one row whatever its aggregate: which one
+    // the case happened to use says nothing of the bug.
+    let row_count_only = key == "aggregate-rows";
     let mut f: BTreeSet<String> = BTreeSet::new();
     let mut note = |e: &Expr| {
         let name = match e {
@@ -23,6 +29,7 @@ pub fn signature(case: &SqlCase, key: &str) -> String {
             Expr::Case { operand, .. } => format!("case{}", if operand.is_some() { "-operand" } else { "" }),
             Expr::Cast(_, t) => format!("cast-{t:?}"),
             Expr::Func(func, _) => func.name().to_string(),
+            Expr::Agg { .. } if row_count_only => return,
             Expr::Agg { func, distinct, .. } => format!("{}{}", func.name(), if *distinct { "-distinct" } else { "" }),
             Expr::Collate(_, c) => format!("collate-{c:?}"),
         };
@@ -48,8 +55,7 @@ pub fn signature(case: &SqlCase, key: &str) -> String {
         }
     }
     setup_features(&case.setup, &mut f);
-    let shape: Vec<String> = f.into_iter().collect();
-    format!("{}|{}|{}", case.oracle, key, shape.join(","))
+    Shape { head: key.to_string(), features: f }
 }
 
 /// The features of the setup statements: column constraints, kinds of index, views, ANALYZE.
