@@ -6,7 +6,7 @@
 use crate::errors::{user, Result, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE};
 use crate::kinds::with_kind;
 use crosscheck_core::engine::EngineSpec;
-use crosscheck_core::kind::{CheckOptions, Evidence, FindingClass, Kind, Oracle};
+use crosscheck_core::kind::{CheckOptions, Evidence, FindingClass, GenOptions, Kind, Oracle};
 use crosscheck_core::reduce::reduce as reduce_case;
 use crosscheck_core::store::{self, load_finding, FindingRecord, Reduced, Store};
 use crosscheck_core::worker::{self, open_engines, reduce_offline, ProbeInput};
@@ -107,8 +107,27 @@ fn probe_limit(rec: &FindingRecord) -> Duration {
     Duration::from_millis(rec.timeout_ms).saturating_mul(4).max(Duration::from_secs(30))
 }
 
+/// A stored finding with its case: a finding kept as a row has none, and its leg's generator
+/// rebuilds it from the worker's seed and the case's index, as the supervisor does.
+fn load_with_case(dir: &Path) -> Result<FindingRecord> {
+    let mut rec = load_finding(dir)?;
+    if rec.case.is_null() {
+        let kind = rec.kind.clone();
+        rec.case = with_kind!(kind.as_str(), |k| rebuild_case(k, &rec))?;
+    }
+    Ok(rec)
+}
+
+fn rebuild_case<K: Kind>(kind: &K, rec: &FindingRecord) -> Result<serde_json::Value> {
+    let oracle = K::Oracle::parse(&rec.oracle)
+        .ok_or_else(|| user(format!("the finding's oracle \"{}\" is not one of the {} leg's", rec.oracle, rec.kind)))?;
+    let opts = GenOptions { seed: rec.worker_seed, seeds_dir: None };
+    let mut gen = kind.generator(&opts, &rec.engines).map_err(|e| user(format!("cannot rebuild the case: {e}")))?;
+    serde_json::to_value(gen.case(rec.index, oracle)).map_err(|e| user(format!("cannot encode the case: {e}")))
+}
+
 pub fn replay(args: ReplayArgs) -> Result<i32> {
-    let rec = load_finding(&args.dir)?;
+    let rec = load_with_case(&args.dir)?;
     let (case, ev) = if args.original { (&rec.case, &rec.evidence) } else { rec.best_case() };
     let specs = specs_of(&rec, args.engines.as_deref())?;
     let seen = run_probe(&probe_input(&rec, case, &specs), probe_limit(&rec))?;
@@ -180,8 +199,8 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
     };
     let stats = reduced.stats;
     rec.reduced = Some(reduced);
-    rec.signature = crosscheck_core::runner::signature(kind, &rec);
-    let files: Vec<(String, String)> = crosscheck_core::runner::reproducer_files(kind, &rec)
+    rec.signature = crosscheck_core::books::signature(kind, &rec);
+    let files: Vec<(String, String)> = crosscheck_core::books::reproducer_files(kind, &rec)
         .into_iter()
         .filter(|(name, _)| name.starts_with("reduced"))
         .collect();
@@ -208,7 +227,7 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
 
 pub fn reduce(args: ReduceArgs) -> Result<i32> {
     let time = crate::duration::parse(&args.time).map_err(|e| user(format!("--time: {e}")))?;
-    let rec = load_finding(&args.dir)?;
+    let rec = load_with_case(&args.dir)?;
     let kind = rec.kind.clone();
     with_kind!(kind.as_str(), |k| reduce_cmd(k, &args.dir, rec, time))
 }

@@ -7,6 +7,7 @@
 
 pub mod bag;
 pub mod board;
+pub mod books;
 pub mod dedup;
 pub mod engine;
 pub mod groups;

@@ -6,14 +6,14 @@
 //! engine, so an engine crash can never take the campaign down.
 
 use crate::board::Board;
-use crate::dedup::Dedup;
+use crate::books::Books;
 use crate::engine::EngineInfo;
-use crate::kind::{Detail, Evidence, FindingClass, GenOptions, Generator, Kind, Oracle, Shape};
+use crate::kind::{Detail, Evidence, FindingClass, GenOptions, Generator, Kind, Oracle};
 use crate::process::{ChildGuard, Tail};
 use crate::store::{now_unix, FindingRecord, Store, StoreError, FORMAT};
 use crate::worker::{unix_ms, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -157,8 +157,8 @@ pub fn run_campaign<K: Kind>(
     for slot in slots.iter_mut().filter(|s| !s.finished) {
         spawn_worker(launcher, cfg, slot, 0, deadline_unix_ms, &tx)?;
     }
-    let ctx = Ctx { kind, cfg, launcher, campaign };
-    let mut tally = Tally::default();
+    let ctx = Ctx { kind, cfg, launcher };
+    let mut tally = Tally { books: Books::new(campaign, cfg.keep), notes: HashSet::new(), reducers: Vec::new() };
     let mut restarts = 0u64;
     let mut last_progress = Instant::now();
     let mut interrupted = false;
@@ -293,8 +293,8 @@ fn on_line<K: Kind>(
             }
         }
         Msg::Finding(f) => {
-            let mut rec = finding_record(ctx.kind, ctx.cfg, slot, *f);
-            record(ctx, store, sink, tally, &mut rec)?;
+            let mut rec = finding_record(ctx.cfg, slot, *f);
+            tally.books.record(ctx.kind, store, sink, &mut rec)?;
         }
     }
     Ok(Flow::On)
@@ -583,16 +583,10 @@ fn base_record<C, O>(cfg: &RunConfig, slot: &Slot<C, O>, index: u64, oracle: Str
     }
 }
 
-fn finding_record<K: Kind>(
-    kind: &K,
-    cfg: &RunConfig,
-    slot: &Slot<K::Case, K::Oracle>,
-    f: WorkerFinding,
-) -> FindingRecord {
+fn finding_record<C, O>(cfg: &RunConfig, slot: &Slot<C, O>, f: WorkerFinding) -> FindingRecord {
     let mut rec = base_record(cfg, slot, f.index, f.oracle, f.evidence);
     rec.case = f.case;
     rec.reduced = f.reduced;
-    rec.signature = signature(kind, &rec);
     rec
 }
 
@@ -624,28 +618,9 @@ fn skip_setup_of<K: Kind>(kind: &K, cfg: &RunConfig, slot: &mut Slot<K::Case, K:
     }
 }
 
-/// What the store holds of one bug's occurrences in this campaign.
-#[derive(Default)]
-struct Kept {
-    /// Full finding directories.
-    dirs: u32,
-    /// The smallest reduced case among them.
-    best: Option<usize>,
-    /// Rows in `findings.db`.
-    rows: u32,
-}
-
-/// Occurrences of one bug recorded as rows, at most; past them a repeat only counts.
-const ROWS_PER_BUG: u32 = 1000;
-
 /// Findings of this campaign, and the reductions running for its crash and hang findings.
-#[derive(Default)]
 struct Tally {
-    findings: u64,
-    bugs: Dedup,
-    /// Per bug signature: full finding directories written, and the smallest reduced size among
-    /// them. Other occurrences are rows only, so a flood of one bug does not fill the disk.
-    kept: HashMap<String, Kept>,
+    books: Books,
     /// Notices already shown: every worker raises the same ones.
     notes: HashSet<String>,
     reducers: Vec<ChildGuard>,
@@ -655,57 +630,6 @@ struct Ctx<'a, K> {
     kind: &'a K,
     cfg: &'a RunConfig,
     launcher: &'a dyn Launcher,
-    campaign: i64,
-}
-
-/// Writes a finding with its reproducers, counts it and reports it; its id and whether its
-/// signature is a new bug.
-fn record<K: Kind>(
-    ctx: &Ctx<'_, K>,
-    store: &mut Store,
-    sink: &mut dyn Sink,
-    tally: &mut Tally,
-    rec: &mut FindingRecord,
-) -> Result<(String, bool), RunError> {
-    let (bucket, shape) = bug_of(ctx.kind, rec);
-    let placed = tally.bugs.place(&bucket, &shape);
-    rec.signature = placed.signature;
-    let size = rec.reduced.as_ref().map(|r| r.stats.size_after);
-    let folded: Vec<Kept> = placed.merged.iter().filter_map(|m| tally.kept.remove(m)).collect();
-    let kept = tally.kept.entry(rec.signature.clone()).or_default();
-    for k in folded {
-        kept.dirs += k.dirs;
-        kept.rows += k.rows;
-        kept.best = min_size(kept.best, k.best);
-    }
-    // The first of a bug (its reproducers are the bug's), the first few, and any reduced case
-    // smaller than those kept.
-    let keep = placed.new || kept.dirs < ctx.cfg.keep || size.is_some_and(|n| kept.best.is_none_or(|best| n < best));
-    let (id, new_bug) = if keep || kept.rows < ROWS_PER_BUG {
-        kept.rows += 1;
-        if keep {
-            kept.dirs += 1;
-            kept.best = min_size(kept.best, size);
-        }
-        let files = keep.then(|| reproducer_files(ctx.kind, rec));
-        store.record(Some(ctx.campaign), rec, files.as_deref())?
-    } else {
-        store.count_repeat(&rec.signature)?;
-        (String::new(), false)
-    };
-    if !placed.merged.is_empty() {
-        store.merge_bugs(&rec.signature, &placed.merged)?;
-    }
-    tally.findings += 1;
-    sink.finding(rec, new_bug && placed.new);
-    Ok((id, new_bug))
-}
-
-fn min_size(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }
 
 /// Records the crash or hang of a worker at `index`. A new bug is reduced in the background by
@@ -720,7 +644,7 @@ fn record_death<K: Kind>(
     ev: Evidence,
 ) -> Result<(), RunError> {
     let Some(mut rec) = death_record(ctx.kind, ctx.cfg, slot, index, ev) else { return Ok(()) };
-    let (id, new_bug) = record(ctx, store, sink, tally, &mut rec)?;
+    let (id, new_bug) = tally.books.record(ctx.kind, store, sink, &mut rec)?;
     if new_bug && !ctx.cfg.reduce_time.is_zero() {
         let mut cmd = ctx.launcher.reducer(&store.finding_dir(&id), ctx.cfg.reduce_time);
         cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
@@ -745,51 +669,7 @@ fn death_record<K: Kind>(
     let case = slot.generator.as_mut()?.case(index, oracle);
     let mut rec = base_record(cfg, slot, index, oracle.name().to_string(), ev);
     rec.case = serde_json::to_value(&case).ok()?;
-    rec.signature = signature(kind, &rec);
     Some(rec)
-}
-
-/// The signature of a finding on its own: its bucket and the leg's shape of its best case.
-pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
-    let (bucket, shape) = bug_of(kind, rec);
-    format!("{bucket}|{shape}")
-}
-
-/// What deduplication files a finding under: its bucket (leg, oracle, class, engine) and the
-/// leg's shape of its best case.
-pub fn bug_of<K: Kind>(kind: &K, rec: &FindingRecord) -> (String, Shape) {
-    let (case, ev) = rec.best_case();
-    let oracle = K::Oracle::parse(&rec.oracle);
-    let shape = match (serde_json::from_value::<K::Case>(case.clone()), oracle) {
-        (Ok(c), Some(oracle)) => kind.signature(oracle, &c, ev),
-        _ => Shape::new("?", []),
-    };
-    (bucket(&rec.kind, &rec.oracle, ev), shape)
-}
-
-/// A finding's bucket. An unexpected error, a crash or a hang is the same bug whichever
-/// oracle's query met it.
-pub fn bucket(kind: &str, oracle: &str, ev: &Evidence) -> String {
-    let oracle = match ev.class {
-        FindingClass::Error | FindingClass::Crash | FindingClass::Hang => "*",
-        _ => oracle,
-    };
-    format!("{kind}|{oracle}|{}|{}", ev.class, ev.engine_label())
-}
-
-/// Native reproducers of the original case and, when reduced, of the reduced one.
-pub fn reproducer_files<K: Kind>(kind: &K, rec: &FindingRecord) -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    let Some(oracle) = K::Oracle::parse(&rec.oracle) else { return files };
-    if let Ok(c) = serde_json::from_value::<K::Case>(rec.case.clone()) {
-        files.extend(kind.reproducers("repro", oracle, &c, &rec.evidence, &rec.engines));
-    }
-    if let Some(r) = &rec.reduced {
-        if let Ok(c) = serde_json::from_value::<K::Case>(r.case.clone()) {
-            files.extend(kind.reproducers("reduced", oracle, &c, &r.evidence, &rec.engines));
-        }
-    }
-    files
 }
 
 fn summarize<C, O>(
@@ -800,7 +680,7 @@ fn summarize<C, O>(
     restarts: u64,
     interrupted: bool,
 ) -> Summary {
-    let findings = tally.findings;
+    let findings = tally.books.findings;
     // Timings come from the workers' stats messages; counts from their boards, which survive
     // a worker's death.
     let mut total = Stats::default();
@@ -831,7 +711,7 @@ fn summarize<C, O>(
         valid_pct: pct(counts.valid, counts.tests),
         nonempty_pct: pct(counts.nonempty, counts.valid),
         findings,
-        distinct: tally.bugs.len() as u64,
+        distinct: tally.books.distinct() as u64,
         engines,
         time: TimeSplit {
             generate: secs(total.gen_ns),

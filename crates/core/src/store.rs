@@ -141,7 +141,7 @@ CREATE TABLE IF NOT EXISTS findings (
     seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, campaign INTEGER, created_unix INTEGER NOT NULL,
     kind TEXT NOT NULL, oracle TEXT NOT NULL, class TEXT NOT NULL, engine TEXT NOT NULL,
     summary TEXT NOT NULL, signature TEXT NOT NULL, bug INTEGER NOT NULL REFERENCES bugs(id),
-    dir TEXT NOT NULL, size_before INTEGER, size_after INTEGER, worker_seed INTEGER, idx INTEGER);
+    dir TEXT NOT NULL, size_before INTEGER, size_after INTEGER, worker_seed INTEGER, idx INTEGER, record TEXT);
 CREATE TABLE IF NOT EXISTS progress (
     campaign INTEGER NOT NULL, elapsed_sec REAL NOT NULL, tests INTEGER NOT NULL, tests_per_sec REAL NOT NULL,
     valid_pct REAL NOT NULL, nonempty_pct REAL NOT NULL, findings INTEGER NOT NULL, distinct_bugs INTEGER NOT NULL);
@@ -167,7 +167,7 @@ impl Store {
         conn.execute_batch(SCHEMA).map_err(dberr)?;
         // Records made before a finding could be a row without a directory lack the columns
         // a replay rebuilds it from; the error of a column that exists is the expected one.
-        for column in ["worker_seed INTEGER", "idx INTEGER"] {
+        for column in ["worker_seed INTEGER", "idx INTEGER", "record TEXT"] {
             let _ = conn.execute(&format!("ALTER TABLE findings ADD COLUMN {column}"), []);
         }
         conn.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?1)", params![FORMAT.to_string()]).map_err(dberr)?;
@@ -220,12 +220,17 @@ impl Store {
         let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM findings", [], |r| r.get(0)).map_err(dbe)?;
         let id = format!("{seq:05}-{}-{}", rec.kind, rec.oracle);
         rec.id = id.clone();
-        let dir = match files {
+        // A finding without a directory keeps its record less the case, which its generator
+        // rebuilds from the worker's seed and the case's index.
+        let (dir, record) = match files {
             Some(files) => {
                 write_dir(&self.dir, rec, files)?;
-                format!("findings/{id}")
+                (format!("findings/{id}"), None)
             }
-            None => String::new(),
+            None => (
+                String::new(),
+                serde_json::to_string(&FindingRecord { case: serde_json::Value::Null, ..rec.clone() }).ok(),
+            ),
         };
         let existing: Option<i64> = tx
             .query_row("SELECT id FROM bugs WHERE signature = ?1", params![rec.signature], |r| r.get(0))
@@ -245,8 +250,8 @@ impl Store {
         };
         tx.execute(
             "INSERT INTO findings (seq, id, campaign, created_unix, kind, oracle, class, engine, summary,
-             signature, bug, dir, size_before, size_after, worker_seed, idx)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+             signature, bug, dir, size_before, size_after, worker_seed, idx, record)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             params![
                 seq,
                 id,
@@ -263,7 +268,8 @@ impl Store {
                 before,
                 after,
                 rec.worker_seed as i64,
-                rec.index as i64
+                rec.index as i64,
+                record
             ],
         )
         .map_err(dbe)?;
@@ -512,7 +518,10 @@ fn sync_dir(dir: &Path) {
 pub fn load_finding(dir: &Path) -> Result<FindingRecord, StoreError> {
     let not = |reason: String| StoreError::NotAFinding { path: dir.to_path_buf(), reason };
     if !dir.is_dir() {
-        return Err(not("no such directory".into()));
+        return match row_record(dir) {
+            Some(rec) => Ok(rec),
+            None => Err(not("no such directory".into())),
+        };
     }
     let text = fs::read_to_string(dir.join("finding.json")).map_err(|e| not(format!("finding.json: {e}")))?;
     let rec: FindingRecord = serde_json::from_str(&text).map_err(|e| not(format!("finding.json is corrupt: {e}")))?;
@@ -520,6 +529,17 @@ pub fn load_finding(dir: &Path) -> Result<FindingRecord, StoreError> {
         return Err(not(format!("finding.json has format {}, this crosscheck reads {FORMAT}", rec.format)));
     }
     Ok(rec)
+}
+
+/// The record of a finding kept as a row only (its case is `null`: the generator rebuilds it),
+/// named by the directory it would have.
+fn row_record(dir: &Path) -> Option<FindingRecord> {
+    let out = store_of(dir)?;
+    let id = dir.file_name()?.to_str()?;
+    let conn = Connection::open_with_flags(db_path(&out), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).ok()?;
+    let text: Option<String> =
+        conn.query_row("SELECT record FROM findings WHERE id = ?1", params![id], |r| r.get(0)).optional().ok()??;
+    serde_json::from_str(&text?).ok()
 }
 
 /// The directory of finding `id` in the campaign directory `out`.

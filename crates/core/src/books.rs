@@ -1,0 +1,136 @@
+//! What the supervisor writes down: each finding to the store, under the bug deduplication
+//! files it with, as a full directory (the first few of a bug, and a smaller reduced case) or
+//! as a row, so that a flood of one failure neither fills the disk nor buries other bugs.
+
+use crate::dedup::Dedup;
+use crate::kind::{Evidence, FindingClass, Kind, Oracle, Shape};
+use crate::runner::Sink;
+use crate::store::{FindingRecord, Store, StoreError};
+use std::collections::HashMap;
+
+/// What the store holds of one bug's occurrences in this campaign.
+#[derive(Default)]
+struct Kept {
+    /// Full finding directories.
+    dirs: u32,
+    /// The smallest reduced case among them.
+    best: Option<usize>,
+    /// Rows in `findings.db`.
+    rows: u32,
+}
+
+/// Occurrences of one bug recorded as rows, at most; past them a repeat only counts.
+const ROWS_PER_BUG: u32 = 1000;
+
+/// The findings of one campaign and the bugs they are.
+pub(crate) struct Books {
+    campaign: i64,
+    /// Full directories per bug (besides a smaller reduced case).
+    keep: u32,
+    pub(crate) findings: u64,
+    bugs: Dedup,
+    kept: HashMap<String, Kept>,
+}
+
+impl Books {
+    pub(crate) fn new(campaign: i64, keep: u32) -> Books {
+        Books { campaign, keep, findings: 0, bugs: Dedup::default(), kept: HashMap::new() }
+    }
+
+    pub(crate) fn distinct(&self) -> usize {
+        self.bugs.len()
+    }
+
+    /// Writes a finding with its reproducers, counts it and reports it; its id and whether its
+    /// signature is a new bug.
+    pub(crate) fn record<K: Kind>(
+        &mut self,
+        kind: &K,
+        store: &mut Store,
+        sink: &mut dyn Sink,
+        rec: &mut FindingRecord,
+    ) -> Result<(String, bool), StoreError> {
+        let (bucket, shape) = bug_of(kind, rec);
+        let placed = self.bugs.place(&bucket, &shape);
+        rec.signature = placed.signature;
+        let size = rec.reduced.as_ref().map(|r| r.stats.size_after);
+        let folded: Vec<Kept> = placed.merged.iter().filter_map(|m| self.kept.remove(m)).collect();
+        let kept = self.kept.entry(rec.signature.clone()).or_default();
+        for k in folded {
+            kept.dirs += k.dirs;
+            kept.rows += k.rows;
+            kept.best = min_size(kept.best, k.best);
+        }
+        // The first of a bug (its reproducers are the bug's), the first few, and any reduced case
+        // smaller than those kept.
+        let keep = placed.new || kept.dirs < self.keep || size.is_some_and(|n| kept.best.is_none_or(|best| n < best));
+        let (id, new_bug) = if keep || kept.rows < ROWS_PER_BUG {
+            kept.rows += 1;
+            if keep {
+                kept.dirs += 1;
+                kept.best = min_size(kept.best, size);
+            }
+            let files = keep.then(|| reproducer_files(kind, rec));
+            store.record(Some(self.campaign), rec, files.as_deref())?
+        } else {
+            store.count_repeat(&rec.signature)?;
+            (String::new(), false)
+        };
+        if !placed.merged.is_empty() {
+            store.merge_bugs(&rec.signature, &placed.merged)?;
+        }
+        self.findings += 1;
+        sink.finding(rec, new_bug && placed.new);
+        Ok((id, new_bug))
+    }
+}
+
+fn min_size(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The signature of a finding on its own: its bucket and the leg's shape of its best case.
+pub fn signature<K: Kind>(kind: &K, rec: &FindingRecord) -> String {
+    let (bucket, shape) = bug_of(kind, rec);
+    format!("{bucket}|{shape}")
+}
+
+/// What deduplication files a finding under: its bucket (leg, oracle, class, engine) and the
+/// leg's shape of its best case.
+pub fn bug_of<K: Kind>(kind: &K, rec: &FindingRecord) -> (String, Shape) {
+    let (case, ev) = rec.best_case();
+    let oracle = K::Oracle::parse(&rec.oracle);
+    let shape = match (serde_json::from_value::<K::Case>(case.clone()), oracle) {
+        (Ok(c), Some(oracle)) => kind.signature(oracle, &c, ev),
+        _ => Shape::new("?", []),
+    };
+    (bucket(&rec.kind, &rec.oracle, ev), shape)
+}
+
+/// A finding's bucket. An unexpected error, a crash or a hang is the same bug whichever
+/// oracle's query met it.
+pub fn bucket(kind: &str, oracle: &str, ev: &Evidence) -> String {
+    let oracle = match ev.class {
+        FindingClass::Error | FindingClass::Crash | FindingClass::Hang => "*",
+        _ => oracle,
+    };
+    format!("{kind}|{oracle}|{}|{}", ev.class, ev.engine_label())
+}
+
+/// Native reproducers of the original case and, when reduced, of the reduced one.
+pub fn reproducer_files<K: Kind>(kind: &K, rec: &FindingRecord) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let Some(oracle) = K::Oracle::parse(&rec.oracle) else { return files };
+    if let Ok(c) = serde_json::from_value::<K::Case>(rec.case.clone()) {
+        files.extend(kind.reproducers("repro", oracle, &c, &rec.evidence, &rec.engines));
+    }
+    if let Some(r) = &rec.reduced {
+        if let Ok(c) = serde_json::from_value::<K::Case>(r.case.clone()) {
+            files.extend(kind.reproducers("reduced", oracle, &c, &r.evidence, &rec.engines));
+        }
+    }
+    files
+}
