@@ -75,9 +75,21 @@ pub mod cap {
     /// Null-safe equality (`IS`, `IS NOT DISTINCT FROM`, `<=>`). Common: GlueSQL's spelling
     /// repeats both operands, so nested comparisons print exponentially long queries.
     pub const NULL_SAFE_EQ: &str = "null-safe-eq";
-    /// Capabilities every dialect has unless it names them in [`super::Dialect::lacks`]: they
-    /// came after the first dialects, which all had them.
-    pub const COMMON: &[&str] = &[VIEWS, INDEXES, CROSS_JOIN, DEFAULT_ROW, REAL_KEY, UNION_ALL, NULL_SAFE_EQ];
+    /// Capabilities of every dialect but GlueSQL's, which has none of them: a dialect's
+    /// profile names the group instead of each.
+    pub const COMMON: &[&str] = &[
+        NATURAL_JOIN,
+        RIGHT_JOIN,
+        BLOB,
+        IS_TRUE,
+        VIEWS,
+        INDEXES,
+        CROSS_JOIN,
+        DEFAULT_ROW,
+        REAL_KEY,
+        UNION_ALL,
+        NULL_SAFE_EQ,
+    ];
 }
 
 /// Per-engine settings that must not change any result (for the `config` oracle).
@@ -113,31 +125,25 @@ impl TypeNames {
 }
 
 /// The declared part of a dialect, one literal per dialect: see the [`Dialect`] methods of the
-/// same names.
+/// same names ([`Dialect::has_cap`] and [`Dialect::lacks_func`] for the groups).
 pub struct Profile {
     pub name: &'static str,
-    pub caps: &'static [&'static str],
-    pub lacks: &'static [&'static str],
-    pub lacks_funcs: &'static [Func],
+    /// The constructs it supports (see [`cap`]), besides functions: in groups, so that what
+    /// several dialects share ([`cap::COMMON`]) is declared once.
+    pub caps: &'static [&'static [&'static str]],
+    /// The scalar functions it lacks or has with another meaning than SQLite's: in groups, so
+    /// that [`SQLITE_OWN_FUNCS`] is declared once.
+    pub lacks_funcs: &'static [&'static [Func]],
     pub expected_errors: &'static [&'static str],
     pub config_variants: &'static [ConfigVariant],
     pub type_names: TypeNames,
     pub client: &'static str,
 }
 
-impl Profile {
-    /// What a dialect that declares nothing else lacks (nothing) and reruns under (no settings).
-    pub const DEFAULTS: Profile = Profile {
-        name: "",
-        caps: &[],
-        lacks: &[],
-        lacks_funcs: &[],
-        expected_errors: &[],
-        config_variants: &[],
-        type_names: TypeNames { bool: "", int: "", real: "", text: "", blob: "" },
-        client: "",
-    };
-}
+/// SQLite's own scalar functions: `quote` and `typeof` exist in no other dialect, `hex` and
+/// `unicode` differ where they exist (`hex(10)` is `'3130'` in SQLite). Every other dialect lacks
+/// them.
+pub const SQLITE_OWN_FUNCS: &[Func] = &[Func::Hex, Func::Quote, Func::Typeof, Func::Unicode];
 
 /// `self` as a trait object, for the printer's recursion; implemented once for every dialect.
 pub trait AsDialect {
@@ -159,31 +165,21 @@ pub trait Dialect: Sync + AsDialect {
         self.profile().name
     }
 
-    /// The constructs this dialect supports (see [`cap`]), besides functions.
-    fn caps(&self) -> &'static [&'static str] {
-        self.profile().caps
+    /// Does it lack the scalar function or have it with another meaning than SQLite's?
+    fn lacks_func(&self, f: Func) -> bool {
+        self.profile().lacks_funcs.iter().any(|group| group.contains(&f))
     }
 
-    /// The scalar functions (of [`Func::ALL`]) it lacks or has with another meaning than
-    /// SQLite's.
-    fn lacks_funcs(&self) -> &'static [Func] {
-        self.profile().lacks_funcs
-    }
-
-    /// The [`cap::COMMON`] capabilities this dialect lacks.
-    fn lacks(&self) -> &'static [&'static str] {
-        self.profile().lacks
-    }
-
+    /// Does it support the construct (see [`cap`])?
     fn has_cap(&self, c: &str) -> bool {
-        self.caps().contains(&c) || (cap::COMMON.contains(&c) && !self.lacks().contains(&c))
+        self.profile().caps.iter().any(|group| group.contains(&c))
     }
 
     /// Everything it supports, as engines declare it in their info.
     fn capabilities(&self) -> Vec<String> {
-        let common = cap::COMMON.iter().filter(|c| !self.lacks().contains(c));
-        let mut v: Vec<String> = self.caps().iter().chain(common).map(|s| s.to_string()).collect();
-        let funcs = Func::ALL.iter().filter(|f| !self.lacks_funcs().contains(f));
+        let mut v: Vec<String> =
+            self.profile().caps.iter().flat_map(|group| group.iter()).map(|s| s.to_string()).collect();
+        let funcs = Func::ALL.iter().filter(|f| !self.lacks_func(**f));
         v.extend(funcs.map(|f| format!("fn:{}", f.name())));
         v
     }
@@ -373,30 +369,31 @@ pub struct Sqlite;
 
 static SQLITE: Profile = Profile {
     name: "sqlite",
+    // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
     caps: &[
-        cap::UNTYPED,
-        cap::LOOSE,
-        cap::GLOB,
-        cap::NATURAL_JOIN,
-        // RIGHT and FULL joins since 3.39 (https://sqlite.org/lang_select.html#rjoin).
-        cap::RIGHT_JOIN,
-        cap::FULL_JOIN,
-        cap::PARTIAL_INDEX,
-        cap::EXPR_INDEX,
-        cap::BLOB,
-        cap::SQLITE_COLLATIONS,
-        cap::IS_TRUE,
-        cap::BIT_OPS,
-        cap::ANALYZE,
-        cap::OVERFLOW_TO_REAL,
-        cap::NULLS_ORDER,
-        cap::TOTAL,
-        cap::REAL_DIV,
-        cap::LIKE_NOCASE,
-        cap::PK_NULL,
-        cap::LIMIT_IN_SUBQUERY,
-        cap::SUBSTR_NONPOSITIVE,
+        cap::COMMON,
+        &[
+            cap::UNTYPED,
+            cap::LOOSE,
+            cap::GLOB,
+            cap::FULL_JOIN,
+            cap::PARTIAL_INDEX,
+            cap::EXPR_INDEX,
+            cap::SQLITE_COLLATIONS,
+            cap::BIT_OPS,
+            cap::ANALYZE,
+            cap::OVERFLOW_TO_REAL,
+            cap::NULLS_ORDER,
+            cap::TOTAL,
+            cap::REAL_DIV,
+            cap::LIKE_NOCASE,
+            cap::PK_NULL,
+            cap::LIMIT_IN_SUBQUERY,
+            cap::SUBSTR_NONPOSITIVE,
+        ],
     ],
+    // The reference dialect: the others are compared with it.
+    lacks_funcs: &[],
     // https://sqlite.org/rescode.html: constraint violations of generated rows and indexes,
     // and the two places SQLite reports integer overflow instead of going to a real:
     // abs(-9223372036854775808) and SUM (https://sqlite.org/lang_aggfunc.html#sumunc).
@@ -421,7 +418,6 @@ static SQLITE: Profile = Profile {
     ],
     type_names: TypeNames { bool: "BOOLEAN", int: "INTEGER", real: "REAL", text: "TEXT", blob: "BLOB" },
     client: "sqlite3 < FILE",
-    ..Profile::DEFAULTS
 };
 
 impl Dialect for Sqlite {

@@ -7,6 +7,7 @@
 use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
 use crate::dialect::{
     cap, std_binary_op, std_write_binary, std_write_func, write_args, ConfigVariant, Dialect, Profile, TypeNames,
+    SQLITE_OWN_FUNCS,
 };
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
@@ -18,32 +19,20 @@ pub struct Postgres;
 static POSTGRES: Profile = Profile {
     name: "postgres",
     caps: &[
-        cap::NATURAL_JOIN,
-        cap::RIGHT_JOIN,
-        cap::FULL_JOIN,
-        cap::PARTIAL_INDEX,
-        cap::EXPR_INDEX,
-        cap::BLOB,
-        cap::IS_TRUE,
-        cap::BOOL_TYPE,
-        cap::ANALYZE,
-        cap::NULLS_ORDER,
-        cap::LIMIT_IN_SUBQUERY,
+        cap::COMMON,
+        &[
+            cap::FULL_JOIN,
+            cap::PARTIAL_INDEX,
+            cap::EXPR_INDEX,
+            cap::BOOL_TYPE,
+            cap::ANALYZE,
+            cap::NULLS_ORDER,
+            cap::LIMIT_IN_SUBQUERY,
+        ],
     ],
-    // replace(x, '', y) is x in SQLite only.
-    // round(double, int) does not exist and length/hex/typeof differ; greatest/least skip
-    // NULLs where SQLite's max/min return NULL: left out.
-    lacks_funcs: &[
-        Func::Length,
-        Func::Replace,
-        Func::Hex,
-        Func::Quote,
-        Func::Typeof,
-        Func::Unicode,
-        Func::Round,
-        Func::Max,
-        Func::Min,
-    ],
+    // replace(x, '', y) is x in SQLite only. round(double, int) does not exist and length
+    // differs; greatest/least skip NULLs where SQLite's max/min return NULL: left out.
+    lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Length, Func::Replace, Func::Round, Func::Max, Func::Min]],
     // https://www.postgresql.org/docs/15/errcodes-appendix.html
     expected_errors: &[
         "duplicate key value violates unique constraint",
@@ -82,7 +71,6 @@ static POSTGRES: Profile = Profile {
     ],
     type_names: TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE PRECISION", text: "TEXT", blob: "BYTEA" },
     client: "psql -X -f FILE",
-    ..Profile::DEFAULTS
 };
 
 impl Dialect for Postgres {
@@ -139,25 +127,24 @@ pub struct DuckDb;
 
 static DUCKDB: Profile = Profile {
     name: "duckdb",
+    // Bit shifts by negative or large amounts differ from SQLite: no BIT_OPS.
     caps: &[
-        cap::GLOB,
-        cap::NATURAL_JOIN,
-        cap::RIGHT_JOIN,
-        cap::FULL_JOIN,
-        cap::EXPR_INDEX,
-        cap::BLOB,
-        cap::IS_TRUE,
-        cap::BOOL_TYPE,
-        // Bit shifts by negative or large amounts differ from SQLite: no BIT_OPS.
-        cap::ANALYZE,
-        cap::NULLS_ORDER,
-        cap::LIKE_CASE,
-        cap::LIMIT_IN_SUBQUERY,
-        // https://duckdb.org/docs/sql/functions/char#substringstring-start-length
-        cap::SUBSTR_NONPOSITIVE,
+        cap::COMMON,
+        &[
+            cap::GLOB,
+            cap::FULL_JOIN,
+            cap::EXPR_INDEX,
+            cap::BOOL_TYPE,
+            cap::ANALYZE,
+            cap::NULLS_ORDER,
+            cap::LIKE_CASE,
+            cap::LIMIT_IN_SUBQUERY,
+            // https://duckdb.org/docs/sql/functions/char#substringstring-start-length
+            cap::SUBSTR_NONPOSITIVE,
+        ],
     ],
     // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
-    lacks_funcs: &[Func::Replace, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Max, Func::Min],
+    lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Replace, Func::Max, Func::Min]],
     expected_errors: &["Constraint Error", "Out of Range Error", "Conversion Error", "Overflow in", "Division by zero"],
     // https://duckdb.org/docs/configuration/pragmas#optimizer
     config_variants: &[ConfigVariant {
@@ -168,7 +155,6 @@ static DUCKDB: Profile = Profile {
     type_names: TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE", text: "VARCHAR", blob: "BLOB" },
     // The engine is DuckDB's Python module; the CLI (PyPI duckdb-cli) may be another version.
     client: "duckdb < FILE (the CLI of PyPI duckdb-cli; the engine version below is the Python module's)",
-    ..Profile::DEFAULTS
 };
 
 impl Dialect for DuckDb {
@@ -215,20 +201,11 @@ pub struct MariaDb;
 
 static MARIADB: Profile = Profile {
     name: "mariadb",
-    caps: &[
-        cap::LOOSE_MARIADB,
-        // No NULLS FIRST/LAST (NULLS_ORDER); NULLs already sort first ascending, as in SQLite.
-        cap::NATURAL_JOIN,
-        cap::RIGHT_JOIN,
-        cap::BLOB,
-        cap::IS_TRUE,
-        cap::BOOL_TYPE,
-        cap::REAL_DIV,
-        cap::LIKE_CASE,
-    ],
-    // length() counts bytes and hex() of a number differs: left out. round() of a DOUBLE
+    // No NULLS FIRST/LAST (NULLS_ORDER); NULLs already sort first ascending, as in SQLite.
+    caps: &[cap::COMMON, &[cap::LOOSE_MARIADB, cap::BOOL_TYPE, cap::REAL_DIV, cap::LIKE_CASE]],
+    // length() counts bytes: left out. round() of a DOUBLE
     // halfway case goes to even (ROUND(2.5e0) = 2; SQLite and DuckDB give 3.0): left out.
-    lacks_funcs: &[Func::Length, Func::Hex, Func::Quote, Func::Typeof, Func::Unicode, Func::Round],
+    lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Length, Func::Round]],
     // https://mariadb.com/kb/en/mariadb-error-code-reference/
     expected_errors: &[
         "Duplicate entry",
@@ -260,7 +237,6 @@ static MARIADB: Profile = Profile {
         blob: "VARBINARY(100)",
     },
     client: "mariadb < FILE",
-    ..Profile::DEFAULTS
 };
 
 impl Dialect for MariaDb {
@@ -363,40 +339,22 @@ pub struct GlueSql;
 
 static GLUESQL: Profile = Profile {
     name: "gluesql",
-    // No GLOB, NATURAL/RIGHT/FULL joins ("unsupported join operator"), COLLATE, IS TRUE,
-    // bit-or, NULLS FIRST/LAST or TOTAL. A real division by zero is an error, not NULL: no
-    // REAL_DIV. NULLs sort last ascending (first in SQLite) and NULLS FIRST is refused, so
-    // an ordered LIMIT in a subquery would keep other rows: no LIMIT_IN_SUBQUERY. Blobs are
-    // left out: comparisons of BYTEA values were not checked against SQLite's.
-    caps: &[cap::BOOL_TYPE, cap::LIKE_CASE],
-    // "unsupported statement: CREATE VIEW", "[MemoryStorage] index is not supported", "too
-    // many tables" (a comma list) and no CROSS JOIN, "INSERT ... DEFAULT VALUES is not
-    // supported".
-    // "column ... of data type 'Float' is unsupported for unique constraint"; "unsupported
-    // query set expr" for UNION ALL; no IS [NOT] DISTINCT FROM (see write_binary).
-    lacks: &[
-        cap::VIEWS,
-        cap::INDEXES,
-        cap::CROSS_JOIN,
-        cap::DEFAULT_ROW,
-        cap::REAL_KEY,
-        cap::UNION_ALL,
-        cap::NULL_SAFE_EQ,
-    ],
-    // No instr, unicode, quote or typeof; round() takes one argument; hex(10) is 'A' (SQLite:
-    // '3130'); substr with a start below 1 counts differently; greatest() refuses NULL
-    // ("non-comparable") where SQLite's max() returns NULL; replace() not checked: left out.
-    lacks_funcs: &[
-        Func::Replace,
-        Func::Instr,
-        Func::Hex,
-        Func::Quote,
-        Func::Typeof,
-        Func::Unicode,
-        Func::Round,
-        Func::Max,
-        Func::Min,
-    ],
+    // None of cap::COMMON: no NATURAL/RIGHT/FULL joins ("unsupported join operator") or IS
+    // TRUE; "unsupported statement: CREATE VIEW"; "[MemoryStorage] index is not supported";
+    // "too many tables" (a comma list) and no CROSS JOIN; "INSERT ... DEFAULT VALUES is not
+    // supported"; "column ... of data type 'Float' is unsupported for unique constraint";
+    // "unsupported query set expr" for UNION ALL; no IS [NOT] DISTINCT FROM (see
+    // write_binary). Blobs are left out: comparisons of BYTEA values were not checked against
+    // SQLite's.
+    // Nor GLOB, COLLATE, bit-or, NULLS FIRST/LAST or TOTAL. A real division by zero is an
+    // error, not NULL: no REAL_DIV. NULLs sort last ascending (first in SQLite) and NULLS
+    // FIRST is refused, so an ordered LIMIT in a subquery would keep other rows: no
+    // LIMIT_IN_SUBQUERY.
+    caps: &[&[cap::BOOL_TYPE, cap::LIKE_CASE]],
+    // No instr; round() takes one argument; substr with a start below 1 counts differently;
+    // greatest() refuses NULL ("non-comparable") where SQLite's max() returns NULL; replace()
+    // not checked: left out.
+    lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Replace, Func::Instr, Func::Round, Func::Max, Func::Min]],
     // GlueSQL's messages (gluesql-core, ValueError / ValidateError): integer overflow,
     // division by zero, and constraint violations of generated rows.
     expected_errors: &[
@@ -414,9 +372,9 @@ static GLUESQL: Profile = Profile {
         // timeout, met by deep NoREC predicates once every operand is parenthesized.
         "RecursionLimitExceeded",
     ],
+    config_variants: &[],
     type_names: TypeNames { bool: "BOOLEAN", int: "INT", real: "FLOAT", text: "TEXT", blob: "BYTEA" },
     client: "gluesql (the crate's CLI, gluesql-cli) < FILE",
-    ..Profile::DEFAULTS
 };
 
 impl Dialect for GlueSql {

@@ -46,23 +46,51 @@ impl ToSql for Lit {
     }
 }
 
-/// `a, b, c`.
-pub fn write_list<T: ToSql>(items: &[T], d: &dyn Dialect, out: &mut String) {
+/// `a, b, c`, each item written by `each`.
+fn write_separated<T>(items: &[T], out: &mut String, mut each: impl FnMut(&T, &mut String)) {
     for (i, it) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        it.write_sql(d, out);
+        each(it, out);
     }
 }
 
-/// `a, b, c` for names, each quoted as the dialect quotes identifiers.
-fn write_idents(names: &[String], d: &dyn Dialect, out: &mut String) {
-    for (i, n) in names.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        d.write_ident(out, n);
+/// `a, b, c`.
+pub fn write_list<T: ToSql>(items: &[T], d: &dyn Dialect, out: &mut String) {
+    write_separated(items, out, |it, out| it.write_sql(d, out));
+}
+
+/// `open`, the names (each quoted as the dialect quotes identifiers) and `)`, if there are any.
+fn write_column_names(open: &str, names: &[String], d: &dyn Dialect, out: &mut String) {
+    if !names.is_empty() {
+        out.push_str(open);
+        write_separated(names, out, |n, out| d.write_ident(out, n));
+        out.push(')');
+    }
+}
+
+/// `keyword e` (the keyword with its spaces), if there is an `e`.
+fn write_clause<T: ToSql>(keyword: &str, e: Option<&T>, d: &dyn Dialect, out: &mut String) {
+    if let Some(e) = e {
+        out.push_str(keyword);
+        e.write_sql(d, out);
+    }
+}
+
+/// `keyword a, b, c`, if there are any.
+fn write_list_clause<T: ToSql>(keyword: &str, items: &[T], d: &dyn Dialect, out: &mut String) {
+    if !items.is_empty() {
+        out.push_str(keyword);
+        write_list(items, d, out);
+    }
+}
+
+/// ` AS alias`, if there is one.
+fn write_alias(alias: Option<&str>, d: &dyn Dialect, out: &mut String) {
+    if let Some(a) = alias {
+        out.push_str(" AS ");
+        d.write_ident(out, a);
     }
 }
 
@@ -113,24 +141,21 @@ impl ToSql for Expr {
             Expr::Case { operand, whens, otherwise } => {
                 write_case(operand.as_deref(), whens, otherwise.as_deref(), d, out)
             }
-            Expr::Cast(e, ty) => {
-                out.push_str("CAST(");
-                e.write_sql(d, out);
-                out.push_str(" AS ");
-                out.push_str(d.cast_type(*ty));
-                out.push(')');
-            }
+            Expr::Cast(e, ty) => write_annotated("CAST(", e, " AS ", d.cast_type(*ty), d, out),
             Expr::Func(f, args) => d.write_func(out, *f, args),
             Expr::Agg { func, distinct, arg } => write_agg(*func, *distinct, arg.as_deref(), d, out),
-            Expr::Collate(e, c) => {
-                out.push('(');
-                e.write_sql(d, out);
-                out.push_str(" COLLATE ");
-                out.push_str(d.collation_name(*c));
-                out.push(')');
-            }
+            Expr::Collate(e, c) => write_annotated("(", e, " COLLATE ", d.collation_name(*c), d, out),
         }
     }
+}
+
+/// `open e keyword name)`: an expression with the name of a type or collation.
+fn write_annotated(open: &str, e: &Expr, keyword: &str, name: &str, d: &dyn Dialect, out: &mut String) {
+    out.push_str(open);
+    e.write_sql(d, out);
+    out.push_str(keyword);
+    out.push_str(name);
+    out.push(')');
 }
 
 fn write_unary(op: UnOp, e: &Expr, d: &dyn Dialect, out: &mut String) {
@@ -174,20 +199,14 @@ fn write_case(
     out: &mut String,
 ) {
     out.push_str("(CASE");
-    if let Some(o) = operand {
-        out.push(' ');
-        o.write_sql(d, out);
-    }
+    write_clause(" ", operand, d, out);
     for (w, t) in whens {
         out.push_str(" WHEN ");
         w.write_sql(d, out);
         out.push_str(" THEN ");
         t.write_sql(d, out);
     }
-    if let Some(e) = otherwise {
-        out.push_str(" ELSE ");
-        e.write_sql(d, out);
-    }
+    write_clause(" ELSE ", otherwise, d, out);
     out.push_str(" END)");
 }
 
@@ -209,10 +228,37 @@ fn write_agg(func: Agg, distinct: bool, arg: Option<&Expr>, d: &dyn Dialect, out
 impl ToSql for TableRef {
     fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
         d.write_ident(out, &self.name);
-        if let Some(a) = &self.alias {
-            out.push_str(" AS ");
-            d.write_ident(out, a);
-        }
+        write_alias(self.alias.as_deref(), d, out);
+    }
+}
+
+impl ToSql for Item {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        self.expr.write_sql(d, out);
+        write_alias(self.alias.as_deref(), d, out);
+    }
+}
+
+/// With its leading space, as it follows the FROM list.
+impl ToSql for Join {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        out.push_str(match self.kind {
+            JoinKind::Inner => " INNER JOIN ",
+            JoinKind::Left => " LEFT JOIN ",
+            JoinKind::Right => " RIGHT JOIN ",
+            JoinKind::Full => " FULL JOIN ",
+            JoinKind::Cross => " CROSS JOIN ",
+            JoinKind::Natural => " NATURAL JOIN ",
+        });
+        self.table.write_sql(d, out);
+        write_clause(" ON ", self.on.as_ref(), d, out);
+    }
+}
+
+impl ToSql for Order {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        self.expr.write_sql(d, out);
+        d.write_order_suffix(out, self.desc);
     }
 }
 
@@ -222,57 +268,15 @@ impl ToSql for Select {
         if self.items.is_empty() {
             out.push('*');
         }
-        for (i, it) in self.items.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            it.expr.write_sql(d, out);
-            if let Some(a) = &it.alias {
-                out.push_str(" AS ");
-                d.write_ident(out, a);
-            }
-        }
-        if !self.from.is_empty() {
-            out.push_str(" FROM ");
-            write_list(&self.from, d, out);
-        }
+        write_list(&self.items, d, out);
+        write_list_clause(" FROM ", &self.from, d, out);
         for j in &self.joins {
-            out.push_str(match j.kind {
-                JoinKind::Inner => " INNER JOIN ",
-                JoinKind::Left => " LEFT JOIN ",
-                JoinKind::Right => " RIGHT JOIN ",
-                JoinKind::Full => " FULL JOIN ",
-                JoinKind::Cross => " CROSS JOIN ",
-                JoinKind::Natural => " NATURAL JOIN ",
-            });
-            j.table.write_sql(d, out);
-            if let Some(on) = &j.on {
-                out.push_str(" ON ");
-                on.write_sql(d, out);
-            }
+            j.write_sql(d, out);
         }
-        if let Some(w) = &self.where_ {
-            out.push_str(" WHERE ");
-            w.write_sql(d, out);
-        }
-        if !self.group_by.is_empty() {
-            out.push_str(" GROUP BY ");
-            write_list(&self.group_by, d, out);
-        }
-        if let Some(h) = &self.having {
-            out.push_str(" HAVING ");
-            h.write_sql(d, out);
-        }
-        if !self.order_by.is_empty() {
-            out.push_str(" ORDER BY ");
-            for (i, o) in self.order_by.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                o.expr.write_sql(d, out);
-                d.write_order_suffix(out, o.desc);
-            }
-        }
+        write_clause(" WHERE ", self.where_.as_ref(), d, out);
+        write_list_clause(" GROUP BY ", &self.group_by, d, out);
+        write_clause(" HAVING ", self.having.as_ref(), d, out);
+        write_list_clause(" ORDER BY ", &self.order_by, d, out);
         if self.limit.is_some() || self.offset.is_some() {
             d.write_limit(out, self.limit, self.offset);
         }
@@ -286,11 +290,7 @@ impl ToSql for Stmt {
             Stmt::Insert { table, columns, values } => {
                 out.push_str("INSERT INTO ");
                 d.write_ident(out, table);
-                if !columns.is_empty() {
-                    out.push_str(" (");
-                    write_idents(columns, d, out);
-                    out.push(')');
-                }
+                write_column_names(" (", columns, d, out);
                 if values.is_empty() {
                     out.push_str(d.default_values());
                 } else {
@@ -305,11 +305,7 @@ impl ToSql for Stmt {
             Stmt::CreateView { name, columns, select } => {
                 out.push_str("CREATE VIEW ");
                 d.write_ident(out, name);
-                if !columns.is_empty() {
-                    out.push('(');
-                    write_idents(columns, d, out);
-                    out.push(')');
-                }
+                write_column_names("(", columns, d, out);
                 out.push_str(" AS ");
                 select.write_sql(d, out);
             }
@@ -322,36 +318,43 @@ fn write_create_table(name: &str, columns: &[ColumnDef], d: &dyn Dialect, out: &
     out.push_str("CREATE TABLE ");
     d.write_ident(out, name);
     out.push_str(" (");
-    for (i, c) in columns.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        d.write_ident(out, &c.name);
-        if let Some(t) = c.ty {
+    write_list(columns, d, out);
+    out.push(')');
+    out.push_str(d.table_suffix());
+}
+
+impl ToSql for ColumnDef {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        d.write_ident(out, &self.name);
+        if let Some(t) = self.ty {
             out.push(' ');
             out.push_str(d.column_type(t));
         }
-        if c.primary_key {
+        if self.primary_key {
             out.push_str(" PRIMARY KEY");
         }
-        if c.unique {
+        if self.unique {
             out.push_str(" UNIQUE");
         }
-        if c.not_null {
+        if self.not_null {
             out.push_str(" NOT NULL");
         }
-        if let Some(v) = &c.default {
-            out.push_str(" DEFAULT ");
-            // A negative default must be parenthesized in SQLite's grammar anyway.
-            v.write_sql(d, out);
-        }
-        if let Some(col) = c.collate {
+        // A negative default is parenthesized, as SQLite's grammar requires anyway.
+        write_clause(" DEFAULT ", self.default.as_ref(), d, out);
+        if let Some(col) = self.collate {
             out.push_str(" COLLATE ");
             out.push_str(d.collation_name(col));
         }
     }
-    out.push(')');
-    out.push_str(d.table_suffix());
+}
+
+impl ToSql for IndexKey {
+    fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        self.expr.write_sql(d, out);
+        if self.desc {
+            out.push_str(" DESC");
+        }
+    }
 }
 
 fn write_create_index(
@@ -368,18 +371,7 @@ fn write_create_index(
     out.push_str(" ON ");
     d.write_ident(out, table);
     out.push_str(" (");
-    for (i, k) in keys.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        k.expr.write_sql(d, out);
-        if k.desc {
-            out.push_str(" DESC");
-        }
-    }
+    write_list(keys, d, out);
     out.push(')');
-    if let Some(w) = where_ {
-        out.push_str(" WHERE ");
-        w.write_sql(d, out);
-    }
+    write_clause(" WHERE ", where_, d, out);
 }
