@@ -3,89 +3,16 @@
 //! needs from an engine, and the monotonicity condition that lets queryFuzz lift a rule-level
 //! oracle to the whole program.
 
-use crate::ast::{Literal, Program, Rule, Term, Type};
+use crate::ast::{CmpOp, Literal, Program, Rule, Term, Type};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// An order of a rule's body literals in which each literal can be evaluated when reached:
 /// atoms bind, assignments bind, negations and comparisons only test bound variables.
 pub fn plan(rule: &Rule) -> Result<Vec<usize>, String> {
-    if rule.has_agg() {
-        return plan_body(&rule.body, &BTreeSet::new(), &rule.head.args, &others_of(rule));
-    }
-    plan_simple(rule)
-}
-
-/// [`plan`] for rules without aggregates, on borrowed names: the transformations call it for
-/// every micro-step, so it avoids allocating.
-fn plan_simple(rule: &Rule) -> Result<Vec<usize>, String> {
-    fn bound_term(t: &Term, bound: &[&str]) -> bool {
-        match t {
-            Term::Var(v) => bound.contains(&v.as_str()),
-            Term::Bin(_, a, b) => bound_term(a, bound) && bound_term(b, bound),
-            Term::Const(_) | Term::Wild => true,
-        }
-    }
-    fn bind<'a>(t: &'a Term, bound: &mut Vec<&'a str>) {
-        match t {
-            Term::Var(v) if !bound.contains(&v.as_str()) => bound.push(v),
-            Term::Bin(_, a, b) => {
-                bind(a, bound);
-                bind(b, bound);
-            }
-            _ => {}
-        }
-    }
-    let body = &rule.body;
-    let mut bound: Vec<&str> = Vec::with_capacity(8);
-    let mut done = vec![false; body.len()];
-    let mut order = Vec::with_capacity(body.len());
-    while order.len() < body.len() {
-        let mut pick = None;
-        for (i, l) in body.iter().enumerate() {
-            if done[i] {
-                continue;
-            }
-            let ok = match l {
-                Literal::Pos(_) | Literal::Agg { .. } => false,
-                Literal::Neg(a) => a.args.iter().all(|t| bound_term(t, &bound)),
-                Literal::Cmp(op, x, y) => {
-                    let unbound_var = |t: &Term| matches!(t, Term::Var(v) if !bound.contains(&v.as_str()));
-                    (*op == crate::ast::CmpOp::Eq
-                        && ((unbound_var(x) && bound_term(y, &bound)) || (unbound_var(y) && bound_term(x, &bound))))
-                        || (bound_term(x, &bound) && bound_term(y, &bound))
-                }
-            };
-            if ok {
-                pick = Some(i);
-                break;
-            }
-        }
-        if pick.is_none() {
-            pick = body.iter().enumerate().position(|(i, l)| {
-                !done[i]
-                    && matches!(l, Literal::Pos(a) if a.args.iter().all(|t| !matches!(t, Term::Bin(..)) || bound_term(t, &bound)))
-            });
-        }
-        let Some(i) = pick else {
-            // The slow planner names the variables.
-            return plan_body(&rule.body, &BTreeSet::new(), &rule.head.args, &[]);
-        };
-        done[i] = true;
-        order.push(i);
-        match &body[i] {
-            Literal::Pos(a) => a.args.iter().for_each(|t| bind(t, &mut bound)),
-            Literal::Cmp(_, x, y) => {
-                bind(x, &mut bound);
-                bind(y, &mut bound);
-            }
-            _ => {}
-        }
-    }
-    if rule.head.args.iter().all(|t| !matches!(t, Term::Wild) && bound_term(t, &bound)) {
-        Ok(order)
-    } else {
-        Err("ungrounded variable in the head".into())
-    }
+    // The transformations plan a rule for every micro-step; most have no aggregate, and only
+    // an aggregate needs its correlated variables.
+    let correlated = if rule.has_agg() { others_of(rule) } else { Vec::new() };
+    plan_body(&rule.body, &[], &rule.head.args, &correlated)
 }
 
 /// Variables of each aggregate literal that also occur outside it (its correlated variables).
@@ -113,55 +40,44 @@ fn others_of(rule: &Rule) -> Vec<BTreeSet<String>> {
         .collect()
 }
 
-fn term_bound(t: &Term, bound: &BTreeSet<String>) -> bool {
-    let mut vs = Vec::new();
-    t.vars(&mut vs);
-    vs.iter().all(|v| bound.contains(*v))
+fn bound_term(t: &Term, bound: &[&str]) -> bool {
+    match t {
+        Term::Var(v) => bound.contains(&v.as_str()),
+        Term::Bin(_, a, b) => bound_term(a, bound) && bound_term(b, bound),
+        Term::Const(_) | Term::Wild => true,
+    }
 }
 
-/// Plans `body` given variables already `bound`; `head` terms must be bound at the end.
-pub fn plan_body(
-    body: &[Literal],
-    bound0: &BTreeSet<String>,
+fn bind<'a>(t: &'a Term, bound: &mut Vec<&'a str>) {
+    match t {
+        Term::Var(v) if !bound.contains(&v.as_str()) => bound.push(v),
+        Term::Bin(_, a, b) => {
+            bind(a, bound);
+            bind(b, bound);
+        }
+        _ => {}
+    }
+}
+
+/// Plans `body` given variables already `bound`; `head` terms must be bound at the end. The
+/// bound names are borrowed, in a short list: planning runs for every transformation step.
+pub fn plan_body<'a>(
+    body: &'a [Literal],
+    bound: &[&'a str],
     head: &[Term],
     correlated: &[BTreeSet<String>],
 ) -> Result<Vec<usize>, String> {
-    let mut bound = bound0.clone();
+    let mut bound: Vec<&'a str> = bound.to_vec();
     let mut done = vec![false; body.len()];
     let mut order = Vec::with_capacity(body.len());
     while order.len() < body.len() {
-        // Tests and assignments first, as soon as they can run; then the next atom.
-        let mut pick = None;
-        for (i, l) in body.iter().enumerate() {
-            if done[i] {
-                continue;
-            }
-            let ok = match l {
-                Literal::Pos(_) => false,
-                Literal::Neg(a) => a.args.iter().all(|t| term_bound(t, &bound)),
-                Literal::Cmp(op, x, y) => {
-                    let assign = *op == crate::ast::CmpOp::Eq
-                        && ((matches!(x, Term::Var(v) if !bound.contains(v)) && term_bound(y, &bound))
-                            || (matches!(y, Term::Var(v) if !bound.contains(v)) && term_bound(x, &bound)));
-                    assign || (term_bound(x, &bound) && term_bound(y, &bound))
-                }
-                Literal::Agg { .. } => correlated.get(i).is_none_or(|c| c.iter().all(|v| bound.contains(v))),
-            };
-            if ok {
-                pick = Some(i);
-                break;
-            }
-        }
-        if pick.is_none() {
-            pick = body.iter().enumerate().position(|(i, l)| !done[i] && matches!(l, Literal::Pos(a) if a.args.iter().all(|t| matches!(t, Term::Var(_) | Term::Const(_) | Term::Wild) || term_bound(t, &bound))));
-        }
-        let Some(i) = pick else {
+        let Some(i) = next_literal(body, &done, &bound, correlated) else {
             let mut unbound = Vec::new();
             for (i, l) in body.iter().enumerate() {
                 if !done[i] {
                     let mut vs = Vec::new();
                     l.vars(&mut vs);
-                    unbound.extend(vs.into_iter().filter(|v| !bound.contains(*v)).map(str::to_string));
+                    unbound.extend(vs.into_iter().filter(|v| !bound.contains(v)).map(str::to_string));
                 }
             }
             unbound.dedup();
@@ -169,26 +85,46 @@ pub fn plan_body(
         };
         done[i] = true;
         order.push(i);
-        let mut vs = Vec::new();
         match &body[i] {
-            Literal::Pos(a) => a.args.iter().for_each(|t| t.vars(&mut vs)),
-            Literal::Cmp(..) => body[i].vars(&mut vs),
+            Literal::Pos(a) => a.args.iter().for_each(|t| bind(t, &mut bound)),
+            Literal::Cmp(_, x, y) => {
+                bind(x, &mut bound);
+                bind(y, &mut bound);
+            }
             Literal::Agg { result, body: inner, value, .. } => {
-                vs.push(result);
-                let inner_bound: BTreeSet<String> = bound.clone();
-                let vt = value.clone().into_iter().collect::<Vec<_>>();
-                plan_body(inner, &inner_bound, &vt, &[]).map_err(|e| format!("in an aggregate: {e}"))?;
+                let vt: Vec<Term> = value.clone().into_iter().collect();
+                plan_body(inner, &bound, &vt, &[]).map_err(|e| format!("in an aggregate: {e}"))?;
+                if !bound.contains(&result.as_str()) {
+                    bound.push(result);
+                }
             }
             Literal::Neg(_) => {}
         }
-        bound.extend(vs.into_iter().map(str::to_string));
     }
-    for t in head {
-        if !term_bound(t, &bound) || matches!(t, Term::Wild) {
-            return Err("ungrounded variable in the head".into());
+    if head.iter().all(|t| !matches!(t, Term::Wild) && bound_term(t, &bound)) {
+        Ok(order)
+    } else {
+        Err("ungrounded variable in the head".into())
+    }
+}
+
+/// The literal to evaluate next: the first test, assignment or aggregate that can run as
+/// soon as it can, else the first atom whose arithmetic arguments are bound.
+fn next_literal(body: &[Literal], done: &[bool], bound: &[&str], correlated: &[BTreeSet<String>]) -> Option<usize> {
+    let ready = |i: usize, l: &Literal| match l {
+        Literal::Pos(_) => false,
+        Literal::Neg(a) => a.args.iter().all(|t| bound_term(t, bound)),
+        Literal::Cmp(op, x, y) => {
+            let unbound_var = |t: &Term| matches!(t, Term::Var(v) if !bound.contains(&v.as_str()));
+            let assign = *op == CmpOp::Eq
+                && ((unbound_var(x) && bound_term(y, bound)) || (unbound_var(y) && bound_term(x, bound)));
+            assign || (bound_term(x, bound) && bound_term(y, bound))
         }
-    }
-    Ok(order)
+        Literal::Agg { .. } => correlated.get(i).is_none_or(|c| c.iter().all(|v| bound.contains(&v.as_str()))),
+    };
+    let atom_ready = |l: &Literal| matches!(l, Literal::Pos(a) if a.args.iter().all(|t| !matches!(t, Term::Bin(..)) || bound_term(t, bound)));
+    let open = || body.iter().enumerate().filter(|(i, _)| !done[*i]);
+    open().find(|(i, l)| ready(*i, l)).or_else(|| open().find(|(_, l)| atom_ready(l))).map(|(i, _)| i)
 }
 
 /// Checks declarations, arities, types, safety and stratification.

@@ -420,14 +420,24 @@ fn step<R: Rng>(
     let anc = ancestry(p);
     let free: Vec<String> = p.decls.iter().map(|d| d.name.clone()).filter(|n| !frozen.contains(n)).collect();
     let st = Step { p, cfg, name, frozen, anc, free };
+    // The ancestry the changed relation must have: outputs that do not depend on it stay
+    // equal; a change that derives more for it (a fact added, a body atom removed) can only
+    // expand them under positive ancestry and contract them under negative, one that derives
+    // less the reverse.
     match name {
         "EQU-ADDRELNODE" => st.add_rel_node(rng),
-        "EQU-ADDFACT" | "CON-ADDFACT" | "EXP-ADDFACT" => st.add_fact(rng),
-        "EQU-DELFACT" | "CON-DELFACT" | "EXP-DELFACT" => st.del_facts(rng),
+        "EQU-ADDFACT" => st.add_fact(rng, Ancestry::None),
+        "CON-ADDFACT" => st.add_fact(rng, Ancestry::Neg),
+        "EXP-ADDFACT" => st.add_fact(rng, Ancestry::Pos),
+        "EQU-DELFACT" => st.del_facts(rng, Ancestry::None),
+        "CON-DELFACT" => st.del_facts(rng, Ancestry::Pos),
+        "EXP-DELFACT" => st.del_facts(rng, Ancestry::Neg),
         "EQU-DELRELNODE" => st.del_rel_node(rng),
-        "EQU-DELRELEDGE" | "EXP-DELRELEDGE" => st.del_rel_edge(rng),
+        "EQU-DELRELEDGE" => st.del_rel_edge(rng, Ancestry::None),
+        "EXP-DELRELEDGE" => st.del_rel_edge(rng, Ancestry::Pos),
         "CON-DELRELEDGES" => st.del_rel_edges(rng),
-        "EQU-ADDRELEDGE" | "CON-ADDRELEDGE" => st.add_rel_edge(rng),
+        "EQU-ADDRELEDGE" => st.add_rel_edge(rng, Ancestry::None),
+        "CON-ADDRELEDGE" => st.add_rel_edge(rng, Ancestry::Pos),
         "EXP-ADDRELEDGE" => st.add_pos_rule(rng),
         "EQU-ADDRELEDGES" => st.add_neg_rule(rng),
         "EQU-ADDSELFEDGE" => st.add_self_edge(rng),
@@ -479,12 +489,7 @@ impl Step<'_> {
         Some((q, n))
     }
 
-    fn add_fact<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
-        let want = match self.name {
-            "EQU-ADDFACT" => Ancestry::None,
-            "CON-ADDFACT" => Ancestry::Neg,
-            _ => Ancestry::Pos,
-        };
+    fn add_fact<R: Rng>(&self, rng: &mut R, want: Ancestry) -> Option<(Program, String)> {
         let v = nodes_with(&self.anc, self.p, want, self.frozen).choose(rng)?.clone();
         let f = new_fact(rng, self.p, &v, self.cfg)?;
         let mut q = self.copy();
@@ -492,12 +497,7 @@ impl Step<'_> {
         Some((q, v))
     }
 
-    fn del_facts<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
-        let want = match self.name {
-            "EQU-DELFACT" => Ancestry::None,
-            "CON-DELFACT" => Ancestry::Pos,
-            _ => Ancestry::Neg,
-        };
+    fn del_facts<R: Rng>(&self, rng: &mut R, want: Ancestry) -> Option<(Program, String)> {
         del_fact(rng, self.p, &nodes_with(&self.anc, self.p, want, self.frozen))
     }
 
@@ -517,8 +517,7 @@ impl Step<'_> {
         q.rules.iter().all(|r| plan(r).is_ok() && r.body.iter().any(|l| matches!(l, Literal::Pos(_)))).then_some((q, v))
     }
 
-    fn del_rel_edge<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
-        let want = if self.name == "EQU-DELRELEDGE" { Ancestry::None } else { Ancestry::Pos };
+    fn del_rel_edge<R: Rng>(&self, rng: &mut R, want: Ancestry) -> Option<(Program, String)> {
         let &ri = self.rules_of(&|h| self.a_of(h) == want).choose(rng)?;
         let k = rng.gen_range(0..self.p.rules[ri].body.len());
         if matches!(self.p.rules[ri].body[k], Literal::Agg { .. }) {
@@ -541,8 +540,7 @@ impl Step<'_> {
         Some((q, v))
     }
 
-    fn add_rel_edge<R: Rng>(&self, rng: &mut R) -> Option<(Program, String)> {
-        let want = if self.name == "EQU-ADDRELEDGE" { Ancestry::None } else { Ancestry::Pos };
+    fn add_rel_edge<R: Rng>(&self, rng: &mut R, want: Ancestry) -> Option<(Program, String)> {
         let &ri = self.rules_of(&|h| self.a_of(h) == want).choose(rng)?;
         if self.p.rules[ri].has_agg() {
             return None;

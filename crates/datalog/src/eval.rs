@@ -7,7 +7,7 @@
 
 use crate::analysis::{plan_body, strata};
 use crate::ast::{AggFn, ArOp, Atom, CmpOp, Literal, Program, Rule, Term, Val};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 pub type Tuple = Vec<Val>;
@@ -242,7 +242,7 @@ fn aggregate(
     value: Option<&Term>,
     inner: &[Literal],
 ) -> Result<Option<i64>, String> {
-    let bound: BTreeSet<String> = b.keys().cloned().collect();
+    let bound: Vec<&str> = b.keys().map(String::as_str).collect();
     let vt: Vec<Term> = value.cloned().into_iter().collect();
     let inner = &wild_as_vars(inner);
     let inner_order = plan_body(inner, &bound, &vt, &[])?;

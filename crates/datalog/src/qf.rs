@@ -236,27 +236,26 @@ pub fn mod_con<R: Rng>(rng: &mut R, p: &Program, r: &Rule) -> Option<Rule> {
 
 /// RemExp: a positive subgoal removed, when at least two exist (the repository's version).
 pub fn rem_exp<R: Rng>(rng: &mut R, r: &Rule) -> Option<Rule> {
-    let pos = positive(r);
-    if pos.len() < 2 {
-        return None;
-    }
-    let &i = pos.choose(rng)?;
-    let mut q = r.clone();
-    q.body.remove(i);
-    Some(q)
+    without_subgoal(rng, r).map(|(q, _)| q)
 }
 
 /// RemEq: a positive subgoal removed when EXISTSCONTAINMENT finds the mapping back.
 pub fn rem_eq<R: Rng>(rng: &mut R, r: &Rule) -> Option<Rule> {
+    let (q, g) = without_subgoal(rng, r)?;
+    exists_containment(r, &q, &g).then_some(q)
+}
+
+/// `r` without one of its positive subgoals, drawn at random, and that subgoal; none when
+/// `r` has fewer than two.
+fn without_subgoal<R: Rng>(rng: &mut R, r: &Rule) -> Option<(Rule, Atom)> {
     let pos = positive(r);
     if pos.len() < 2 {
         return None;
     }
     let &i = pos.choose(rng)?;
     let mut q = r.clone();
-    let g = q.body.remove(i);
-    let Literal::Pos(g) = g else { return None };
-    exists_containment(r, &q, &g).then_some(q)
+    let Literal::Pos(g) = q.body.remove(i) else { return None };
+    Some((q, g))
 }
 
 /// Alg. 3: whether removed subgoal `g` of `q` maps onto a positive subgoal of `q2`, with the

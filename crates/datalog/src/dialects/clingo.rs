@@ -1,46 +1,29 @@
 //! clingo's ASP dialect: Prolog-style rules, `not` negation, strings for symbols,
 //! `#count`/`#sum`/`#min`/`#max` set aggregates, `#show` for the output.
 
-use super::{AggForm, Spelling, TextDialect};
+use super::{push_clauses, rel, AggForm, Spelling, TextDialect};
 use crate::ast::{Program, Rule};
 use std::fmt::Write;
 
 /// Solver configurations and threads: none may change the answer set of a stratified program.
 pub const OPTIONS: &[&str] = &["--configuration=crafty", "--configuration=jumpy", "--parallel-mode=2", "reverse"];
 
-fn rel(n: &str) -> String {
-    format!("r_{n}")
-}
-
 const SPELLING: Spelling =
     Spelling { name: "clingo", var: "V_", quote: '"', paren_negative: false, op_space: "", arg_sep: ",", end: "." };
 
 pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-    let mut lines = SPELLING.clauses(p, agg_rule, |r| SPELLING.plain_rule(r, "not "))?;
-    if option == Some("reverse") {
-        lines.reverse();
-    }
+    let lines = SPELLING.clauses(p, agg_rule, |r| SPELLING.plain_rule(r, "not "))?;
     let mut s = String::new();
     if let Some(o) = option.filter(|o| o.starts_with("--")) {
         let _ = writeln!(s, "% crosscheck-option: {o}");
     }
-    for l in lines {
-        s.push_str(&l);
-        s.push('\n');
-    }
+    push_clauses(&mut s, lines, option);
     let _ = writeln!(s, "#show {}/{}.", rel(out), p.cols(out).len());
     Ok(s)
 }
 
 /// Clingo's spelling facts and printer.
-pub static CLINGO: TextDialect = TextDialect {
-    name: "clingo",
-    options: OPTIONS,
-    extension: "lp",
-    command: "clingo repro.lp",
-    comment_prefix: "%",
-    print,
-};
+pub static CLINGO: TextDialect = TextDialect::new("clingo", OPTIONS, "lp", "clingo repro.lp", "%", print);
 
 /// The grouped aggregate form as a `#count`/`#sum`/`#min`/`#max` set aggregate.
 fn agg_rule(r: &Rule, a: &AggForm) -> String {

@@ -1,22 +1,55 @@
 //! Helpers the printers share: the aggregate rule shape every dialect can express, rules
 //! flattened for dialects that want plain variables in atoms, the `config` option's first-line
-//! comment, model values and column names as the core sees them, [`TextDialect`], the
-//! one `Dialect` impl of the Datalog text dialects, and [`Spelling`], the Prolog-like rule
-//! syntax that clingo, Nemo and SWI-Prolog write with different punctuation.
+//! comment, model values and column names as the core sees them, relation names, the binding
+//! order of a body, [`TextDialect`], the one `Dialect` impl, and [`Spelling`], the Prolog-like
+//! rule syntax that clingo, Nemo and SWI-Prolog write with different punctuation.
 
+use super::recsql::{self, SqlSpelling};
 use super::Dialect;
 use crate::ast::{AggFn, Atom, CmpOp, Fact, Literal, Program, Rule, Term, Val};
 use crosscheck_core::Value;
+use std::collections::BTreeSet;
 
-/// A dialect whose whole spelling is one printer function plus a few fixed facts: the Datalog
-/// text dialects differ only in those, so they are values of this one type.
+/// A dialect is a printer plus a few fixed facts: the dialects differ only in those, so they
+/// are values of this one type.
 pub struct TextDialect {
     pub name: &'static str,
     pub options: &'static [&'static str],
     pub extension: &'static str,
     pub command: &'static str,
     pub comment_prefix: &'static str,
-    pub print: fn(&Program, &str, Option<&str>) -> Result<String, String>,
+    pub print_by: PrintBy,
+}
+
+/// How a dialect prints a program.
+#[derive(Clone, Copy)]
+pub enum PrintBy {
+    /// A printer of its own.
+    Own(fn(&Program, &str, Option<&str>) -> Result<String, String>),
+    /// The recursive-SQL printer the SQL dialects share, with the dialect's spelling.
+    Sql(&'static SqlSpelling),
+}
+
+impl TextDialect {
+    /// A dialect named `name` with its `config` options, whose reproducer `repro.<extension>`
+    /// runs by `command`, whose line comments start with `comment_prefix`, printed by `print`.
+    pub const fn new(
+        name: &'static str,
+        options: &'static [&'static str],
+        extension: &'static str,
+        command: &'static str,
+        comment_prefix: &'static str,
+        print: fn(&Program, &str, Option<&str>) -> Result<String, String>,
+    ) -> TextDialect {
+        TextDialect { name, options, extension, command, comment_prefix, print_by: PrintBy::Own(print) }
+    }
+
+    /// A recursive-SQL dialect, named by its spelling: `repro.sql` reproducers run by
+    /// `command`, `--` comments.
+    pub const fn sql(options: &'static [&'static str], command: &'static str, spelling: &'static SqlSpelling) -> Self {
+        let print_by = PrintBy::Sql(spelling);
+        TextDialect { name: spelling.name, options, extension: "sql", command, comment_prefix: "--", print_by }
+    }
 }
 
 impl Dialect for TextDialect {
@@ -36,7 +69,10 @@ impl Dialect for TextDialect {
         self.comment_prefix
     }
     fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        (self.print)(p, out, option)
+        match self.print_by {
+            PrintBy::Own(print) => print(p, out, option),
+            PrintBy::Sql(spelling) => recsql::print(spelling, p, out, option),
+        }
     }
 }
 
@@ -147,6 +183,66 @@ pub fn flatten(r: &Rule) -> Result<Rule, String> {
     Ok(r)
 }
 
+/// A relation's name in every printed dialect: the prefix keeps it clear of keywords and of
+/// Prolog's variables (a name that starts with a capital).
+pub fn rel(n: &str) -> String {
+    format!("r_{n}")
+}
+
+/// Appends the clauses one a line, reversed under the `reverse` option (clause order must
+/// not change an answer).
+pub fn push_clauses(s: &mut String, mut clauses: Vec<String>, option: Option<&str>) {
+    if option == Some("reverse") {
+        clauses.reverse();
+    }
+    for c in clauses {
+        s.push_str(&c);
+        s.push('\n');
+    }
+}
+
+/// A literal of a flattened body as a printer that binds left to right sees it ([`bound_body`]).
+pub enum Goal<'a> {
+    Atom(&'a Atom),
+    Neg(&'a Atom),
+    /// `X = t` where `X` is not bound yet: an assignment to `X`.
+    Assign(&'a str, &'a Term),
+    /// A comparison of bound values.
+    Test(CmpOp, &'a Term, &'a Term),
+}
+
+/// A rule without aggregates, [`flatten`]ed: its head, and its body in evaluation order, each
+/// goal spelled by `spell`, joined by `, `. An `=` that binds a variable is told apart from a
+/// test: Cozo and Prolog spell the two differently.
+pub fn bound_body(r: &Rule, dialect: &str, spell: impl Fn(Goal) -> String) -> Result<(Atom, String), String> {
+    let r = flatten(r)?;
+    let mut bound: BTreeSet<&str> = BTreeSet::new();
+    let mut body = Vec::new();
+    for l in &r.body {
+        let goal = match l {
+            Literal::Pos(a) => {
+                let mut vs = Vec::new();
+                l.vars(&mut vs);
+                bound.extend(vs);
+                Goal::Atom(a)
+            }
+            Literal::Neg(a) => Goal::Neg(a),
+            Literal::Cmp(CmpOp::Eq, Term::Var(x), y) if !bound.contains(x.as_str()) => {
+                bound.insert(x);
+                Goal::Assign(x, y)
+            }
+            Literal::Cmp(CmpOp::Eq, x, Term::Var(y)) if !bound.contains(y.as_str()) => {
+                bound.insert(y);
+                Goal::Assign(y, x)
+            }
+            Literal::Cmp(op, x, y) => Goal::Test(*op, x, y),
+            Literal::Agg { .. } => return Err(format!("{dialect}: aggregate in a body")),
+        };
+        body.push(spell(goal));
+    }
+    Ok((r.head.clone(), body.join(", ")))
+}
+
 /// Converts a model value into a core value.
 pub fn value(v: &Val) -> Value {
     match v {
@@ -203,12 +299,12 @@ impl Spelling {
 
     pub fn atom(&self, a: &Atom) -> String {
         let args: Vec<String> = a.args.iter().map(|t| self.term(t)).collect();
-        format!("r_{}({})", a.rel, args.join(self.arg_sep))
+        format!("{}({})", rel(&a.rel), args.join(self.arg_sep))
     }
 
     pub fn fact(&self, f: &Fact) -> String {
         let args: Vec<String> = f.vals.iter().map(|v| self.term(&Term::Const(v.clone()))).collect();
-        format!("r_{}({}){}", f.rel, args.join(self.arg_sep), self.end)
+        format!("{}({}){}", rel(&f.rel), args.join(self.arg_sep), self.end)
     }
 
     /// A rule without aggregates, flattened, its literals in evaluation order as they are,

@@ -2,9 +2,8 @@
 //! (`h[a, b] := r[a, c], s[c, b]`), constant rules for facts, `not` for negation, aggregates
 //! in rule heads, and an entry rule `?[...]` for the output relation.
 
-use super::{agg_form, flatten, AggForm, TextDialect};
-use crate::ast::{AggFn, CmpOp, Literal, Program, Rule, Term, Val};
-use std::collections::BTreeSet;
+use super::{agg_form, bound_body, push_clauses, rel, AggForm, Goal, TextDialect};
+use crate::ast::{AggFn, CmpOp, Program, Rule, Term, Val};
 use std::fmt::Write;
 
 /// `no-magic` disables Cozo's magic-set rewrite; `stored` loads the facts into stored
@@ -13,10 +12,6 @@ use std::fmt::Write;
 /// operator instead of its default ascending key order): a set answer must not depend on it,
 /// and a fault in how rows are delivered (a lost first or last row) shows up as a difference.
 pub const OPTIONS: &[&str] = &["no-magic", "stored", "reverse", "order-desc"];
-
-fn rel(name: &str) -> String {
-    format!("r_{name}")
-}
 
 fn var(name: &str) -> String {
     format!("v_{name}")
@@ -29,13 +24,13 @@ fn val(v: &Val) -> String {
     }
 }
 
-fn term(t: &Term) -> Result<String, String> {
-    Ok(match t {
+fn term(t: &Term) -> String {
+    match t {
         Term::Var(v) => var(v),
         Term::Const(c) => val(c),
         Term::Wild => "_".into(),
-        Term::Bin(op, a, b) => format!("({} {} {})", term(a)?, op.symbol(), term(b)?),
-    })
+        Term::Bin(op, a, b) => format!("({} {} {})", term(a), op.symbol(), term(b)),
+    }
 }
 
 fn cmp(op: CmpOp) -> &'static str {
@@ -45,9 +40,9 @@ fn cmp(op: CmpOp) -> &'static str {
     }
 }
 
-fn atom(a: &crate::ast::Atom) -> Result<String, String> {
-    let args: Result<Vec<String>, String> = a.args.iter().map(term).collect();
-    Ok(format!("{}[{}]", rel(&a.rel), args?.join(", ")))
+fn atom(a: &crate::ast::Atom) -> String {
+    let args: Vec<String> = a.args.iter().map(term).collect();
+    format!("{}[{}]", rel(&a.rel), args.join(", "))
 }
 
 fn cols(n: usize) -> String {
@@ -61,7 +56,7 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     let mut lines = facts(p, stored, &mut pre);
     for (i, r) in p.rules.iter().enumerate() {
         if let Some(a) = agg_form(r) {
-            lines.extend(agg_rule(r, i, &a)?);
+            lines.extend(agg_rule(r, i, &a));
             continue;
         }
         if r.has_agg() {
@@ -69,19 +64,13 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
         }
         lines.push(rule(r)?);
     }
-    if option == Some("reverse") {
-        lines.reverse();
-    }
     let n = p.cols(out).len();
     if stored {
         s.push_str("# crosscheck-option: stored\n");
         s.push_str(&pre);
         s.push_str("{\n");
     }
-    for l in lines {
-        s.push_str(&l);
-        s.push('\n');
-    }
+    push_clauses(&mut s, lines, option);
     let _ = writeln!(s, "?[{c}] := {}[{c}]", rel(out), c = cols(n));
     if option == Some("no-magic") {
         s.push_str(":disable_magic_rewrite true\n");
@@ -129,7 +118,7 @@ fn facts(p: &Program, stored: bool, pre: &mut String) -> Vec<String> {
 }
 
 /// The grouped aggregate rule `i` as an auxiliary rule and the rule that reads it back.
-fn agg_rule(r: &Rule, i: usize, a: &AggForm) -> Result<[String; 2], String> {
+fn agg_rule(r: &Rule, i: usize, a: &AggForm) -> [String; 2] {
     // Cozo aggregates in the head of an auxiliary rule, read back by the real one: Cozo's
     // `sum` is a float (6.0 joins with no 6), so it goes through `to_int`, and without group
     // columns Cozo answers an empty input with one row (sum 0.0) where Soufflé derives
@@ -151,46 +140,28 @@ fn agg_rule(r: &Rule, i: usize, a: &AggForm) -> Result<[String; 2], String> {
     if summed {
         main.push(format!("{result} = to_int({result}_f)"));
     }
-    let head: Result<Vec<String>, String> = r.head.args.iter().map(term).collect();
-    Ok([first, format!("{}[{}] := {}", rel(&r.head.rel), head?.join(", "), main.join(", "))])
+    let head: Vec<String> = r.head.args.iter().map(term).collect();
+    [first, format!("{}[{}] := {}", rel(&r.head.rel), head.join(", "), main.join(", "))]
 }
 
 /// A rule without aggregates, its body in evaluation order, `=` binding an unbound variable.
 fn rule(r: &Rule) -> Result<String, String> {
-    let r = flatten(r)?;
-    let mut bound: BTreeSet<String> = BTreeSet::new();
-    let mut body = Vec::new();
-    for l in &r.body {
-        body.push(match l {
-            Literal::Pos(a) => {
-                let mut vs = Vec::new();
-                a.args.iter().for_each(|t| t.vars(&mut vs));
-                bound.extend(vs.into_iter().map(str::to_string));
-                atom(a)?
-            }
-            Literal::Neg(a) => format!("not {}", atom(a)?),
-            Literal::Cmp(CmpOp::Eq, Term::Var(x), y) if !bound.contains(x) => {
-                bound.insert(x.clone());
-                format!("{} = {}", var(x), term(y)?)
-            }
-            Literal::Cmp(CmpOp::Eq, x, Term::Var(y)) if !bound.contains(y) => {
-                bound.insert(y.clone());
-                format!("{} = {}", var(y), term(x)?)
-            }
-            Literal::Cmp(op, x, y) => format!("{} {} {}", term(x)?, cmp(*op), term(y)?),
-            Literal::Agg { .. } => return Err("cozo: aggregate in a body".into()),
-        });
-    }
-    let head: Result<Vec<String>, String> = r.head.args.iter().map(term).collect();
-    Ok(format!("{}[{}] := {}", rel(&r.head.rel), head?.join(", "), body.join(", ")))
+    let (head, body) = bound_body(r, "cozo", |g| match g {
+        Goal::Atom(a) => atom(a),
+        Goal::Neg(a) => format!("not {}", atom(a)),
+        Goal::Assign(x, y) => format!("{} = {}", var(x), term(y)),
+        Goal::Test(op, x, y) => format!("{} {} {}", term(x), cmp(op), term(y)),
+    })?;
+    let args: Vec<String> = head.args.iter().map(term).collect();
+    Ok(format!("{}[{}] := {body}", rel(&head.rel), args.join(", ")))
 }
 
 /// Cozo's spelling facts and printer.
-pub static COZO: TextDialect = TextDialect {
-    name: "cozo",
-    options: OPTIONS,
-    extension: "cozo",
-    command: "paste into the Cozo REPL or `cozo` server's script endpoint",
-    comment_prefix: "#",
+pub static COZO: TextDialect = TextDialect::new(
+    "cozo",
+    OPTIONS,
+    "cozo",
+    "paste into the Cozo REPL or `cozo` server's script endpoint",
+    "#",
     print,
-};
+);

@@ -12,13 +12,17 @@
 //! 2^31), `SUM` (a `HUGEINT`) cast back to `BIGINT`. Overflow is an error, as in the reference
 //! evaluator: an expected refusal.
 
-use super::recsql::{self, MultiRec, Session, SqlDialect};
+use super::recsql::{self, MultiRec, Session, SqlSpelling};
+use super::TextDialect;
 use crate::ast::Type;
 
 /// The optimizer off, or some of its passes; one thread; `materialized` CTEs, `reverse` rule
 /// order and an `order-desc` answer; none may change a result.
 pub const OPTIONS: &[&str] =
     &["no-optimizer", "no-join-order", "no-filter-pushdown", "threads-1", "materialized", "reverse", "order-desc"];
+
+/// DuckDB's facts and printer.
+pub static DUCKDB: TextDialect = TextDialect::sql(OPTIONS, "duckdb < repro.sql", &SPELLING);
 
 pub fn session(option: &str) -> Option<Session> {
     let s = |setup, undo| Some(Session { setup, undo });
@@ -36,10 +40,8 @@ pub fn session(option: &str) -> Option<Session> {
     }
 }
 
-pub static DUCKDB: SqlDialect = SqlDialect {
+static SPELLING: SqlSpelling = SqlSpelling {
     name: "duckdb",
-    options: OPTIONS,
-    command: "duckdb < repro.sql",
     num: |n| format!("CAST({n} AS BIGINT)"),
     sym: recsql::quote,
     null: |t| match t {

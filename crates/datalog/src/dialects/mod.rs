@@ -14,7 +14,9 @@ pub mod sqlite;
 pub mod swipl;
 pub mod z3;
 
-pub use common::{agg_form, columns, flatten, option_line, value, AggForm, Spelling, TextDialect};
+pub use common::{
+    agg_form, bound_body, columns, flatten, option_line, push_clauses, rel, value, AggForm, Goal, Spelling, TextDialect,
+};
 
 use crate::ast::Program;
 

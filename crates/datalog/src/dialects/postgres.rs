@@ -14,7 +14,8 @@
 //! the reference evaluator: an expected refusal, since PostgreSQL may evaluate an expression on
 //! rows that a later filter would have removed.
 
-use super::recsql::{self, MultiRec, Session, SqlDialect};
+use super::recsql::{self, MultiRec, Session, SqlSpelling};
+use super::TextDialect;
 use crate::ast::Type;
 
 /// Planner switches (each with JIT off: a disabled plan node costs 1e10, past
@@ -31,6 +32,9 @@ pub const OPTIONS: &[&str] = &[
     "order-desc",
 ];
 
+/// PostgreSQL's facts and printer.
+pub static POSTGRES: TextDialect = TextDialect::sql(OPTIONS, "psql -f repro.sql", &SPELLING);
+
 pub fn session(option: &str) -> Option<Session> {
     let s = |setup, undo| Some(Session { setup, undo });
     match option {
@@ -43,10 +47,8 @@ pub fn session(option: &str) -> Option<Session> {
     }
 }
 
-pub static POSTGRES: SqlDialect = SqlDialect {
+static SPELLING: SqlSpelling = SqlSpelling {
     name: "postgres",
-    options: OPTIONS,
-    command: "psql -f repro.sql",
     num: |n| format!("CAST({n} AS BIGINT)"),
     sym: |s| format!("CAST({} AS TEXT) COLLATE \"C\"", recsql::quote(s)),
     null: |t| match t {

@@ -1,8 +1,8 @@
 //! Recursive SQL, shared by the SQL dialects of this leg (`sqlite`, `postgres`, `duckdb`): one
 //! CTE per relation in `WITH RECURSIVE`, in stratification order; facts as `VALUES`, rules as
 //! `SELECT`s joined by `UNION` (set semantics), negation as `NOT EXISTS`, aggregates as
-//! `GROUP BY`. A [`SqlDialect`] holds what differs: how constants, typed NULLs and aggregates are
-//! spelled, how several recursive rules of one relation must be shaped, and the session
+//! `GROUP BY`. A [`SqlSpelling`] holds what differs: how constants, typed NULLs and aggregates
+//! are spelled, how several recursive rules of one relation must be shaped, and the session
 //! settings of its `config` options.
 //!
 //! What no dialect here takes is refused by every printer (and kept out of their programs by
@@ -12,7 +12,7 @@
 //! appear more than once"; DuckDB accepts it and reads the last iteration's rows at both
 //! places, so `c(X,Z) :- c(X,Y), c(Y,Z)` silently misses pairs).
 
-use super::{agg_form, flatten, Dialect};
+use super::{agg_form, flatten, rel};
 use crate::ast::{AggFn, Atom, CmpOp, Literal, Program, Rule, Term, Type, Val};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -37,13 +37,10 @@ pub struct Session {
     pub undo: &'static str,
 }
 
-/// What differs between the recursive-SQL dialects.
-pub struct SqlDialect {
+/// What differs between the recursive-SQL dialects in how they print a program.
+pub struct SqlSpelling {
+    /// The dialect, for its refusals.
     pub name: &'static str,
-    /// The options of its `config` oracle.
-    pub options: &'static [&'static str],
-    /// How a reproducer runs (`repro.sql`).
-    pub command: &'static str,
     pub num: fn(i64) -> String,
     pub sym: fn(&str) -> String,
     /// A NULL of a column type, for the empty start of a relation without facts or base rules.
@@ -64,10 +61,6 @@ pub fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
-fn rel(n: &str) -> String {
-    format!("r_{n}")
-}
-
 /// The SELECT of one rule as it is built: the enclosing query's alias for the recursive
 /// atom (until that atom is met), what binds each variable, the FROM list, the conditions.
 struct Query<'a> {
@@ -78,7 +71,7 @@ struct Query<'a> {
 }
 
 struct Printer<'a> {
-    d: &'a SqlDialect,
+    d: &'a SqlSpelling,
     n_alias: usize,
 }
 
@@ -219,7 +212,7 @@ impl Printer<'_> {
 }
 
 /// Prints `p` in dialect `d` with `out` as the output relation and an optional `config` option.
-pub fn print(d: &SqlDialect, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
+pub fn print(d: &SqlSpelling, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
     let mut pr = Printer { d, n_alias: 0 };
     let mut ctes = Vec::new();
     for comp in crate::analysis::strata(p)? {
@@ -342,27 +335,6 @@ impl Printer<'_> {
             }
         }
         Ok(())
-    }
-}
-
-impl Dialect for SqlDialect {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn options(&self) -> &'static [&'static str] {
-        self.options
-    }
-    fn extension(&self) -> &'static str {
-        "sql"
-    }
-    fn command(&self) -> &'static str {
-        self.command
-    }
-    fn comment_prefix(&self) -> &'static str {
-        "--"
-    }
-    fn print(&self, p: &Program, out: &str, option: Option<&str>) -> Result<String, String> {
-        print(self, p, out, option)
     }
 }
 

@@ -85,11 +85,4 @@ fn print_one(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 }
 
 /// Souffle's spelling facts and printer.
-pub static SOUFFLE: TextDialect = TextDialect {
-    name: "souffle",
-    options: OPTIONS,
-    extension: "dl",
-    command: "souffle repro.dl",
-    comment_prefix: "//",
-    print: print_one,
-};
+pub static SOUFFLE: TextDialect = TextDialect::new("souffle", OPTIONS, "dl", "souffle repro.dl", "//", print_one);

@@ -2,17 +2,13 @@
 //! `aggregate_all/3` over a completed table, bodies are printed in evaluation order (Prolog
 //! needs bound variables for comparisons). The program prints the output relation itself.
 
-use super::{flatten, AggForm, Spelling, TextDialect};
-use crate::ast::{CmpOp, Literal, Program, Rule, Term};
+use super::{bound_body, push_clauses, rel, AggForm, Goal, Spelling, TextDialect};
+use crate::ast::{CmpOp, Program, Rule, Term};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// `subsumptive` tabling answers from more general tables; `reverse` reverses clause order.
 pub const OPTIONS: &[&str] = &["subsumptive", "reverse"];
-
-fn rel(n: &str) -> String {
-    format!("r_{n}")
-}
 
 const SPELLING: Spelling =
     Spelling { name: "swipl", var: "V_", quote: '\'', paren_negative: true, op_space: "", arg_sep: ", ", end: "." };
@@ -42,13 +38,7 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
             lines.push(format!("{}({}) :- fail.", rel(&d.name), args.join(", ")));
         }
     }
-    if option == Some("reverse") {
-        lines.reverse();
-    }
-    for l in lines {
-        s.push_str(&l);
-        s.push('\n');
-    }
+    push_clauses(&mut s, lines, option);
     let n = p.cols(out).len();
     let vars: Vec<String> = (0..n).map(|i| format!("A{i}")).collect();
     let fmt: Vec<&str> = (0..n).map(|_| "~q").collect();
@@ -64,14 +54,7 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
 }
 
 /// Swipl's spelling facts and printer.
-pub static SWIPL: TextDialect = TextDialect {
-    name: "swipl",
-    options: OPTIONS,
-    extension: "pl",
-    command: "swipl repro.pl",
-    comment_prefix: "%",
-    print,
-};
+pub static SWIPL: TextDialect = TextDialect::new("swipl", OPTIONS, "pl", "swipl repro.pl", "%", print);
 
 /// The grouped aggregate form as `aggregate_all/3`.
 fn agg_rule(r: &Rule, a: &AggForm) -> String {
@@ -95,33 +78,16 @@ fn agg_rule(r: &Rule, a: &AggForm) -> String {
 
 /// A rule without aggregates, its body in evaluation order: Prolog compares bound values.
 fn rule(r: &Rule) -> Result<String, String> {
-    let r = flatten(r)?;
-    let mut bound: BTreeSet<String> = BTreeSet::new();
-    let mut body = Vec::new();
-    for l in &r.body {
-        body.push(match l {
-            Literal::Pos(a) => {
-                let mut vs = Vec::new();
-                a.args.iter().for_each(|t| t.vars(&mut vs));
-                bound.extend(vs.into_iter().map(str::to_string));
-                atom(a)
-            }
-            Literal::Neg(a) => format!("tnot({})", atom(a)),
-            Literal::Cmp(CmpOp::Eq, Term::Var(x), y) if !bound.contains(x) => {
-                bound.insert(x.clone());
-                let op = if matches!(y, Term::Bin(..)) { "is" } else { "=" };
-                format!("V_{x} {op} {}", term(y))
-            }
-            Literal::Cmp(CmpOp::Eq, x, Term::Var(y)) if !bound.contains(y) => {
-                bound.insert(y.clone());
-                let op = if matches!(x, Term::Bin(..)) { "is" } else { "=" };
-                format!("V_{y} {op} {}", term(x))
-            }
-            Literal::Cmp(op, x, y) => comparison(*op, x, y),
-            Literal::Agg { .. } => return Err("swipl: aggregate in a body".into()),
-        });
-    }
-    Ok(format!("{} :- {}.", atom(&r.head), body.join(", ")))
+    let (head, body) = bound_body(r, "swipl", |g| match g {
+        Goal::Atom(a) => atom(a),
+        Goal::Neg(a) => format!("tnot({})", atom(a)),
+        Goal::Assign(x, y) => {
+            let op = if matches!(y, Term::Bin(..)) { "is" } else { "=" };
+            format!("V_{x} {op} {}", term(y))
+        }
+        Goal::Test(op, x, y) => comparison(op, x, y),
+    })?;
+    Ok(format!("{} :- {body}.", atom(&head)))
 }
 
 /// A comparison of bound values: arithmetic compares by value, terms by standard order.

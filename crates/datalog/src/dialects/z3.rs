@@ -8,7 +8,7 @@
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
-use super::TextDialect;
+use super::{push_clauses, rel, TextDialect};
 use crate::ast::{CmpOp, Literal, Program, Rule, Term, Type, Val};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -26,10 +26,6 @@ pub const OPTIONS: &[&str] = &[
 
 /// The widest sort: numbers beyond it are refused.
 const MAX_BITS: u32 = 16;
-
-fn rel(n: &str) -> String {
-    format!("r_{n}")
-}
 
 /// How values are coded: each symbol by its rank (the order of the `; symbols:` comment), all
 /// in bit-vectors of `bits` bits. Rules are safe and μZ gets no arithmetic, so every value is a
@@ -222,23 +218,13 @@ pub fn print(p: &Program, out: &str, option: Option<&str>) -> Result<String, Str
     for v in &vars {
         let _ = writeln!(s, "(declare-var {v} N)");
     }
-    for r in rules {
-        s.push_str(&r);
-        s.push('\n');
-    }
+    push_clauses(&mut s, rules, None);
     let _ = writeln!(s, "(query {} :print-answer true)", rel(out));
     Ok(s)
 }
 
 /// Z3's spelling facts and printer.
-pub static Z3: TextDialect = TextDialect {
-    name: "z3",
-    options: OPTIONS,
-    extension: "smt2",
-    command: "z3 repro.smt2",
-    comment_prefix: ";",
-    print,
-};
+pub static Z3: TextDialect = TextDialect::new("z3", OPTIONS, "smt2", "z3 repro.smt2", ";", print);
 
 #[cfg(test)]
 mod tests {
