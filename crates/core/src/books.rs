@@ -13,8 +13,6 @@ use std::collections::HashMap;
 struct Kept {
     /// Full finding directories.
     dirs: u32,
-    /// The smallest reduced case among them.
-    best: Option<usize>,
     /// Rows in `findings.db`.
     rows: u32,
 }
@@ -53,23 +51,14 @@ impl Books {
         let (bucket, shape) = bug_of(kind, rec);
         let placed = self.bugs.place(&bucket, &shape);
         rec.signature = placed.signature;
-        let size = rec.reduced.as_ref().map(|r| r.stats.size_after);
-        let folded: Vec<Kept> = placed.merged.iter().filter_map(|m| self.kept.remove(m)).collect();
+        let folded: u32 = placed.merged.iter().filter_map(|m| self.kept.remove(m)).map(|k| k.rows).sum();
         let kept = self.kept.entry(rec.signature.clone()).or_default();
-        for k in folded {
-            kept.dirs += k.dirs;
-            kept.rows += k.rows;
-            kept.best = min_size(kept.best, k.best);
-        }
-        // The first of a bug (its reproducers are the bug's), the first few, and any reduced case
-        // smaller than those kept.
-        let keep = placed.new || kept.dirs < self.keep || size.is_some_and(|n| kept.best.is_none_or(|best| n < best));
+        kept.rows += folded;
+        // The first of a bug (its reproducers are the bug's) and the next few.
+        let keep = placed.new || kept.dirs < self.keep;
         let (id, new_bug) = if keep || kept.rows < ROWS_PER_BUG {
             kept.rows += 1;
-            if keep {
-                kept.dirs += 1;
-                kept.best = min_size(kept.best, size);
-            }
+            kept.dirs += u32::from(keep);
             let files = keep.then(|| reproducer_files(kind, rec));
             store.record(Some(self.campaign), rec, files.as_deref())?
         } else {
@@ -77,18 +66,13 @@ impl Books {
             (String::new(), false)
         };
         if !placed.merged.is_empty() {
+            // The merged bugs' directories hold larger cases of this bug: they become rows,
+            // so a bug keeps its few directories however many provisional bugs it absorbs.
             store.merge_bugs(&rec.signature, &placed.merged)?;
         }
         self.findings += 1;
         sink.finding(rec, new_bug && placed.new);
         Ok((id, new_bug))
-    }
-}
-
-fn min_size(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
     }
 }
 

@@ -304,6 +304,7 @@ impl Store {
                 .optional()
                 .map_err(dbe)?;
             let Some((old, count)) = old else { continue };
+            demote_dirs(&self.dir, &tx, old).map_err(dbe)?;
             tx.execute("UPDATE findings SET bug = ?1 WHERE bug = ?2", params![target, old]).map_err(dbe)?;
             tx.execute("UPDATE bugs SET count = count + ?1 WHERE id = ?2", params![count, target]).map_err(dbe)?;
             tx.execute("DELETE FROM bugs WHERE id = ?1", params![old]).map_err(dbe)?;
@@ -474,6 +475,24 @@ fn write_dir(root: &Path, rec: &FindingRecord, files: &[(String, String)]) -> Re
     let _ = fs::remove_dir_all(&final_dir);
     fs::rename(&tmp_dir, &final_dir).map_err(|source| StoreError::Write { path: final_dir.clone(), source })?;
     sync_dir(&root.join("findings"));
+    Ok(())
+}
+
+/// Turns the finding directories of bug `bug` into rows: each keeps its record less the case,
+/// which replay rebuilds. A directory that cannot be read stays as it is.
+fn demote_dirs(root: &Path, tx: &rusqlite::Transaction<'_>, bug: i64) -> rusqlite::Result<()> {
+    let dirs: Vec<(String, String)> = tx
+        .prepare("SELECT id, dir FROM findings WHERE bug = ?1 AND dir != ''")?
+        .query_map(params![bug], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, dir) in dirs {
+        let Ok(rec) = load_finding(&root.join(&dir)) else { continue };
+        let Ok(record) = serde_json::to_string(&FindingRecord { case: serde_json::Value::Null, ..rec }) else {
+            continue;
+        };
+        tx.execute("UPDATE findings SET dir = '', record = ?1 WHERE id = ?2", params![record, id])?;
+        let _ = fs::remove_dir_all(root.join(&dir));
+    }
     Ok(())
 }
 
