@@ -2,7 +2,7 @@
 //! `bridge/nemo.py`), running rules printed by the Datalog leg's `nemo` dialect. A timeout
 //! kills the host (the next program starts another); a Nemo panic the host caught is a crash.
 
-use crate::transport::bridge::{Bridge, BridgeError, Launch};
+use crate::transport::bridge::{Bridge, BridgeError, Launch, Library};
 use crate::transport::find_tool;
 use crosscheck_core::engine::{info_for, Factory};
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError, Value};
@@ -12,6 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const INSTALL: &str = "pip install nemo-python into .venv (scripts/install-datalog-engines.sh)";
+const LIB: Library = Library { host: "nemo", product: "Nemo", module: "nmo_python", install: INSTALL };
 
 fn python(loc: Option<&str>) -> Option<PathBuf> {
     match loc {
@@ -66,12 +67,9 @@ impl Nemo {
     fn start(&mut self) -> Result<(), SetupError> {
         let launch = Launch {
             python: &self.py,
-            module_arg: "nemo",
+            lib: &LIB,
             what: &self.info.name,
             name: "nemo",
-            product: "Nemo",
-            module: "nmo_python",
-            install: INSTALL,
             start_timeout: Duration::from_secs(30),
         };
         self.bridge = Some(Bridge::spawn(&launch)?.0);

@@ -37,18 +37,25 @@ pub const HOST: &str = concat!(
     "\nsys.exit(main())\n",
 );
 
-/// What starting a bridge needs, and the words its errors use.
+/// A library the Python host runs, in the words its errors use.
+#[derive(Clone, Copy)]
+pub struct Library {
+    /// The host module to run (`python -I -c HOST MODULE`).
+    pub host: &'static str,
+    /// The product's name and the Python module it needs.
+    pub product: &'static str,
+    pub module: &'static str,
+    pub install: &'static str,
+}
+
+/// What starting a bridge needs.
 pub struct Launch<'a> {
     pub python: &'a Path,
-    /// The host module to run (`python -I -c HOST MODULE`).
-    pub module_arg: &'a str,
+    pub lib: &'a Library,
     /// The engine as the user wrote it (`duckdb`, `duckdb=/opt/venv`), for messages.
     pub what: &'a str,
-    /// The engine's name in the registry, its product name and the Python module it needs.
+    /// The engine's name in the registry.
     pub name: &'a str,
-    pub product: &'a str,
-    pub module: &'a str,
-    pub install: &'a str,
     /// How long the interpreter and the import may take.
     pub start_timeout: Duration,
 }
@@ -72,7 +79,7 @@ impl Bridge {
     /// Starts a bridge and reads its hello: the bridge and the version it reported.
     pub fn spawn(l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
         let mut cmd = Command::new(l.python);
-        cmd.args(["-I", "-c", HOST, l.module_arg]);
+        cmd.args(["-I", "-c", HOST, l.lib.host]);
         // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
         // to this thread by a parent-death signal.
         let parent = std::process::id() as libc::pid_t;
@@ -98,14 +105,14 @@ impl Bridge {
                         "{}: {} is not a {} bridge (said: {line})",
                         l.what,
                         l.python.display(),
-                        l.product
+                        l.lib.product
                     ))),
                 }
             }
             Err(ReadError::Timeout) => Err(SetupError::new(format!(
                 "{}: the {} bridge did not start within {}s",
                 l.what,
-                l.product,
+                l.lib.product,
                 l.start_timeout.as_secs()
             ))),
             Err(ReadError::Closed) => Err(start_failure(l, &mut p)),
@@ -159,21 +166,22 @@ fn start_failure(l: &Launch<'_>, p: &mut LineProcess) -> SetupError {
         .find(|l| !l.trim().is_empty())
         .map(|l| l.trim().to_string())
         .unwrap_or_else(|| "it printed nothing".into());
-    if last.contains(&format!("No module named '{}'", l.module)) {
+    let lib = l.lib;
+    if last.contains(&format!("No module named '{}'", lib.module)) {
         SetupError::new(format!(
             "{}: {} cannot import the {} module; install it with {}",
             l.what,
             l.python.display(),
-            l.module,
-            l.install
+            lib.module,
+            lib.install
         ))
     } else {
         SetupError::new(format!(
             "{}: the {} bridge exited at start under {} ({last}); give a virtualenv with the {} module ({}=/path/to/venv)",
             l.what,
-            l.product,
+            lib.product,
             l.python.display(),
-            l.module,
+            lib.module,
             l.name
         ))
     }
