@@ -85,7 +85,7 @@ pub fn split_atoms(line: &str) -> Vec<String> {
 
 pub static FACTORY: Entry<Tool<()>> = Entry {
     name: "clingo",
-    describe: "clingo ASP solver (Debian gringo), stratified programs as answer-set programs",
+    describe: "clingo ASP solver (Debian gringo), stratified programs as answer-set programs; clingo=/path/to/clingo for another build",
     opener: Tool {
         install: "apt-get install gringo (scripts/install-datalog-engines.sh)",
         version: |out| Some(out.lines().next()?.trim().strip_prefix("clingo version ")?.to_string()),

@@ -32,6 +32,6 @@ fn undo(option: &str) -> Option<&'static str> {
 pub static FACTORY: Entry<SqlOn> = Entry {
     name: "duckdb",
     describe:
-        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL engine's bridge; duckdb=/path/to/venv for another one",
+        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL engine's bridge; duckdb=/path/to/venv (or its python) for another one",
     opener: SqlOn { sql: &duckdb::FACTORY, rules: Rules { expected: EXPECTED, undo, one_statement: None } },
 };

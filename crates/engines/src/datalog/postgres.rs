@@ -37,6 +37,6 @@ fn undo(option: &str) -> Option<&'static str> {
 
 pub static FACTORY: Entry<SqlOn> = Entry {
     name: "postgres",
-    describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL engine: a private server, or postgres=postgres://USER@HOST:PORT/DB",
+    describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL engine: a private server (postgres=/path/to/bin for another build), or postgres=postgres://USER@HOST:PORT/DB",
     opener: SqlOn { sql: &postgres::FACTORY, rules: Rules { expected: EXPECTED, undo, one_statement: None } },
 };

@@ -20,7 +20,7 @@ const LIMITS: &[&str] = &[
 
 pub static FACTORY: Entry<SqlOn> = Entry {
     name: "sqlite",
-    describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process",
+    describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process; takes no location",
     opener: SqlOn {
         sql: &sqlite::FACTORY,
         rules: Rules { expected: LIMITS, undo: nothing_to_undo, one_statement: Some(&["PRAGMA automatic_index = ON"]) },

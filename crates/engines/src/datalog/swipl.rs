@@ -10,7 +10,7 @@ use std::time::Duration;
 
 pub static FACTORY: Entry<Tool<Programs>> = Entry {
     name: "swipl",
-    describe: "SWI-Prolog with tabling (Debian swi-prolog-nox)",
+    describe: "SWI-Prolog with tabling (Debian swi-prolog-nox); swipl=/path/to/swipl for another build",
     opener: Tool {
         install: "apt-get install swi-prolog-nox (scripts/install-datalog-engines.sh)",
         version: |out| {

@@ -4,7 +4,7 @@
 //! running a program ([`Tool::run`]). The binary is named after the engine, and speaks the
 //! dialect of that name.
 
-use crate::transport::{find_tool, run_once, RunOnce};
+use crate::transport::{binary_at, find_tool, run_once, RunOnce};
 use crate::Opener;
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError};
@@ -25,10 +25,6 @@ pub struct Tool<S> {
 }
 
 impl<S> Tool<S> {
-    fn binary(name: &str, location: Option<&str>) -> Option<PathBuf> {
-        location.map(PathBuf::from).or_else(|| find_tool(name))
-    }
-
     /// The tool's first probe: `--version` must succeed and print the tool's own banner (each
     /// tool's `version` reads only that), so a wrong binary fails here, before any program.
     fn version_of(&self, bin: &PathBuf) -> Result<String, String> {
@@ -47,7 +43,7 @@ impl<S> Tool<S> {
 
 impl<S: Send + 'static> Opener for Tool<S> {
     fn availability(&self, name: &'static str) -> Availability {
-        let found = match Self::binary(name, None) {
+        let found = match find_tool(name) {
             Some(bin) => self.version_of(&bin).map_err(|e| format!("{name} does not answer: {e}")),
             None => Err(format!("{name} not found")),
         };
@@ -55,8 +51,11 @@ impl<S: Send + 'static> Opener for Tool<S> {
     }
 
     fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let bin = Self::binary(name, spec.location.as_deref())
-            .ok_or_else(|| SetupError::new(format!("{name} not found: run scripts/install-datalog-engines.sh")))?;
+        let bin = match spec.location.as_deref() {
+            Some(location) => binary_at(name, location, name)?,
+            None => find_tool(name)
+                .ok_or_else(|| SetupError::new(format!("{name} not found: run scripts/install-datalog-engines.sh")))?,
+        };
         let v = self.version_of(&bin).map_err(|e| crate::no_answer(spec, &e))?;
         Ok(Box::new(ToolEngine { info: info_for(spec, v, name, &[]), bin, state: (self.open)()?, run: self.run }))
     }

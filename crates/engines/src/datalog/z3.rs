@@ -139,7 +139,7 @@ fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
 
 pub static FACTORY: Entry<Tool<()>> = Entry {
     name: "z3",
-    describe: "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3)",
+    describe: "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3); z3=/path/to/z3 for another build",
     opener: Tool {
         install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
         version: |out| out.trim_start().strip_prefix("Z3 version ")?.split_whitespace().next().map(str::to_string),

@@ -7,7 +7,7 @@ use crate::Entry;
 
 pub static FACTORY: Entry<Bridged> = Entry {
     name: "bitwuzla",
-    describe: "Bitwuzla from PyPI (Python API) behind a long-lived bridge process",
+    describe: "Bitwuzla from PyPI (Python API) behind a long-lived bridge process; bitwuzla=/path/to/venv (or its python)[+key=value] for another one",
     opener: Bridged {
         lib: Library {
             host: "bitwuzla",

@@ -6,7 +6,7 @@ use crate::Entry;
 
 pub static FACTORY: Entry<Binary> = Entry {
     name: "cvc4",
-    describe: "CVC4 over SMT-LIB stdin (Debian cvc4), one process per worker",
+    describe: "CVC4 over SMT-LIB stdin (Debian cvc4), one process per worker; cvc4=/path/to/cvc4[+key=value] for another build",
     opener: Binary {
         tool: "cvc4",
         args: &["--lang", "smt2", "--incremental", "--strings-exp"],

@@ -7,7 +7,7 @@ use crate::Entry;
 
 pub static FACTORY: Entry<Binary> = Entry {
     name: "cvc5",
-    describe: "cvc5 CLI over SMT-LIB stdin (Debian cvc5), one process per worker",
+    describe: "cvc5 CLI over SMT-LIB stdin (Debian cvc5), one process per worker; cvc5=/path/to/cvc5[+key=value] for another build",
     opener: Binary {
         tool: "cvc5",
         args: &["--lang", "smt2", "--incremental"],
@@ -18,7 +18,7 @@ pub static FACTORY: Entry<Binary> = Entry {
 
 pub static PY_FACTORY: Entry<Bridged> = Entry {
     name: "cvc5-py",
-    describe: "cvc5 from PyPI (Python API) behind a long-lived bridge process",
+    describe: "cvc5 from PyPI (Python API) behind a long-lived bridge process; cvc5-py=/path/to/venv (or its python)[+key=value] for another one",
     opener: Bridged {
         lib: Library {
             host: "cvc5",

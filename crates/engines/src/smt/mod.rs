@@ -11,8 +11,8 @@ pub mod sexp;
 pub mod yices;
 pub mod z3;
 
-use crate::transport::bridge::{Library, HOST};
-use crate::transport::find_tool;
+use crate::transport::bridge::{python_at, Library, HOST};
+use crate::transport::{binary_at, find_tool};
 use crate::{available_if, Opener};
 use bridged::{BridgedSolver, Hosted};
 use crosscheck_core::engine::{Availability, EngineFactory, EngineSpec, SetupError};
@@ -45,7 +45,7 @@ impl Opener for Binary {
     fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
         let (path, flags, options) = split_location(spec.location.as_deref());
         let program = match path {
-            Some(p) => PathBuf::from(p),
+            Some(p) => binary_at(name, &p, self.tool)?,
             None => find_tool(self.tool).ok_or_else(|| {
                 SetupError::new(format!("{name}: `{}` not found; install it with {}", self.tool, self.install))
             })?,
@@ -63,36 +63,36 @@ pub struct Bridged {
     pub dialect: &'static str,
 }
 
-/// The Python of a virtualenv given as LOCATION, else the project's.
-fn python_for(path: Option<String>) -> Option<PathBuf> {
-    match path {
-        Some(p) => {
-            let p = PathBuf::from(p);
-            Some(if p.is_dir() { p.join("bin/python") } else { p })
-        }
-        None => find_tool("python").filter(|p| p.to_string_lossy().contains(".venv")).or_else(|| find_tool("python3")),
-    }
+/// The project's Python.
+fn default_python() -> Option<PathBuf> {
+    find_tool("python").filter(|p| p.to_string_lossy().contains(".venv")).or_else(|| find_tool("python3"))
 }
 
 impl Bridged {
-    fn launch(&self, spec_location: Option<&str>) -> Result<(Hosted, String), String> {
-        let (path, _flags, options) = split_location(spec_location);
-        let python = python_for(path).ok_or("no python found")?;
-        let version = probe_version(&python, &["-c", HOST, self.lib.host, "--version"])?;
-        Ok((Hosted { python, lib: self.lib, options }, version))
+    /// The library's version, as the host reports it under `python`.
+    fn version(&self, python: &PathBuf) -> Result<String, String> {
+        probe_version(python, &["-c", HOST, self.lib.host, "--version"])
     }
 }
 
 impl Opener for Bridged {
     fn availability(&self, _name: &'static str) -> Availability {
-        let found = self.launch(None).map(|(l, v)| format!("{v} ({})", l.python.display()));
+        let found = default_python()
+            .ok_or_else(|| "no python found".to_string())
+            .and_then(|py| Ok(format!("{} ({})", self.version(&py)?, py.display())));
         available_if(found, self.lib.install)
     }
 
+    /// LOCATION: `[VENV-OR-PYTHON][+OPTION...]`, as for a solver binary.
     fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (launch, version) = self
-            .launch(spec.location.as_deref())
-            .map_err(|e| SetupError::new(format!("{name}: {e}; {}", self.lib.install)))?;
-        Ok(Box::new(BridgedSolver::new(spec, version, self.dialect, launch)))
+        let (path, _flags, options) = split_location(spec.location.as_deref());
+        let python = match path {
+            Some(p) => python_at(name, &self.lib, &p, None)?,
+            None => default_python()
+                .ok_or_else(|| SetupError::new(format!("{name}: no python found; {}", self.lib.install)))?,
+        };
+        let version =
+            self.version(&python).map_err(|e| SetupError::new(format!("{name}: {e}; {}", self.lib.install)))?;
+        Ok(Box::new(BridgedSolver::new(spec, version, self.dialect, Hosted { python, lib: self.lib, options })))
     }
 }

@@ -7,7 +7,7 @@ use crate::Entry;
 
 pub static FACTORY: Entry<Binary> = Entry {
     name: "yices",
-    describe: "Yices 2 (yices-smt2 --incremental --interactive), one process per worker; yices=+--mcsat for MCSAT",
+    describe: "Yices 2 (yices-smt2 --incremental --interactive), one process per worker; yices=/path/to/yices-smt2 for another build, yices=+--mcsat for MCSAT",
     opener: Binary {
         tool: "yices-smt2",
         args: &["--incremental", "--interactive", "--smt2-model-format"],

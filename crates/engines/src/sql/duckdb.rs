@@ -12,7 +12,7 @@
 //! limit is interrupted inside DuckDB (`Connection.interrupt`), which keeps the database; if the
 //! bridge does not answer shortly after, it is killed and the statement is a timeout all the same.
 
-use crate::transport::bridge::{Bridge, BridgeError, Launch, Library};
+use crate::transport::bridge::{python_at, Bridge, BridgeError, Launch, Library};
 use crate::transport::{find_tool, ReadError};
 use crate::{available_if, Entry, Opener};
 use crosscheck_core::engine::info_for;
@@ -41,7 +41,8 @@ pub struct Flavor {
 
 pub static FACTORY: Entry<Flavor> = Entry {
     name: "duckdb",
-    describe: "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one",
+    describe:
+        "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv (or its python) for another one",
     opener: Flavor {
         lib: Library {
             host: "duckdb",
@@ -78,39 +79,14 @@ impl Opener for Flavor {
     }
 }
 
-/// The Python interpreter to run the bridge with.
+/// The Python interpreter to run the bridge with: the one the location names, else the
+/// project's.
 fn python_for(f: &Flavor, name: &str, location: Option<&str>) -> Result<PathBuf, SetupError> {
-    let lib = &f.lib;
-    let fix = format!(
-        "give a virtualenv with the {m} module ({name}=/path/to/venv) or its python ({name}=/path/to/venv/bin/python)",
-        m = lib.module
-    );
     match location {
-        Some(loc) => {
-            let p = Path::new(loc);
-            if p.is_dir() {
-                for c in ["bin/python3", "bin/python", "python3", "python"] {
-                    if p.join(c).is_file() {
-                        return Ok(p.join(c));
-                    }
-                }
-                Err(SetupError::new(format!("{name}={loc}: no bin/python in this directory; {fix}")))
-            } else if p.is_file()
-                && f.shell.is_some_and(|sh| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(sh)))
-            {
-                Err(SetupError::new(format!(
-                    "{name}={loc}: that is the {} command-line shell; crosscheck drives {} through its Python module (typed values, interrupts): {fix}",
-                    lib.product, lib.product
-                )))
-            } else if p.is_file() {
-                Ok(p.to_path_buf())
-            } else {
-                Err(SetupError::new(format!("{name}={loc}: no such file or directory; {fix}")))
-            }
-        }
+        Some(loc) => python_at(name, &f.lib, loc, f.shell),
         None => find_tool("python3")
             .or_else(|| find_tool("python"))
-            .ok_or_else(|| SetupError::new(format!("{name}: no python3 found; install with {}", lib.install))),
+            .ok_or_else(|| SetupError::new(format!("{name}: no python3 found; install with {}", f.lib.install))),
     }
 }
 

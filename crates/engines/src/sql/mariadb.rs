@@ -37,7 +37,7 @@ const ER_QUERY_INTERRUPTED: u16 = 1317;
 
 pub static FACTORY: Entry<MariaDb> = Entry {
     name: "mariadb",
-    describe: "MariaDB: a private server started by crosscheck, or mariadb=mysql://USER[:PW]@HOST:PORT",
+    describe: "MariaDB: a private server started by crosscheck (mariadb=/path/to/dir-of-mariadbd for another build), or mariadb=mysql://USER[:PW]@HOST:PORT",
     opener: MariaDb,
 };
 

@@ -29,7 +29,7 @@ const INSTALL: &str = "scripts/install-sql-engines.sh (or: apt-get install -y po
 
 pub static FACTORY: Entry<Postgres> = Entry {
     name: "postgres",
-    describe: "PostgreSQL: a private server started by crosscheck, or postgres=postgres://USER@HOST:PORT/DB",
+    describe: "PostgreSQL: a private server started by crosscheck (postgres=/path/to/bin for another build), or postgres=postgres://USER@HOST:PORT/DB",
     opener: Postgres,
 };
 

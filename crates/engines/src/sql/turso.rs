@@ -9,7 +9,7 @@ use crate::Entry;
 
 pub static FACTORY: Entry<Flavor> = Entry {
     name: "turso",
-    describe: "Turso, a SQLite rewrite in Rust (PyPI pyturso), behind a bridge process, in memory",
+    describe: "Turso, a SQLite rewrite in Rust (PyPI pyturso), behind a bridge process, in memory; turso=/path/to/venv (or its python) for another one",
     opener: Flavor {
         lib: Library {
             host: "turso",

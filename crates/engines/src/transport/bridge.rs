@@ -12,7 +12,7 @@
 use super::process::{LineProcess, ReadError};
 use crosscheck_core::{Outcome, SetupError};
 use serde_json::Value as Json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -58,6 +58,35 @@ pub struct Launch<'a> {
     pub name: &'a str,
     /// How long the interpreter and the import may take.
     pub start_timeout: Duration,
+}
+
+/// The Python a LOCATION names for the engine `name` hosting `lib`: a virtualenv directory (its
+/// `bin/python3` or `bin/python`; a directory holding `python3` or `python` does too) or a
+/// Python binary. `shell` is the name of the library's own command-line shell, which users
+/// give by mistake and which is no Python.
+pub fn python_at(name: &str, lib: &Library, location: &str, shell: Option<&str>) -> Result<PathBuf, SetupError> {
+    let fix = format!(
+        "give a virtualenv with the {m} module ({name}=/path/to/venv) or its python ({name}=/path/to/venv/bin/python)",
+        m = lib.module
+    );
+    let p = Path::new(location);
+    if p.is_dir() {
+        return ["bin/python3", "bin/python", "python3", "python"]
+            .iter()
+            .map(|c| p.join(c))
+            .find(|c| c.is_file())
+            .ok_or_else(|| SetupError::new(format!("{name}={location}: no bin/python in this directory; {fix}")));
+    }
+    if !p.is_file() {
+        return Err(SetupError::new(format!("{name}={location}: no such file or directory; {fix}")));
+    }
+    if shell.is_some_and(|sh| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(sh))) {
+        return Err(SetupError::new(format!(
+            "{name}={location}: that is the {} command-line shell; crosscheck drives {} through its Python module: {fix}",
+            lib.product, lib.product
+        )));
+    }
+    Ok(p.to_path_buf())
 }
 
 /// Why a request got no reply.

@@ -463,18 +463,7 @@ fn duckdb_bridge_dies_with_crosscheck_on_sigterm() {
 // ---- bad input: one clear line, never a hang -------------------------------------------------
 
 fn setup_error(text: &str) -> String {
-    let s = spec(text);
-    let t = Instant::now();
-    let r = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &s);
-    let took = t.elapsed();
-    let msg = match r {
-        Ok(_) => panic!("{text}: opened, expected a setup error"),
-        Err(e) => e.message,
-    };
-    assert!(took < Duration::from_secs(12), "{text}: took {took:?}");
-    assert!(!msg.contains('\n'), "{text}: more than one line: {msg}");
-    eprintln!("{text}\n  -> {msg} ({took:?})");
-    msg
+    crate::locations::setup_error_in(&crosscheck_engines::sql::registry(), text)
 }
 
 /// A port with something listening that is not a database: it greets with HTTP.
