@@ -9,6 +9,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub static FACTORY: Factory = Factory {
+    name: "sqlite",
+    describe: "SQLite, bundled in crosscheck (rusqlite), in memory; takes no location",
+    availability,
+    open,
+};
+
 fn availability() -> Availability {
     Availability { available: true, detail: rusqlite::version().to_string(), install: "built in".into() }
 }
@@ -20,13 +27,6 @@ fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     e.reset()?;
     Ok(Box::new(e))
 }
-
-pub static FACTORY: Factory = Factory {
-    name: "sqlite",
-    describe: "SQLite, bundled in crosscheck (rusqlite), in memory; takes no location",
-    availability,
-    open,
-};
 
 pub struct SqliteEngine {
     conn: Option<Connection>,
