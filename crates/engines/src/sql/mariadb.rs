@@ -11,6 +11,9 @@
 //! database. Timeouts use `max_statement_time`, with `KILL QUERY` from a watchdog as the
 //! fallback. Values are typed by their column: integers, DECIMAL as exact decimals, FLOAT and
 //! DOUBLE as floats, binary strings as bytes, any other type as its text.
+//!
+//! The engine around the client (session, timeouts, crashes, resets) is `served`'s; this file
+//! is MariaDB's [`Driver`].
 
 use super::served::{Driver, Failure, ServerEngine};
 use crate::transport::server::{self, one_line, Action, Probe, ServerProcess};

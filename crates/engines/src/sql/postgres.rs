@@ -11,6 +11,9 @@
 //! DROP/CREATE DATABASE) and resets the session's settings. Timeouts use `statement_timeout`,
 //! with a cancel request from a watchdog as the fallback. Values keep their types: integers,
 //! `numeric` as exact decimals, floats, booleans, text, `bytea`; any other type as its text.
+//!
+//! The engine around the client (session, timeouts, crashes, resets) is `served`'s; this file
+//! is PostgreSQL's [`Driver`].
 
 use super::pgwire::{binary_supported, binary_value, split_statements, text_value};
 use super::served::{Driver, Failure, ServerEngine};
