@@ -13,7 +13,63 @@ pub mod sql;
 pub mod testing;
 pub mod transport;
 
-use crosscheck_core::{Engine, EngineFactory, EngineSpec, Outcome, SetupError};
+use crosscheck_core::{Availability, Engine, EngineFactory, EngineSpec, Outcome, SetupError};
+
+/// A registry entry: an engine's name and line for `crosscheck engines`, and how it is found
+/// and opened. There is one [`Opener`] per way of running engines (a solver binary, a library
+/// behind the Python host, a server, one-shot tools, recursive SQL on an SQL engine), so an
+/// adapter is its engine's data plus the logic that is its own.
+pub struct Entry<O: 'static> {
+    pub name: &'static str,
+    pub describe: &'static str,
+    pub opener: O,
+}
+
+/// How the engines of an [`Entry`] named `name` are found and opened.
+pub trait Opener: Sync {
+    fn availability(&self, name: &'static str) -> Availability;
+    fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError>;
+}
+
+impl<O: Opener> EngineFactory for Entry<O> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn describe(&self) -> &'static str {
+        self.describe
+    }
+
+    fn availability(&self) -> Availability {
+        self.opener.availability(self.name)
+    }
+
+    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        self.opener.open(self.name, spec)
+    }
+}
+
+/// The availability of an engine whose version was found, or why it was not, with `install`
+/// as the hint.
+pub fn available_if(version: Result<String, String>, install: &str) -> Availability {
+    let (available, detail) = match version {
+        Ok(v) => (true, v),
+        Err(why) => (false, why),
+    };
+    Availability { available, detail, install: install.into() }
+}
+
+/// For an engine built into crosscheck: a LOCATION is a setup error that says so, since there
+/// is no other build to load (`what` names the one built in).
+pub fn built_in(spec: &EngineSpec, what: &str) -> Result<(), SetupError> {
+    match &spec.location {
+        Some(loc) => Err(SetupError::new(format!(
+            "{name}={loc}: {name} is built into crosscheck ({what}) and takes no LOCATION: write {name} alone",
+            name = spec.name
+        ))),
+        None => Ok(()),
+    }
+}
 
 /// Opens an engine from a registry; `mutant:<engine>:<fault>` wraps another engine.
 pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {

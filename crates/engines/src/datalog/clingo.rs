@@ -3,10 +3,10 @@
 //! model.
 
 use super::option_line;
-use super::tool::{run, Exited, OneShot, Tool, ToolFactory};
-use crosscheck_core::{Outcome, SetupError, Value};
-use std::marker::PhantomData;
-use std::path::PathBuf;
+use super::tool::{run, Exited, Tool};
+use crate::Entry;
+use crosscheck_core::{Outcome, Value};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -83,61 +83,50 @@ pub fn split_atoms(line: &str) -> Vec<String> {
     out
 }
 
-const TOOL: Tool = Tool {
+pub static FACTORY: Entry<Tool<()>> = Entry {
     name: "clingo",
-    install: "apt-get install gringo (scripts/install-datalog-engines.sh)",
-    version: |out| Some(out.lines().next()?.trim().strip_prefix("clingo version ")?.to_string()),
+    describe: "clingo ASP solver (Debian gringo), stratified programs as answer-set programs; clingo=/path/to/clingo for another build",
+    opener: Tool {
+        install: "apt-get install gringo (scripts/install-datalog-engines.sh)",
+        version: |out| Some(out.lines().next()?.trim().strip_prefix("clingo version ")?.to_string()),
+        open: || Ok(()),
+        run: run_clingo,
+    },
 };
 
-pub static FACTORY: ToolFactory<Clingo> = ToolFactory {
-    tool: TOOL,
-    describe: "clingo ASP solver (Debian gringo), stratified programs as answer-set programs",
-    engine: PhantomData,
-};
-
-pub struct Clingo {
-    bin: PathBuf,
-}
-
-impl OneShot for Clingo {
-    fn open(bin: PathBuf) -> Result<Self, SetupError> {
-        Ok(Clingo { bin })
+/// The program's least model: its one answer set.
+fn run_clingo(_: &mut (), bin: &Path, text: &str, limit: Duration) -> Outcome {
+    let mut cmd = Command::new(bin);
+    cmd.args(["-V0", "--warn=none", "--outf=0"]);
+    if let Some(o) = option_line(text, "%") {
+        cmd.arg(o);
     }
-    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let mut cmd = Command::new(&self.bin);
-        cmd.args(["-V0", "--warn=none", "--outf=0"]);
-        if let Some(o) = option_line(text, "%") {
-            cmd.arg(o);
-        }
-        cmd.arg(format!("--time-limit={}", limit.as_secs().max(1)));
-        cmd.arg("-");
-        let Exited { stdout, stderr, status } =
-            match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "clingo") {
-                Ok(done) => done,
-                Err(o) => return o,
-            };
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            return crate::transport::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
-        }
-        let lines: Vec<&str> = stdout.lines().collect();
-        let Some(end) = lines.iter().position(|l| l.starts_with("SATISFIABLE") || l.starts_with("UNSATISFIABLE"))
-        else {
-            if stdout.contains("UNKNOWN") || stderr.contains("Interrupted") {
-                return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
-            }
-            return Outcome::error(format!("clingo: {}", stderr.lines().take(3).collect::<Vec<_>>().join(" ")));
-        };
-        if lines[end].starts_with("UNSATISFIABLE") {
-            return Outcome::error("clingo: unsatisfiable (the program is not stratified?)");
-        }
-        let model = if end == 0 { "" } else { lines[end - 1] };
-        let mut rows = Vec::new();
-        for a in split_atoms(model) {
-            let Some(open) = a.find('(') else { continue };
-            let inner = a[open + 1..].strip_suffix(')').unwrap_or(&a[open + 1..]);
-            rows.push(split_args(inner).iter().map(|c| super::parse_cell(c)).collect::<Vec<Value>>());
-        }
-        super::numbered_rows(rows)
+    cmd.arg(format!("--time-limit={}", limit.as_secs().max(1)));
+    cmd.arg("-");
+    let Exited { stdout, stderr, status } = match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "clingo") {
+        Ok(done) => done,
+        Err(o) => return o,
+    };
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(sig) = status.signal() {
+        return crate::transport::crash_from(Some(status), format!("signal {sig}\n{stderr}"));
     }
+    let lines: Vec<&str> = stdout.lines().collect();
+    let Some(end) = lines.iter().position(|l| l.starts_with("SATISFIABLE") || l.starts_with("UNSATISFIABLE")) else {
+        if stdout.contains("UNKNOWN") || stderr.contains("Interrupted") {
+            return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
+        }
+        return Outcome::error(format!("clingo: {}", stderr.lines().take(3).collect::<Vec<_>>().join(" ")));
+    };
+    if lines[end].starts_with("UNSATISFIABLE") {
+        return Outcome::error("clingo: unsatisfiable (the program is not stratified?)");
+    }
+    let model = if end == 0 { "" } else { lines[end - 1] };
+    let mut rows = Vec::new();
+    for a in split_atoms(model) {
+        let Some(open) = a.find('(') else { continue };
+        let inner = a[open + 1..].strip_suffix(')').unwrap_or(&a[open + 1..]);
+        rows.push(split_args(inner).iter().map(|c| super::parse_cell(c)).collect::<Vec<Value>>());
+    }
+    super::numbered_rows(rows)
 }

@@ -15,12 +15,17 @@ fn availability() -> Availability {
 }
 
 fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    crate::built_in(spec, "the cozo crate, in-memory storage")?;
     let db = new_db()?;
     Ok(Box::new(Cozo { info: info_for(spec, VERSION.into(), "cozo", &[]), db }))
 }
 
-pub static FACTORY: Factory =
-    Factory { name: "cozo", describe: "CozoDB 0.7 (crate, in-memory storage, in process)", availability, open };
+pub static FACTORY: Factory = Factory {
+    name: "cozo",
+    describe: "CozoDB 0.7 (crate, in-memory storage, in process); takes no location",
+    availability,
+    open,
+};
 
 fn new_db() -> Result<DbInstance, SetupError> {
     DbInstance::new("mem", "", "").map_err(|e| SetupError::new(format!("cannot open an in-memory CozoDB: {e}")))

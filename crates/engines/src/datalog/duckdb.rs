@@ -12,8 +12,9 @@
 //! 2^31), `SUM` (a `HUGEINT`) cast back to `BIGINT`. Overflow is an error, as in the reference
 //! evaluator: an expected refusal.
 
-use super::sqlleg::{Rules, SqlLegFactory};
+use super::sqlleg::{Rules, SqlOn};
 use crate::sql::duckdb;
+use crate::Entry;
 
 /// 64-bit overflow in arithmetic, and a sum past 64 bits cast back to BIGINT.
 const EXPECTED: &[&str] = &["Out of Range Error", "out of range for the destination type"];
@@ -28,10 +29,9 @@ fn undo(option: &str) -> Option<&'static str> {
     })
 }
 
-pub static FACTORY: SqlLegFactory = SqlLegFactory {
+pub static FACTORY: Entry<SqlOn> = Entry {
     name: "duckdb",
-    sql: &duckdb::FACTORY,
     describe:
-        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL engine's bridge; duckdb=/path/to/venv for another one",
-    rules: Rules { expected: EXPECTED, undo, one_statement: None },
+        "recursive SQL (WITH RECURSIVE) on DuckDB through the SQL engine's bridge; duckdb=/path/to/venv (or its python) for another one",
+    opener: SqlOn { sql: &duckdb::FACTORY, rules: Rules { expected: EXPECTED, undo, one_statement: None } },
 };

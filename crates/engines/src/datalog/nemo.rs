@@ -2,7 +2,7 @@
 //! `bridge/nemo.py`), running rules printed by the Datalog leg's `nemo` dialect. A timeout
 //! kills the host (the next program starts another); a Nemo panic the host caught is a crash.
 
-use crate::transport::bridge::{Bridge, BridgeError, Launch};
+use crate::transport::bridge::{python_at, Bridge, BridgeError, Launch, Library};
 use crate::transport::find_tool;
 use crosscheck_core::engine::{info_for, Factory};
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError, Value};
@@ -12,13 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const INSTALL: &str = "pip install nemo-python into .venv (scripts/install-datalog-engines.sh)";
-
-fn python(loc: Option<&str>) -> Option<PathBuf> {
-    match loc {
-        Some(l) => Some(PathBuf::from(l).join("bin/python")),
-        None => find_tool("python3").filter(has_nemo),
-    }
-}
+const LIB: Library = Library { host: "nemo", product: "Nemo", module: "nmo_python", install: INSTALL };
 
 fn has_nemo(py: &PathBuf) -> bool {
     Command::new(py).args(["-c", "import nmo_python"]).output().map(|o| o.status.success()).unwrap_or(false)
@@ -34,15 +28,19 @@ fn version(py: &PathBuf) -> Option<String> {
 
 fn availability() -> Availability {
     let install = INSTALL.to_string();
-    match python(None).and_then(|p| version(&p)) {
+    match find_tool("python3").filter(has_nemo).and_then(|p| version(&p)) {
         Some(v) => Availability { available: true, detail: v, install },
         None => Availability { available: false, detail: "nmo_python not importable".into(), install },
     }
 }
 
 fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-    let py = python(spec.location.as_deref())
-        .ok_or_else(|| SetupError::new("nemo-python not found: run scripts/install-datalog-engines.sh"))?;
+    let py = match spec.location.as_deref() {
+        Some(location) => python_at("nemo", &LIB, location, None)?,
+        None => find_tool("python3")
+            .filter(has_nemo)
+            .ok_or_else(|| SetupError::new("nemo-python not found: run scripts/install-datalog-engines.sh"))?,
+    };
     let v = version(&py).ok_or_else(|| SetupError::new(format!("{} cannot import nmo_python", py.display())))?;
     let mut n = Nemo { info: info_for(spec, v, "nemo", &[]), py, bridge: None };
     n.start()?;
@@ -51,7 +49,7 @@ fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
 
 pub static FACTORY: Factory = Factory {
     name: "nemo",
-    describe: "Nemo rule engine (PyPI nemo-python) through a long-lived Python bridge",
+    describe: "Nemo rule engine (PyPI nemo-python) through a long-lived Python bridge; nemo=/path/to/venv (or its python) for another one",
     availability,
     open,
 };
@@ -66,12 +64,9 @@ impl Nemo {
     fn start(&mut self) -> Result<(), SetupError> {
         let launch = Launch {
             python: &self.py,
-            module_arg: "nemo",
+            lib: &LIB,
             what: &self.info.name,
             name: "nemo",
-            product: "Nemo",
-            module: "nmo_python",
-            install: INSTALL,
             start_timeout: Duration::from_secs(30),
         };
         self.bridge = Some(Bridge::spawn(&launch)?.0);

@@ -15,8 +15,9 @@
 //! the reference evaluator: an expected refusal, since PostgreSQL may evaluate an expression on
 //! rows that a later filter would have removed.
 
-use super::sqlleg::{Rules, SqlLegFactory};
+use super::sqlleg::{Rules, SqlOn};
 use crate::sql::postgres;
+use crate::Entry;
 
 /// numeric_value_out_of_range: 64-bit overflow.
 const EXPECTED: &[&str] = &["(SQLSTATE 22003)"];
@@ -34,13 +35,8 @@ fn undo(option: &str) -> Option<&'static str> {
     })
 }
 
-pub static FACTORY: SqlLegFactory = SqlLegFactory {
+pub static FACTORY: Entry<SqlOn> = Entry {
     name: "postgres",
-    sql: &postgres::FACTORY,
-    describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL engine: a private server, or postgres=postgres://USER@HOST:PORT/DB",
-    rules: Rules {
-        expected: EXPECTED,
-        undo,
-        one_statement: None,
-    },
+    describe: "recursive SQL (WITH RECURSIVE) on PostgreSQL through the SQL engine: a private server (postgres=/path/to/bin for another build), or postgres=postgres://USER@HOST:PORT/DB",
+    opener: SqlOn { sql: &postgres::FACTORY, rules: Rules { expected: EXPECTED, undo, one_statement: None } },
 };

@@ -4,8 +4,9 @@
 //! `PRAGMA` line runs on its own, and automatic indexes are switched back on after the
 //! program that switched them off.
 
-use super::sqlleg::{nothing_to_undo, Rules, SqlLegFactory};
+use super::sqlleg::{nothing_to_undo, Rules, SqlOn};
 use crate::sql::sqlite;
+use crate::Entry;
 
 /// SQLite's messages for its documented limits (sqlite.org/limits.html) that a big program can
 /// reach: a large program printed as one query of nested views can pass them; that is a
@@ -17,9 +18,11 @@ const LIMITS: &[&str] = &[
     "too many FROM clause terms",
 ];
 
-pub static FACTORY: SqlLegFactory = SqlLegFactory {
+pub static FACTORY: Entry<SqlOn> = Entry {
     name: "sqlite",
-    sql: &sqlite::FACTORY,
-    describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process",
-    rules: Rules { expected: LIMITS, undo: nothing_to_undo, one_statement: Some(&["PRAGMA automatic_index = ON"]) },
+    describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process; takes no location",
+    opener: SqlOn {
+        sql: &sqlite::FACTORY,
+        rules: Rules { expected: LIMITS, undo: nothing_to_undo, one_statement: Some(&["PRAGMA automatic_index = ON"]) },
+    },
 };

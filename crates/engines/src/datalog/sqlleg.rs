@@ -4,16 +4,15 @@
 //! settings a `config` option leaves behind.
 
 use super::option_line;
+use crate::Opener;
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, ErrorClass, Outcome, SetupError};
 use std::time::Duration;
 
-/// The factory of a [`SqlLeg`] engine: the SQL factory `sql` opens the engine from the same
-/// spec, so locations and labels mean what they mean for SQL.
-pub struct SqlLegFactory {
-    pub name: &'static str,
+/// How a [`SqlLeg`] engine opens: the SQL factory `sql` opens the engine from the same spec,
+/// so locations and labels mean what they mean for SQL.
+pub struct SqlOn {
     pub sql: &'static dyn EngineFactory,
-    pub describe: &'static str,
     pub rules: Rules,
 }
 
@@ -31,20 +30,14 @@ pub struct Rules {
     pub one_statement: Option<&'static [&'static str]>,
 }
 
-impl EngineFactory for SqlLegFactory {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn describe(&self) -> &'static str {
-        self.describe
-    }
-    fn availability(&self) -> Availability {
+impl Opener for SqlOn {
+    fn availability(&self, _name: &'static str) -> Availability {
         self.sql.availability()
     }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
         let inner = self.sql.open(spec)?;
-        let info = info_for(spec, inner.info().version.clone(), self.name, &[]);
-        Ok(Box::new(SqlLeg { info, inner, name: self.name, rules: self.rules }))
+        let info = info_for(spec, inner.info().version.clone(), name, &[]);
+        Ok(Box::new(SqlLeg { info, inner, name, rules: self.rules }))
     }
 }
 

@@ -1,29 +1,30 @@
 //! What the Datalog engines run as one-shot processes (z3's μZ, clingo, swipl) share: finding
 //! the binary (the spec's location, else `PATH` or the project virtualenv), its version, the
-//! availability line, one run with its deadline, and the factory and engine around a tool's
-//! own way of running a program ([`OneShot`]).
+//! availability line, one run with its deadline, and the engine around a tool's own way of
+//! running a program ([`Tool::run`]). The binary is named after the engine, and speaks the
+//! dialect of that name.
 
-use crate::transport::{find_tool, run_once, RunOnce};
+use crate::transport::{binary_at, find_tool, run_once, RunOnce};
+use crate::Opener;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, Outcome, SetupError};
-use std::marker::PhantomData;
-use std::path::PathBuf;
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError};
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
-/// A binary an engine runs once per program.
-pub struct Tool {
-    pub name: &'static str,
+/// A binary an engine runs once per program, and the engine's state `S` around it (swipl's
+/// directory for program files; most tools have none).
+pub struct Tool<S> {
     pub install: &'static str,
     /// The version out of what `--version` printed.
     pub version: fn(&str) -> Option<String>,
+    /// The state, made when the engine opens.
+    pub open: fn() -> Result<S, SetupError>,
+    /// One program, in a fresh process of the binary.
+    pub run: fn(&mut S, bin: &Path, text: &str, limit: Duration) -> Outcome,
 }
 
-impl Tool {
-    fn binary(&self, location: Option<&str>) -> Option<PathBuf> {
-        location.map(PathBuf::from).or_else(|| find_tool(self.name))
-    }
-
+impl<S> Tool<S> {
     /// The tool's first probe: `--version` must succeed and print the tool's own banner (each
     /// tool's `version` reads only that), so a wrong binary fails here, before any program.
     fn version_of(&self, bin: &PathBuf) -> Result<String, String> {
@@ -38,25 +39,25 @@ impl Tool {
             }
         }
     }
+}
 
-    pub fn availability(&self) -> Availability {
-        let install = self.install.to_string();
-        match self.binary(None).map(|b| self.version_of(&b)) {
-            Some(Ok(v)) => Availability { available: true, detail: v, install },
-            Some(Err(e)) => {
-                Availability { available: false, detail: format!("{} does not answer: {e}", self.name), install }
-            }
-            None => Availability { available: false, detail: format!("{} not found", self.name), install },
-        }
+impl<S: Send + 'static> Opener for Tool<S> {
+    fn availability(&self, name: &'static str) -> Availability {
+        let found = match find_tool(name) {
+            Some(bin) => self.version_of(&bin).map_err(|e| format!("{name} does not answer: {e}")),
+            None => Err(format!("{name} not found")),
+        };
+        crate::available_if(found, self.install)
     }
 
-    /// The binary a spec names and its version.
-    pub fn locate(&self, spec: &EngineSpec) -> Result<(PathBuf, String), SetupError> {
-        let bin = self.binary(spec.location.as_deref()).ok_or_else(|| {
-            SetupError::new(format!("{} not found: run scripts/install-datalog-engines.sh", self.name))
-        })?;
+    fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let bin = match spec.location.as_deref() {
+            Some(location) => binary_at(name, location, name)?,
+            None => find_tool(name)
+                .ok_or_else(|| SetupError::new(format!("{name} not found: run scripts/install-datalog-engines.sh")))?,
+        };
         let v = self.version_of(&bin).map_err(|e| crate::no_answer(spec, &e))?;
-        Ok((bin, v))
+        Ok(Box::new(ToolEngine { info: info_for(spec, v, name, &[]), bin, state: (self.open)()?, run: self.run }))
     }
 }
 
@@ -77,46 +78,15 @@ pub fn run(cmd: &mut Command, input: &str, wait: Duration, limit: Duration, name
     }
 }
 
-/// How an engine built on a [`Tool`] runs one program; the factory and the `Engine` around it
-/// are [`ToolFactory`] and [`ToolEngine`], the same for every such tool.
-pub trait OneShot: Send + Sized + 'static {
-    /// The engine's state around its binary, made when the engine opens.
-    fn open(bin: PathBuf) -> Result<Self, SetupError>;
-    /// One program, in a fresh process.
-    fn run(&mut self, text: &str, limit: Duration) -> Outcome;
-}
-
-/// The factory of a one-shot tool engine: the tool speaks the dialect it is named after.
-pub struct ToolFactory<T> {
-    pub tool: Tool,
-    pub describe: &'static str,
-    pub engine: PhantomData<fn() -> T>,
-}
-
-impl<T: OneShot> EngineFactory for ToolFactory<T> {
-    fn name(&self) -> &'static str {
-        self.tool.name
-    }
-    fn describe(&self) -> &'static str {
-        self.describe
-    }
-    fn availability(&self) -> Availability {
-        self.tool.availability()
-    }
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (bin, v) = self.tool.locate(spec)?;
-        let info = info_for(spec, v, self.tool.name, &[]);
-        Ok(Box::new(ToolEngine { info, state: T::open(bin)? }))
-    }
-}
-
 /// A one-shot tool engine: nothing outlives a run, so a reset has nothing to do.
-pub struct ToolEngine<T> {
+pub struct ToolEngine<S> {
     info: EngineInfo,
-    state: T,
+    bin: PathBuf,
+    state: S,
+    run: fn(&mut S, &Path, &str, Duration) -> Outcome,
 }
 
-impl<T: OneShot> Engine for ToolEngine<T> {
+impl<S: Send> Engine for ToolEngine<S> {
     fn info(&self) -> &EngineInfo {
         &self.info
     }
@@ -124,6 +94,6 @@ impl<T: OneShot> Engine for ToolEngine<T> {
         Ok(())
     }
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        self.state.run(text, limit)
+        (self.run)(&mut self.state, &self.bin, text, limit)
     }
 }

@@ -9,11 +9,11 @@
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
-use super::tool::{run, Exited, OneShot, Tool, ToolFactory};
-use crosscheck_core::{Outcome, SetupError, Value};
+use super::tool::{run, Exited, Tool};
+use crate::Entry;
+use crosscheck_core::{Outcome, Value};
 use std::collections::BTreeMap;
-use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -137,71 +137,62 @@ fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
     }
 }
 
-const TOOL: Tool = Tool {
+pub static FACTORY: Entry<Tool<()>> = Entry {
     name: "z3",
-    install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
-    version: |out| out.trim_start().strip_prefix("Z3 version ")?.split_whitespace().next().map(str::to_string),
+    describe: "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3); z3=/path/to/z3 for another build",
+    opener: Tool {
+        install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
+        version: |out| out.trim_start().strip_prefix("Z3 version ")?.split_whitespace().next().map(str::to_string),
+        open: || Ok(()),
+        run: run_z3,
+    },
 };
 
-pub static FACTORY: ToolFactory<Z3> = ToolFactory {
-    tool: TOOL,
-    describe: "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3)",
-    engine: PhantomData,
-};
-
-pub struct Z3 {
-    bin: PathBuf,
-}
-
-impl OneShot for Z3 {
-    fn open(bin: PathBuf) -> Result<Self, SetupError> {
-        Ok(Z3 { bin })
+/// The query's answer, with symbol codes turned back into text.
+fn run_z3(_: &mut (), bin: &Path, text: &str, limit: Duration) -> Outcome {
+    let cols: Vec<bool> = text
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("(query "))
+        .and_then(|q| q.split_whitespace().next())
+        .and_then(|name| {
+            let decl = format!("(declare-rel {name} (");
+            text.lines().find_map(|l| l.strip_prefix(&decl))
+        })
+        .map(|cols| cols.split_whitespace().map(|c| c.trim_end_matches(')') == "S").collect())
+        .unwrap_or_default();
+    let syms: Vec<String> = match text.lines().find_map(|l| l.strip_prefix("; symbols: ")) {
+        Some(list) => match serde_json::from_str(list) {
+            Ok(v) => v,
+            Err(e) => return Outcome::error(format!("z3: bad symbol table: {e}")),
+        },
+        None => vec![],
+    };
+    let arity = cols.len();
+    let mut cmd = Command::new(bin);
+    cmd.arg("-in").arg(format!("-T:{}", limit.as_secs().max(1)));
+    let Exited { stdout, stderr, status } = match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "z3") {
+        Ok(done) => done,
+        Err(o) => return o,
+    };
+    use std::os::unix::process::ExitStatusExt;
+    if status.signal().is_some() {
+        return crate::transport::crash_from(Some(status), stderr);
     }
-    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let cols: Vec<bool> = text
-            .lines()
-            .rev()
-            .find_map(|l| l.strip_prefix("(query "))
-            .and_then(|q| q.split_whitespace().next())
-            .and_then(|name| {
-                let decl = format!("(declare-rel {name} (");
-                text.lines().find_map(|l| l.strip_prefix(&decl))
-            })
-            .map(|cols| cols.split_whitespace().map(|c| c.trim_end_matches(')') == "S").collect())
-            .unwrap_or_default();
-        let syms: Vec<String> = match text.lines().find_map(|l| l.strip_prefix("; symbols: ")) {
-            Some(list) => match serde_json::from_str(list) {
-                Ok(v) => v,
-                Err(e) => return Outcome::error(format!("z3: bad symbol table: {e}")),
-            },
-            None => vec![],
-        };
-        let arity = cols.len();
-        let mut cmd = Command::new(&self.bin);
-        cmd.arg("-in").arg(format!("-T:{}", limit.as_secs().max(1)));
-        let Exited { stdout, stderr, status } = match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "z3") {
-            Ok(done) => done,
-            Err(o) => return o,
-        };
-        use std::os::unix::process::ExitStatusExt;
-        if status.signal().is_some() {
-            return crate::transport::crash_from(Some(status), stderr);
-        }
-        if stdout.contains("timeout") || stdout.trim_start().starts_with("unknown") {
-            return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
-        }
-        if stdout.contains("(error") {
-            return Outcome::error(format!("z3: {}", stdout.lines().find(|l| l.contains("(error")).unwrap_or("")));
-        }
-        let rows = parse_answer(&stdout, arity).and_then(|rows| {
-            rows.into_iter()
-                .map(|row| row.into_iter().zip(&cols).map(|(v, &sym)| decode(v, sym, &syms)).collect())
-                .collect::<Result<Vec<Vec<Value>>, String>>()
-        });
-        match rows {
-            Ok(rows) => super::numbered_rows(rows),
-            Err(e) => Outcome::error(e),
-        }
+    if stdout.contains("timeout") || stdout.trim_start().starts_with("unknown") {
+        return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
+    }
+    if stdout.contains("(error") {
+        return Outcome::error(format!("z3: {}", stdout.lines().find(|l| l.contains("(error")).unwrap_or("")));
+    }
+    let rows = parse_answer(&stdout, arity).and_then(|rows| {
+        rows.into_iter()
+            .map(|row| row.into_iter().zip(&cols).map(|(v, &sym)| decode(v, sym, &syms)).collect())
+            .collect::<Result<Vec<Vec<Value>>, String>>()
+    });
+    match rows {
+        Ok(rows) => super::numbered_rows(rows),
+        Err(e) => Outcome::error(e),
     }
 }
 

@@ -4,7 +4,7 @@
 //! timeout kills the host (the next script starts another); a host that died is a crash.
 
 use super::process::parse_answers;
-use crate::transport::bridge::{Bridge, BridgeError, Launch};
+use crate::transport::bridge::{Bridge, BridgeError, Launch, Library};
 use crosscheck_core::engine::{info_for, EngineInfo, EngineSpec, SetupError};
 use crosscheck_core::{Engine, ErrorClass, Outcome};
 use serde_json::Value as Json;
@@ -17,9 +17,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// How to start one hosted solver.
 pub struct Hosted {
     pub python: PathBuf,
-    /// The host module (`cvc5`, `bitwuzla`).
-    pub module: &'static str,
-    pub install: &'static str,
+    pub lib: Library,
     /// `(set-option ...)` lines sent at the start of every script (from the engine location).
     pub options: Vec<String>,
 }
@@ -42,12 +40,9 @@ impl BridgedSolver {
         let h = &self.hosted;
         let launch = Launch {
             python: &h.python,
-            module_arg: h.module,
+            lib: &h.lib,
             what: &self.info.name,
             name: &self.info.name,
-            product: h.module,
-            module: h.module,
-            install: h.install,
             start_timeout: START_TIMEOUT,
         };
         match Bridge::spawn(&launch) {

@@ -11,8 +11,9 @@ pub mod sexp;
 pub mod yices;
 pub mod z3;
 
-use crate::transport::bridge::HOST;
-use crate::transport::find_tool;
+use crate::transport::bridge::{python_at, Library, HOST};
+use crate::transport::{binary_at, find_tool};
+use crate::{available_if, Opener};
 use bridged::{BridgedSolver, Hosted};
 use crosscheck_core::engine::{Availability, EngineFactory, EngineSpec, SetupError};
 use crosscheck_core::Engine;
@@ -24,101 +25,74 @@ pub fn registry() -> Vec<&'static dyn EngineFactory> {
     vec![&z3::FACTORY, &cvc5::FACTORY, &cvc5::PY_FACTORY, &yices::FACTORY, &bitwuzla::FACTORY, &cvc4::FACTORY]
 }
 
+/// Every solver binary here prints its version so.
+const VERSION_ARGS: &[&str] = &["--version"];
+
 /// A solver shipped as a binary that reads SMT-LIB on stdin.
-pub struct BinaryFactory {
-    pub name: &'static str,
-    pub describe: &'static str,
+pub struct Binary {
     /// Tool name looked up by `find_tool` (project virtualenv first, then PATH).
     pub tool: &'static str,
     pub args: &'static [&'static str],
-    pub version_args: &'static [&'static str],
     pub dialect: &'static str,
     pub install: &'static str,
 }
 
-impl EngineFactory for BinaryFactory {
-    fn name(&self) -> &'static str {
-        self.name
+impl Opener for Binary {
+    fn availability(&self, _name: &'static str) -> Availability {
+        binary_availability(self.tool, VERSION_ARGS, self.install)
     }
 
-    fn describe(&self) -> &'static str {
-        self.describe
-    }
-
-    fn availability(&self) -> Availability {
-        binary_availability(self.tool, self.version_args, self.install)
-    }
-
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
         let (path, flags, options) = split_location(spec.location.as_deref());
         let program = match path {
-            Some(p) => PathBuf::from(p),
+            Some(p) => binary_at(name, &p, self.tool)?,
             None => find_tool(self.tool).ok_or_else(|| {
-                SetupError::new(format!("{}: `{}` not found; install it with {}", self.name, self.tool, self.install))
+                SetupError::new(format!("{name}: `{}` not found; install it with {}", self.tool, self.install))
             })?,
         };
-        let version =
-            probe_version(&program, self.version_args).map_err(|e| SetupError::new(format!("{}: {e}", self.name)))?;
+        let version = probe_version(&program, VERSION_ARGS).map_err(|e| SetupError::new(format!("{name}: {e}")))?;
         let args = self.args.iter().map(|a| a.to_string()).chain(flags).collect();
         Ok(Box::new(SolverProcess::new(spec, version, self.dialect, Launch { program, args, options })))
     }
 }
 
 /// A solver that PyPI ships only as a Python library, run behind the Python host
-/// (`crate::transport::bridge`).
-pub struct BridgeFactory {
-    pub name: &'static str,
-    pub describe: &'static str,
-    /// The host module (`bitwuzla`, `cvc5`).
-    pub which: &'static str,
+/// (`crate::transport::bridge`); the library's product and module are its host module's name.
+pub struct Bridged {
+    pub lib: Library,
     pub dialect: &'static str,
-    pub install: &'static str,
 }
 
-/// The Python of a virtualenv given as LOCATION, else the project's.
-fn python_for(path: Option<String>) -> Option<PathBuf> {
-    match path {
-        Some(p) => {
-            let p = PathBuf::from(p);
-            Some(if p.is_dir() { p.join("bin/python") } else { p })
-        }
-        None => find_tool("python").filter(|p| p.to_string_lossy().contains(".venv")).or_else(|| find_tool("python3")),
-    }
+/// The project's Python.
+fn default_python() -> Option<PathBuf> {
+    find_tool("python").filter(|p| p.to_string_lossy().contains(".venv")).or_else(|| find_tool("python3"))
 }
 
-impl BridgeFactory {
-    fn launch(&self, spec_location: Option<&str>) -> Result<(Hosted, String), String> {
-        let (path, _flags, options) = split_location(spec_location);
-        let python = python_for(path).ok_or("no python found")?;
-        let version = probe_version(&python, &["-c", HOST, self.which, "--version"])?;
-        Ok((Hosted { python, module: self.which, install: self.install, options }, version))
+impl Bridged {
+    /// The library's version, as the host reports it under `python`.
+    fn version(&self, python: &PathBuf) -> Result<String, String> {
+        probe_version(python, &["-c", HOST, self.lib.host, "--version"])
     }
 }
 
-impl EngineFactory for BridgeFactory {
-    fn name(&self) -> &'static str {
-        self.name
+impl Opener for Bridged {
+    fn availability(&self, _name: &'static str) -> Availability {
+        let found = default_python()
+            .ok_or_else(|| "no python found".to_string())
+            .and_then(|py| Ok(format!("{} ({})", self.version(&py)?, py.display())));
+        available_if(found, self.lib.install)
     }
 
-    fn describe(&self) -> &'static str {
-        self.describe
-    }
-
-    fn availability(&self) -> Availability {
-        match self.launch(None) {
-            Ok((l, v)) => Availability {
-                available: true,
-                detail: format!("{v} ({})", l.python.display()),
-                install: self.install.into(),
-            },
-            Err(e) => Availability { available: false, detail: e, install: self.install.into() },
-        }
-    }
-
-    fn open(&self, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (launch, version) = self
-            .launch(spec.location.as_deref())
-            .map_err(|e| SetupError::new(format!("{}: {e}; {}", self.name, self.install)))?;
-        Ok(Box::new(BridgedSolver::new(spec, version, self.dialect, launch)))
+    /// LOCATION: `[VENV-OR-PYTHON][+OPTION...]`, as for a solver binary.
+    fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let (path, _flags, options) = split_location(spec.location.as_deref());
+        let python = match path {
+            Some(p) => python_at(name, &self.lib, &p, None)?,
+            None => default_python()
+                .ok_or_else(|| SetupError::new(format!("{name}: no python found; {}", self.lib.install)))?,
+        };
+        let version =
+            self.version(&python).map_err(|e| SetupError::new(format!("{name}: {e}; {}", self.lib.install)))?;
+        Ok(Box::new(BridgedSolver::new(spec, version, self.dialect, Hosted { python, lib: self.lib, options })))
     }
 }

@@ -150,11 +150,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_atoms_and_lists() {
-        let s = parse_all("; c\n(assert (= |a b| \"x\"\"y\" #b01))\n(check-sat)").expect("parses");
-        assert_eq!(s.len(), 2);
-        assert_eq!(s[0].to_string(), "(assert (= |a b| \"x\"\"y\" #b01))");
-        assert_eq!(s[1].list().and_then(|l| l.first()).and_then(Sexp::atom), Some("check-sat"));
+    fn reads_replies_in_one_normal_form() {
+        let reply = "sat\n(\n  (define-fun |a b| () (_ BitVec 8)\n    #b01))\n; done\n(error \"x\"\"y\")";
+        let items = parse_all(reply).expect("reads");
+        let printed: Vec<String> = items.iter().map(ToString::to_string).collect();
+        assert_eq!(printed, ["sat", "((define-fun |a b| () (_ BitVec 8) #b01))", "(error \"x\"\"y\")"]);
+        assert_eq!(items[2].list().and_then(|l| l.first()).and_then(Sexp::atom), Some("error"));
     }
 
     #[test]

@@ -12,8 +12,9 @@
 //! limit is interrupted inside DuckDB (`Connection.interrupt`), which keeps the database; if the
 //! bridge does not answer shortly after, it is killed and the statement is a timeout all the same.
 
-use crate::transport::bridge::{Bridge, BridgeError, Launch};
+use crate::transport::bridge::{python_at, Bridge, BridgeError, Launch, Library};
 use crate::transport::{find_tool, ReadError};
+use crate::{available_if, Entry, Opener};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value};
 use serde_json::Value as Json;
@@ -26,103 +27,66 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long after a statement's limit the bridge may take to report the interrupt.
 const KILL_GRACE: Duration = Duration::from_secs(2);
 
-/// An in-process engine reached through its Python module behind the bridge.
+/// An in-process engine reached through its Python module behind the bridge, whose host
+/// module is the engine's name.
+#[derive(Clone, Copy)]
 pub struct Flavor {
-    /// Registry name, and the bridge's driver name.
-    pub name: &'static str,
-    pub product: &'static str,
-    /// The module to import, and the code that prints its version.
-    pub module: &'static str,
+    pub lib: Library,
+    /// The code that prints the module's version.
     pub version_code: &'static str,
     pub dialect: &'static str,
-    pub install: &'static str,
-    pub describe: &'static str,
     /// A binary of this name is the engine's shell, not a Python.
     pub shell: Option<&'static str>,
 }
 
-pub static DUCKDB: Flavor = Flavor {
+pub static FACTORY: Entry<Flavor> = Entry {
     name: "duckdb",
-    product: "DuckDB",
-    module: "duckdb",
-    version_code: "import duckdb; print(duckdb.__version__)",
-    dialect: "duckdb",
-    install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)",
-    describe: "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv for another one",
-    shell: Some("duckdb"),
+    describe:
+        "DuckDB (PyPI duckdb) behind a bridge process, in memory; duckdb=/path/to/venv (or its python) for another one",
+    opener: Flavor {
+        lib: Library {
+            host: "duckdb",
+            product: "DuckDB",
+            module: "duckdb",
+            install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install duckdb)",
+        },
+        version_code: "import duckdb; print(duckdb.__version__)",
+        dialect: "duckdb",
+        shell: Some("duckdb"),
+    },
 };
 
-/// The registry entry of a [`Flavor`], for this crate's registry and the legs'.
-macro_rules! flavor_factory {
-    ($(#[$doc:meta])* $flavor:ident) => {
-        $(#[$doc])*
-        pub static FACTORY: crosscheck_core::engine::Factory = crosscheck_core::engine::Factory {
-            name: $flavor.name,
-            describe: $flavor.describe,
-            availability: || $crate::sql::duckdb::availability(&$flavor),
-            open: |spec| Ok(Box::new($crate::sql::duckdb::BridgeEngine::open_flavor(&$flavor, spec)?)),
-        };
-    };
-}
-pub(crate) use flavor_factory;
+impl Opener for Flavor {
+    /// Whether the flavor's module imports in the default Python, and its version.
+    fn availability(&self, name: &'static str) -> Availability {
+        let lib = &self.lib;
+        let found = python_for(self, name, None).and_then(|py| {
+            let out = Command::new(&py)
+                .args(["-I", "-c", self.version_code])
+                .output()
+                .map_err(|e| SetupError::new(format!("cannot run {}: {e}", py.display())))?;
+            if out.status.success() {
+                Ok(format!("{} {}", lib.product, String::from_utf8_lossy(&out.stdout).trim()))
+            } else {
+                Err(SetupError::new(format!("{} cannot import {}", py.display(), lib.module)))
+            }
+        });
+        available_if(found.map_err(|e| e.message), lib.install)
+    }
 
-flavor_factory!(
-    /// DuckDB behind the bridge.
-    DUCKDB
-);
-
-/// Whether the flavor's module imports in the default Python, and its version.
-pub fn availability(f: &Flavor) -> Availability {
-    let r = python_for(f, None).and_then(|py| {
-        let out = Command::new(&py)
-            .args(["-I", "-c", f.version_code])
-            .output()
-            .map_err(|e| SetupError::new(format!("cannot run {}: {e}", py.display())))?;
-        if out.status.success() {
-            Ok(format!("{} {}", f.product, String::from_utf8_lossy(&out.stdout).trim()))
-        } else {
-            Err(SetupError::new(format!("{} cannot import {}", py.display(), f.module)))
-        }
-    });
-    match r {
-        Ok(v) => Availability { available: true, detail: v, install: f.install.into() },
-        Err(e) => Availability { available: false, detail: e.message, install: f.install.into() },
+    fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        Ok(Box::new(BridgeEngine::open_flavor(*self, name, spec)?))
     }
 }
 
-/// The Python interpreter to run the bridge with.
-fn python_for(f: &Flavor, location: Option<&str>) -> Result<PathBuf, SetupError> {
-    let name = f.name;
-    let fix = format!(
-        "give a virtualenv with the {m} module ({name}=/path/to/venv) or its python ({name}=/path/to/venv/bin/python)",
-        m = f.module
-    );
+/// The Python interpreter to run the bridge with: the one the location names, else the
+/// project's.
+fn python_for(f: &Flavor, name: &str, location: Option<&str>) -> Result<PathBuf, SetupError> {
     match location {
-        Some(loc) => {
-            let p = Path::new(loc);
-            if p.is_dir() {
-                for c in ["bin/python3", "bin/python", "python3", "python"] {
-                    if p.join(c).is_file() {
-                        return Ok(p.join(c));
-                    }
-                }
-                Err(SetupError::new(format!("{name}={loc}: no bin/python in this directory; {fix}")))
-            } else if p.is_file()
-                && f.shell.is_some_and(|sh| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(sh)))
-            {
-                Err(SetupError::new(format!(
-                    "{name}={loc}: that is the {} command-line shell; crosscheck drives {} through its Python module (typed values, interrupts): {fix}",
-                    f.product, f.product
-                )))
-            } else if p.is_file() {
-                Ok(p.to_path_buf())
-            } else {
-                Err(SetupError::new(format!("{name}={loc}: no such file or directory; {fix}")))
-            }
-        }
+        Some(loc) => python_at(name, &f.lib, loc, f.shell),
         None => find_tool("python3")
             .or_else(|| find_tool("python"))
-            .ok_or_else(|| SetupError::new(format!("{name}: no python3 found; install with {}", f.install))),
+            .ok_or_else(|| SetupError::new(format!("{name}: no python3 found; install with {}", f.lib.install))),
     }
 }
 
@@ -130,7 +94,9 @@ fn python_for(f: &Flavor, location: Option<&str>) -> Result<PathBuf, SetupError>
 pub type DuckDbEngine = BridgeEngine;
 
 pub struct BridgeEngine {
-    flavor: &'static Flavor,
+    flavor: Flavor,
+    /// The engine's name in the registry.
+    name: &'static str,
     info: EngineInfo,
     python: PathBuf,
     bridge: Option<Bridge>,
@@ -141,14 +107,14 @@ pub struct BridgeEngine {
 impl BridgeEngine {
     /// Opens DuckDB (kept for callers that name the engine type).
     pub fn open(spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
-        Self::open_flavor(&DUCKDB, spec)
+        Self::open_flavor(FACTORY.opener, FACTORY.name, spec)
     }
 
-    pub fn open_flavor(flavor: &'static Flavor, spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
-        let python = python_for(flavor, spec.location.as_deref())?;
-        let (bridge, version) = Self::spawn(flavor, &python, spec.location.as_deref())?;
-        let info = info_for(spec, format!("{} {version}", flavor.product), flavor.dialect, &[]);
-        Ok(BridgeEngine { flavor, info, python, bridge: Some(bridge), lost: None })
+    pub fn open_flavor(flavor: Flavor, name: &'static str, spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
+        let python = python_for(&flavor, name, spec.location.as_deref())?;
+        let (bridge, version) = Self::spawn(&flavor.lib, name, &python, spec.location.as_deref())?;
+        let info = info_for(spec, format!("{} {version}", flavor.lib.product), flavor.dialect, &[]);
+        Ok(BridgeEngine { flavor, name, info, python, bridge: Some(bridge), lost: None })
     }
 
     /// The bridge's process id, while it runs (tests kill it to check crash handling).
@@ -156,18 +122,9 @@ impl BridgeEngine {
         self.bridge.as_mut().map(Bridge::pid)
     }
 
-    fn spawn(f: &Flavor, python: &Path, location: Option<&str>) -> Result<(Bridge, String), SetupError> {
-        let what = location.map(|l| format!("{}={l}", f.name)).unwrap_or_else(|| f.name.into());
-        Bridge::spawn(&Launch {
-            python,
-            module_arg: f.name,
-            what: &what,
-            name: f.name,
-            product: f.product,
-            module: f.module,
-            install: f.install,
-            start_timeout: START_TIMEOUT,
-        })
+    fn spawn(lib: &Library, name: &str, python: &Path, location: Option<&str>) -> Result<(Bridge, String), SetupError> {
+        let what = location.map(|l| format!("{name}={l}")).unwrap_or_else(|| name.into());
+        Bridge::spawn(&Launch { python, lib, what: &what, name, start_timeout: START_TIMEOUT })
     }
 
     /// Sends one request and reads its reply; a bridge that wrote something else is retired and
@@ -181,9 +138,7 @@ impl BridgeEngine {
             Err(BridgeError::NotAReply(shown)) => {
                 self.bridge = None;
                 self.lost = Some("wrote a line that is not a reply");
-                Ok(
-                    serde_json::json!({"error": format!("{} bridge: a line that is not a reply: {shown}", self.flavor.name)}),
-                )
+                Ok(serde_json::json!({"error": format!("{} bridge: a line that is not a reply: {shown}", self.name)}))
             }
         }
     }
@@ -289,7 +244,7 @@ impl Engine for BridgeEngine {
             }
             self.bridge = None;
         }
-        let (bridge, _) = Self::spawn(self.flavor, &self.python, self.info.location.as_deref())?;
+        let (bridge, _) = Self::spawn(&self.flavor.lib, self.name, &self.python, self.info.location.as_deref())?;
         self.bridge = Some(bridge);
         self.lost = None;
         Ok(())
@@ -298,10 +253,7 @@ impl Engine for BridgeEngine {
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         if let Some(why) = self.lost {
             return Outcome::Error {
-                message: format!(
-                    "{}: the bridge {why} earlier; its database is gone until the next reset",
-                    self.flavor.name
-                ),
+                message: format!("{}: the bridge {why} earlier; its database is gone until the next reset", self.name),
                 class: ErrorClass::Expected,
             };
         }
@@ -319,7 +271,7 @@ impl Engine for BridgeEngine {
                 } else if let Some(m) = reply.get("error").and_then(Json::as_str) {
                     Outcome::error(m.to_string())
                 } else {
-                    Outcome::error(format!("{} bridge: unexpected reply {reply}", self.flavor.name))
+                    Outcome::error(format!("{} bridge: unexpected reply {reply}", self.name))
                 }
             }
             Err(ReadError::Timeout) => {

@@ -35,9 +35,7 @@ fn availability() -> Availability {
 }
 
 fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-    if let Some(loc) = &spec.location {
-        return Err(SetupError::new(format!("gluesql is built into crosscheck and takes no location (got \"{loc}\")")));
-    }
+    crate::built_in(spec, "the gluesql crate, in memory")?;
     let version = version().map_err(SetupError::new)?;
     let info = info_for(spec, version, "gluesql", &[]);
     Ok(Box::new(GlueSqlEngine { glue: Some(Glue::new(MemoryStorage::default())), info }))
@@ -45,7 +43,8 @@ fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
 
 pub static FACTORY: Factory = Factory {
     name: "gluesql",
-    describe: "GlueSQL, a SQL engine in Rust (crate gluesql, cargo feature gluesql), in process, in memory",
+    describe:
+        "GlueSQL, a SQL engine in Rust (crate gluesql, cargo feature gluesql), in process, in memory; takes no location",
     availability,
     open,
 };

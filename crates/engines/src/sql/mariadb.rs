@@ -11,11 +11,14 @@
 //! database. Timeouts use `max_statement_time`, with `KILL QUERY` from a watchdog as the
 //! fallback. Values are typed by their column: integers, DECIMAL as exact decimals, FLOAT and
 //! DOUBLE as floats, binary strings as bytes, any other type as its text.
+//!
+//! The engine around the client (session, timeouts, crashes, resets) is `served`'s; this file
+//! is MariaDB's [`Driver`].
 
-use crate::transport::free_port;
-use crate::transport::server::{self, one_line, Action, GuardedSession, Probe, ServerProcess, Watchdog};
-use crosscheck_core::engine::{info_for, Factory};
-use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
+use super::served::{Driver, Failure, ServerEngine};
+use crate::transport::server::{self, one_line, Action, Probe, ServerProcess};
+use crate::{available_if, Entry};
+use crosscheck_core::{Availability, Outcome, Rows, SetupError, Value};
 use mysql::consts::{ColumnFlags, ColumnType};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts, OptsBuilder};
@@ -35,26 +38,26 @@ const ER_STATEMENT_TIMEOUT: u16 = 1969;
 /// `KILL QUERY` from the watchdog.
 const ER_QUERY_INTERRUPTED: u16 = 1317;
 
-fn availability() -> Availability {
-    match find_binaries(None).and_then(|(d, _)| server_version(&d)) {
-        Ok(v) => Availability { available: true, detail: v, install: INSTALL.into() },
-        Err(e) => Availability { available: false, detail: e.message, install: INSTALL.into() },
-    }
-}
-
-fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-    Ok(Box::new(MariaDbEngine::open(spec)?))
-}
-
-pub static FACTORY: Factory = Factory {
+pub static FACTORY: Entry<MariaDb> = Entry {
     name: "mariadb",
-    describe: "MariaDB: a private server started by crosscheck, or mariadb=mysql://USER[:PW]@HOST:PORT",
-    availability,
-    open,
+    describe: "MariaDB: a private server started by crosscheck (mariadb=/path/to/dir-of-mariadbd for another build), or mariadb=mysql://USER[:PW]@HOST:PORT",
+    opener: MariaDb,
 };
 
+/// MariaDB's engine.
+pub type MariaDbEngine = ServerEngine<MariaDb>;
+
+/// MariaDB as a [`Driver`].
+pub struct MariaDb;
+
+/// A MariaDB build's server and the script that makes its data directory.
+pub struct Binaries {
+    daemon: PathBuf,
+    install: PathBuf,
+}
+
 /// `mariadbd` and `mariadb-install-db`: beside the location if given, else on the system.
-fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupError> {
+fn find_binaries(location: Option<&str>) -> Result<Binaries, SetupError> {
     let fix = "give a directory holding mariadbd (or its path), or a server address mariadb=mysql://USER@HOST:PORT";
     if let Some(loc) = location {
         let p = Path::new(loc);
@@ -78,7 +81,7 @@ fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupErro
             .ok_or_else(|| {
                 SetupError::new(format!("mariadb={loc}: no mariadb-install-db beside {}", daemon.display()))
             })?;
-        return Ok((daemon, install));
+        return Ok(Binaries { daemon, install });
     }
     let daemon = ["/usr/sbin/mariadbd", "/usr/local/sbin/mariadbd"]
         .iter()
@@ -95,7 +98,7 @@ fn find_binaries(location: Option<&str>) -> Result<(PathBuf, PathBuf), SetupErro
         .ok_or_else(|| {
             SetupError::new(format!("mariadb: no mariadb-install-db found; install MariaDB with {INSTALL}"))
         })?;
-    Ok((daemon, install))
+    Ok(Binaries { daemon, install })
 }
 
 fn server_version(daemon: &Path) -> Result<String, SetupError> {
@@ -120,81 +123,126 @@ fn err_text(e: &mysql::Error) -> String {
     }
 }
 
-enum Home {
-    /// A private server: stopped and deleted on drop; started again by `reset` if it died.
-    Private {
-        proc: ServerProcess,
-        daemon: PathBuf,
-        install: PathBuf,
-    },
-    Existing,
+/// The session state every statement of a campaign assumes: the working database, created
+/// if it is missing, selected, and the connection's collation.
+fn session_script(db: &str) -> String {
+    format!(
+        "CREATE DATABASE IF NOT EXISTS {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
+         SET NAMES utf8mb4 COLLATE {COLLATION}"
+    )
 }
 
-pub struct MariaDbEngine {
-    info: EngineInfo,
-    home: Home,
-    /// Connection options, without a database.
-    opts: Opts,
-    db: String,
-    conn: Option<Conn>,
-    /// The session's `max_statement_time`, in ms.
-    timeout_ms: Option<u64>,
-    watchdog: Watchdog,
+fn local_opts(port: u16) -> Opts {
+    OptsBuilder::new()
+        .ip_or_hostname(Some("127.0.0.1"))
+        .tcp_port(port)
+        .user(Some("root"))
+        .prefer_socket(false)
+        .tcp_connect_timeout(Some(server::CONNECT_TIMEOUT))
+        .into()
 }
 
-impl MariaDbEngine {
-    /// Starts a private server, or connects to the one the spec's location names.
-    pub fn open(spec: &EngineSpec) -> Result<MariaDbEngine, SetupError> {
-        match spec.location.as_deref() {
-            Some(loc) if loc.contains("://") => MariaDbEngine::connect_existing(spec, loc),
-            Some(loc) => {
-                let (d, i) = find_binaries(Some(loc))?;
-                MariaDbEngine::start_private(spec, &d, &i)
-            }
-            None => {
-                let (d, i) = find_binaries(None)?;
-                MariaDbEngine::start_private(spec, &d, &i)
-            }
+/// The command of a server on `data` and `port`, its socket and pid file in `dir`.
+fn server_command(daemon: &Path, data: &Path, dir: &Path, port: u16) -> Command {
+    let mut cmd = Command::new(daemon);
+    cmd.arg("--no-defaults")
+        .arg(format!("--datadir={}", data.display()))
+        .arg(format!("--socket={}", dir.join("mariadb.sock").display()))
+        .arg(format!("--pid-file={}", dir.join("mariadbd.pid").display()))
+        .arg(format!("--port={port}"))
+        .args(["--bind-address=127.0.0.1", "--skip-name-resolve", "--skip-log-bin", "--max-connections=20"])
+        .args(["--innodb-buffer-pool-size=32M", "--innodb-flush-log-at-trx-commit=0", "--performance-schema=OFF"])
+        .arg(INNODB_LOG)
+        .args(["--character-set-server=utf8mb4", "--collation-server", COLLATION]);
+    if server::is_root() {
+        cmd.arg("--user=root");
+    }
+    cmd
+}
+
+/// A user's server at `url`: its address checked for a MariaDB/MySQL server before the client
+/// library gets the chance to hang, the login checked, a scratch database created.
+fn existing(url: &str) -> Result<(Opts, Opts, String), SetupError> {
+    let normalized = match url.split_once("://") {
+        Some(("mariadb" | "mysql", rest)) => format!("mysql://{rest}"),
+        _ => {
+            return Err(SetupError::new(format!(
+                "mariadb={url}: not a server address; write mysql://USER[:PASSWORD]@HOST:PORT"
+            )))
         }
-    }
-
-    /// The process id of the private server (none for a user's server).
-    pub fn server_pid(&self) -> Option<u32> {
-        match &self.home {
-            Home::Private { proc, .. } => proc.child.as_ref().map(|c| c.id()),
-            Home::Existing => None,
+    };
+    let opts = Opts::from_url(&normalized).map_err(|e| {
+        SetupError::new(format!("mariadb={url}: not a valid address ({e}); write mysql://USER[:PASSWORD]@HOST:PORT"))
+    })?;
+    let Some((host, port)) = server::url_host_port(&normalized, 3306) else {
+        return Err(SetupError::new(format!("mariadb={url}: no host; write mysql://USER[:PASSWORD]@HOST:PORT")));
+    };
+    // A MySQL server greets first: a packet with sequence number 0 holding protocol
+    // version 10, or an error packet (0xff).
+    let probe = server::probe_greeting("mariadb", &host, port, None, |b| {
+        if b.len() < 5 {
+            return Err(if b.is_empty() { "it said nothing".into() } else { "its greeting was too short".into() });
         }
+        if b[3] == 0 && (b[4] == 10 || b[4] == 0xff) {
+            Ok(())
+        } else {
+            Err(format!("it greeted with {:?}", String::from_utf8_lossy(&b[..b.len().min(12)])))
+        }
+    })?;
+    if let Probe::Other(why) = probe {
+        return Err(SetupError::new(format!(
+            "mariadb: something listens at {host}:{port} but it is not a MariaDB/MySQL server ({why}); check the port in mariadb={url}"
+        )));
+    }
+    let opts: Opts = OptsBuilder::from_opts(opts)
+        .db_name(None::<String>)
+        .tcp_connect_timeout(Some(server::CONNECT_TIMEOUT))
+        .read_timeout(Some(server::CONNECT_TIMEOUT))
+        .prefer_socket(false)
+        .into();
+    let mut conn = Conn::new(opts.clone()).map_err(|e| {
+        SetupError::new(format!(
+            "mariadb: cannot log in to {url}: {}; check the user and password",
+            one_line(&err_text(&e))
+        ))
+    })?;
+    let db = server::scratch_db_name();
+    conn.query_drop(format!("CREATE DATABASE {db}")).map_err(|e| {
+        SetupError::new(format!(
+            "mariadb: cannot create a scratch database on {url}: {}; the user needs CREATE and DROP",
+            one_line(&err_text(&e))
+        ))
+    })?;
+    drop(conn);
+    let opts: Opts = OptsBuilder::from_opts(opts).read_timeout(None::<Duration>).into();
+    Ok((opts.clone(), opts, db))
+}
+
+impl Driver for MariaDb {
+    const NAME: &'static str = "mariadb";
+    const PRIVATE_DB: &'static str = "crosscheck";
+    type Opts = Opts;
+    type Conn = Conn;
+    type Error = mysql::Error;
+    type Binaries = Binaries;
+
+    fn availability() -> Availability {
+        let found = find_binaries(None).and_then(|b| server_version(&b.daemon));
+        available_if(found.map_err(|e| e.message), INSTALL)
     }
 
-    /// The address of the server, as `mariadb=` takes it.
-    pub fn url(&self) -> String {
-        format!(
-            "mysql://{}@{}:{}",
-            self.opts.get_user().unwrap_or("root"),
-            self.opts.get_ip_or_hostname(),
-            self.opts.get_tcp_port()
-        )
+    fn is_address(loc: &str) -> bool {
+        loc.contains("://")
     }
 
-    fn start_private(spec: &EngineSpec, daemon: &Path, install: &Path) -> Result<MariaDbEngine, SetupError> {
-        let (proc, port) = Self::launch(daemon, install)?;
-        let mut e = MariaDbEngine {
-            info: EngineInfo::default(),
-            home: Home::Private { proc, daemon: daemon.to_path_buf(), install: install.to_path_buf() },
-            opts: Self::local_opts(port, None),
-            db: "crosscheck".into(),
-            conn: None,
-            timeout_ms: None,
-            watchdog: Watchdog::new(),
-        };
-        e.finish_open(spec)?;
-        Ok(e)
+    fn binaries(location: Option<&str>) -> Result<Binaries, SetupError> {
+        find_binaries(location)
     }
 
     /// Makes a data directory (a copy of the `mariadb-install-db` template) and starts a
     /// server on it.
-    fn launch(daemon: &Path, install: &Path) -> Result<(ServerProcess, u16), SetupError> {
-        let root = server::is_root();
+    fn launch(binaries: &Binaries) -> Result<(ServerProcess, Opts), SetupError> {
+        let Binaries { daemon, install } = binaries;
         let dir = server::PrivateDir::create("mariadb", None)?;
         let data = dir.path().join("data");
         let log = dir.path().join("server.log");
@@ -204,245 +252,132 @@ impl MariaDbEngine {
         server::data_from_template("mariadb", &key, &data, None, |tmp| {
             let mut init = Command::new(install);
             init.arg("--no-defaults").arg(format!("--datadir={}", tmp.join("data").display())).args(INSTALL_ARGS);
-            if root {
+            if server::is_root() {
                 init.arg("--user=root");
             }
             server::run_setup_command(&mut init, None, &tmp.join("install-db.log"), "mariadb: mariadb-install-db")
         })?;
-        let socket = dir.path().join("mariadb.sock");
         let mut proc = ServerProcess { child: None, dir, log, stop_signal: None };
-        let mut tries = 0;
-        let port = loop {
-            tries += 1;
-            let port = free_port().map_err(|e| SetupError::new(format!("mariadb: no free port on 127.0.0.1: {e}")))?;
-            let logf = std::fs::File::create(&proc.log)
-                .map_err(|e| SetupError::new(format!("mariadb: cannot write {}: {e}", proc.log.display())))?;
-            let errf = logf.try_clone().map_err(|e| SetupError::new(format!("mariadb: {e}")))?;
-            let mut cmd = Command::new(daemon);
-            cmd.arg("--no-defaults")
-                .arg(format!("--datadir={}", data.display()))
-                .arg(format!("--socket={}", socket.display()))
-                .arg(format!("--pid-file={}", proc.dir.path().join("mariadbd.pid").display()))
-                .arg(format!("--port={port}"))
-                .args(["--bind-address=127.0.0.1", "--skip-name-resolve", "--skip-log-bin", "--max-connections=20"])
-                .args([
-                    "--innodb-buffer-pool-size=32M",
-                    "--innodb-flush-log-at-trx-commit=0",
-                    "--performance-schema=OFF",
-                ])
-                .arg(INNODB_LOG)
-                .args(["--character-set-server=utf8mb4", "--collation-server", COLLATION])
-                .stdin(std::process::Stdio::null())
-                .stdout(logf)
-                .stderr(errf);
-            if root {
-                cmd.arg("--user=root");
-            }
-            proc.child = Some(
-                server::spawn_tied(&mut cmd, None)
-                    .map_err(|e| SetupError::new(format!("mariadb: cannot start {}: {e}", daemon.display())))?,
-            );
-            let opts = Self::local_opts(port, None);
-            let r = proc.wait_ready("mariadb server", || {
+        let home = proc.dir.path().to_path_buf();
+        let port = proc.start(
+            "mariadb",
+            None,
+            |port| server_command(daemon, &data, &home, port),
+            |port| {
                 crate::transport::wait_for_port(port, Instant::now() + Duration::from_millis(50))
-                    && Conn::new(opts.clone()).is_ok()
-            });
-            match r {
-                Ok(()) => break port,
-                Err(e) if tries < 3 && e.message.contains("already in use") => {
-                    proc.child = None;
-                    continue;
-                }
-                Err(e) => return Err(e),
-            }
-        };
-        Ok((proc, port))
+                    && Conn::new(local_opts(port)).is_ok()
+            },
+        )?;
+        Ok((proc, local_opts(port)))
     }
 
-    fn local_opts(port: u16, read_timeout: Option<Duration>) -> Opts {
-        OptsBuilder::new()
-            .ip_or_hostname(Some("127.0.0.1"))
-            .tcp_port(port)
-            .user(Some("root"))
-            .prefer_socket(false)
-            .tcp_connect_timeout(Some(server::CONNECT_TIMEOUT))
-            .read_timeout(read_timeout)
-            .into()
+    fn existing(url: &str) -> Result<(Opts, Opts, String), SetupError> {
+        existing(url)
     }
 
-    fn connect_existing(spec: &EngineSpec, url: &str) -> Result<MariaDbEngine, SetupError> {
-        let normalized = match url.split_once("://") {
-            Some(("mariadb" | "mysql", rest)) => format!("mysql://{rest}"),
-            _ => {
-                return Err(SetupError::new(format!(
-                    "mariadb={url}: not a server address; write mysql://USER[:PASSWORD]@HOST:PORT"
-                )))
-            }
-        };
-        let opts = Opts::from_url(&normalized).map_err(|e| {
-            SetupError::new(format!(
-                "mariadb={url}: not a valid address ({e}); write mysql://USER[:PASSWORD]@HOST:PORT"
-            ))
+    fn connect(opts: &Opts, db: &str) -> Result<Conn, SetupError> {
+        let mut c = Conn::new(opts.clone())
+            .map_err(|e| SetupError::new(format!("mariadb: cannot connect: {}", one_line(&err_text(&e)))))?;
+        // A new connection selects no database: one opened after a lost connection (a
+        // `KILL`, a dropped socket) or a failed reset would answer the campaign's next
+        // statement with "No database selected" (1046). The database may not exist yet
+        // (before the first reset), hence IF NOT EXISTS rather than `db_name` in the options.
+        c.query_drop(session_script(db)).map_err(|e| {
+            SetupError::new(format!("mariadb: cannot select the database {db}: {}", one_line(&err_text(&e))))
         })?;
-        let Some((host, port)) = server::url_host_port(&normalized, 3306) else {
-            return Err(SetupError::new(format!("mariadb={url}: no host; write mysql://USER[:PASSWORD]@HOST:PORT")));
-        };
-        // A MySQL server greets first: a packet with sequence number 0 holding protocol
-        // version 10, or an error packet (0xff).
-        let probe = server::probe_greeting("mariadb", &host, port, None, |b| {
-            if b.len() < 5 {
-                return Err(if b.is_empty() { "it said nothing".into() } else { "its greeting was too short".into() });
-            }
-            if b[3] == 0 && (b[4] == 10 || b[4] == 0xff) {
-                Ok(())
-            } else {
-                Err(format!("it greeted with {:?}", String::from_utf8_lossy(&b[..b.len().min(12)])))
-            }
-        })?;
-        if let Probe::Other(why) = probe {
-            return Err(SetupError::new(format!(
-                "mariadb: something listens at {host}:{port} but it is not a MariaDB/MySQL server ({why}); check the port in mariadb={url}"
-            )));
-        }
-        let opts: Opts = OptsBuilder::from_opts(opts)
-            .db_name(None::<String>)
-            .tcp_connect_timeout(Some(server::CONNECT_TIMEOUT))
-            .read_timeout(Some(server::CONNECT_TIMEOUT))
-            .prefer_socket(false)
-            .into();
-        let mut conn = Conn::new(opts.clone()).map_err(|e| {
-            SetupError::new(format!(
-                "mariadb: cannot log in to {url}: {}; check the user and password",
-                one_line(&err_text(&e))
-            ))
-        })?;
-        let db = server::scratch_db_name();
-        conn.query_drop(format!("CREATE DATABASE {db}")).map_err(|e| {
-            SetupError::new(format!(
-                "mariadb: cannot create a scratch database on {url}: {}; the user needs CREATE and DROP",
-                one_line(&err_text(&e))
-            ))
-        })?;
-        drop(conn);
-        let opts: Opts = OptsBuilder::from_opts(opts).read_timeout(None::<Duration>).into();
-        let mut e = MariaDbEngine {
-            info: EngineInfo::default(),
-            home: Home::Existing,
-            opts,
-            db,
-            conn: None,
-            timeout_ms: None,
-            watchdog: Watchdog::new(),
-        };
-        e.finish_open(spec)?;
-        Ok(e)
+        Ok(c)
     }
 
-    fn finish_open(&mut self, spec: &EngineSpec) -> Result<(), SetupError> {
-        let conn = self.conn()?;
+    fn version(conn: &mut Conn) -> Result<String, SetupError> {
         let version: Option<String> = conn
             .query_first("SELECT VERSION()")
             .map_err(|e| SetupError::new(format!("mariadb: cannot read the server version: {}", err_text(&e))))?;
-        let version = format!("MariaDB {}", version.unwrap_or_default());
-        self.info = info_for(spec, version, "mariadb", &[]);
-        self.reset()
+        Ok(format!("MariaDB {}", version.unwrap_or_default()))
     }
 
-    fn conn(&mut self) -> Result<&mut Conn, SetupError> {
-        if self.conn.is_none() {
-            let mut c = Conn::new(self.opts.clone())
-                .map_err(|e| SetupError::new(format!("mariadb: cannot connect: {}", one_line(&err_text(&e)))))?;
-            // A new connection selects no database: one opened after a lost connection (a
-            // `KILL`, a dropped socket) or a failed reset would answer the campaign's next
-            // statement with "No database selected" (1046). The database may not exist yet
-            // (before the first reset), hence IF NOT EXISTS rather than `db_name` in the options.
-            c.query_drop(self.session_script()).map_err(|e| {
-                SetupError::new(format!("mariadb: cannot select the database {}: {}", self.db, one_line(&err_text(&e))))
-            })?;
-            self.conn = Some(c);
-            self.timeout_ms = None;
-        }
-        self.conn.as_mut().ok_or_else(|| SetupError::new("mariadb: no connection"))
+    /// Resets the session (COM_RESET_CONNECTION), then drops and recreates the working database.
+    fn reset(conn: &mut Conn, db: &str) -> Result<(), String> {
+        conn.reset().map_err(|e| err_text(&e))?;
+        conn.query_drop(format!("DROP DATABASE IF EXISTS {db}; {}", session_script(db))).map_err(|e| err_text(&e))
     }
 
-    /// Creates the working database if it is missing, selects it, and sets the connection's
-    /// collation: the session state every statement of a campaign assumes.
-    fn session_script(&self) -> String {
-        let db = &self.db;
-        format!(
-            "CREATE DATABASE IF NOT EXISTS {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
-             SET NAMES utf8mb4 COLLATE {COLLATION}"
-        )
+    fn set_timeout(conn: &mut Conn, ms: u64) -> Result<(), mysql::Error> {
+        conn.query_drop(format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0))
     }
 
-    fn server_log_tail(&self) -> String {
-        match &self.home {
-            Home::Private { proc, .. } => server::log_tail(&proc.log, 4096),
-            Home::Existing => String::new(),
-        }
+    fn canceller(conn: &Conn, opts: &Opts) -> Action {
+        let id = conn.connection_id();
+        let opts = opts.clone();
+        Box::new(move || {
+            if let Ok(mut c) = Conn::new(opts) {
+                let _ = c.query_drop(format!("KILL QUERY {id}"));
+            }
+        })
     }
 
-    fn outcome_of(&mut self, e: &mysql::Error, start: Instant, cancelled: bool) -> Outcome {
+    fn execute(conn: &mut Conn, text: &str) -> Result<Outcome, mysql::Error> {
+        run_inner(conn, text)
+    }
+
+    fn failure(e: &mysql::Error, cancelled: bool, _conn: Option<&Conn>) -> Failure {
         match e {
             mysql::Error::MySqlError(m)
                 if m.code == ER_STATEMENT_TIMEOUT || (cancelled && m.code == ER_QUERY_INTERRUPTED) =>
             {
-                Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
+                Failure::Timeout
             }
-            mysql::Error::MySqlError(_) => Outcome::error(err_text(e)),
+            mysql::Error::MySqlError(_) => Failure::Refused,
             // An I/O or protocol error: the server (or our connection to it) is gone.
-            _ => {
-                self.conn = None;
-                std::thread::sleep(Duration::from_millis(100));
-                let died = match &mut self.home {
-                    Home::Private { proc, .. } => !proc.alive(),
-                    Home::Existing => false,
-                };
-                Outcome::Crash {
-                    signal: None,
-                    code: None,
-                    stderr_tail: format!(
-                        "connection lost: {}{}\n{}",
-                        err_text(e),
-                        if died { " (the server exited)" } else { "" },
-                        self.server_log_tail()
-                    ),
-                }
-            }
+            _ => Failure::Lost,
         }
     }
 
-    fn run_inner(conn: &mut Conn, text: &str) -> Result<Outcome, mysql::Error> {
-        let mut result = conn.query_iter(text)?;
-        let mut last: Option<Rows> = None;
-        while let Some(set) = result.iter() {
-            let cols = set.columns();
-            let cols = cols.as_ref();
-            if cols.is_empty() {
-                // Drain (nothing to read) and forget an earlier result set: a script's last
-                // statement decides.
-                for r in set {
-                    r?;
-                }
-                last = None;
-                continue;
-            }
-            let names: Vec<String> = cols.iter().map(|c| c.name_str().to_string()).collect();
-            let kinds: Vec<(ColumnType, ColumnFlags, u16)> =
-                cols.iter().map(|c| (c.column_type(), c.flags(), c.character_set())).collect();
-            let mut rows = Vec::new();
-            for row in set {
-                let row = row?;
-                let vals = row.unwrap();
-                rows.push(vals.into_iter().zip(&kinds).map(|(v, k)| convert(v, k)).collect());
-            }
-            last = Some(Rows::new(names, rows));
-        }
-        Ok(match last {
-            Some(r) => Outcome::Rows(r),
-            None => Outcome::Done,
-        })
+    fn error_text(e: &mysql::Error) -> String {
+        err_text(e)
     }
+
+    /// Drops the scratch database through the engine's connection, or a new one.
+    fn drop_scratch(admin: &Opts, conn: Option<Conn>, db: &str) {
+        if let Some(mut c) = conn.or_else(|| Self::connect(admin, db).ok()) {
+            let _ = c.query_drop(format!("DROP DATABASE IF EXISTS {db}"));
+        }
+    }
+
+    fn url(opts: &Opts) -> String {
+        format!("mysql://{}@{}:{}", opts.get_user().unwrap_or("root"), opts.get_ip_or_hostname(), opts.get_tcp_port())
+    }
+}
+
+fn run_inner(conn: &mut Conn, text: &str) -> Result<Outcome, mysql::Error> {
+    let mut result = conn.query_iter(text)?;
+    let mut last: Option<Rows> = None;
+    while let Some(set) = result.iter() {
+        let cols = set.columns();
+        let cols = cols.as_ref();
+        if cols.is_empty() {
+            // Drain (nothing to read) and forget an earlier result set: a script's last
+            // statement decides.
+            for r in set {
+                r?;
+            }
+            last = None;
+            continue;
+        }
+        let names: Vec<String> = cols.iter().map(|c| c.name_str().to_string()).collect();
+        let kinds: Vec<(ColumnType, ColumnFlags, u16)> =
+            cols.iter().map(|c| (c.column_type(), c.flags(), c.character_set())).collect();
+        let mut rows = Vec::new();
+        for row in set {
+            let row = row?;
+            let vals = row.unwrap();
+            rows.push(vals.into_iter().zip(&kinds).map(|(v, k)| convert(v, k)).collect());
+        }
+        last = Some(Rows::new(names, rows));
+    }
+    Ok(match last {
+        Some(r) => Outcome::Rows(r),
+        None => Outcome::Done,
+    })
 }
 
 /// The binary character set: such a string is bytes.
@@ -493,94 +428,5 @@ fn convert(v: mysql::Value, (ty, flags, charset): &(ColumnType, ColumnFlags, u16
             Value::Bytes(bytes)
         }
         _ => Value::Text(text()),
-    }
-}
-
-impl GuardedSession for MariaDbEngine {
-    type Error = mysql::Error;
-    const NAME: &'static str = "mariadb";
-
-    fn connect(&mut self) -> Result<(), SetupError> {
-        self.conn().map(|_| ())
-    }
-
-    fn disconnect(&mut self) {
-        self.conn = None;
-    }
-
-    fn timeout_ms(&mut self) -> &mut Option<u64> {
-        &mut self.timeout_ms
-    }
-
-    fn set_timeout(&mut self, ms: u64) -> Result<(), mysql::Error> {
-        match self.conn.as_mut() {
-            Some(c) => c.query_drop(format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0)),
-            None => Ok(()),
-        }
-    }
-
-    fn canceller(&mut self) -> Option<Action> {
-        let id = self.conn.as_ref()?.connection_id();
-        let opts = self.opts.clone();
-        Some(Box::new(move || {
-            if let Ok(mut c) = Conn::new(opts) {
-                let _ = c.query_drop(format!("KILL QUERY {id}"));
-            }
-        }))
-    }
-
-    fn execute(&mut self, text: &str) -> Result<Outcome, mysql::Error> {
-        match self.conn.as_mut() {
-            Some(conn) => Self::run_inner(conn, text),
-            None => Ok(Outcome::error("mariadb: no connection")),
-        }
-    }
-
-    fn outcome_of(&mut self, e: &mysql::Error, start: Instant, cancelled: bool) -> Outcome {
-        MariaDbEngine::outcome_of(self, e, start, cancelled)
-    }
-
-    fn watchdog(&self) -> &Watchdog {
-        &self.watchdog
-    }
-}
-
-impl Engine for MariaDbEngine {
-    fn info(&self) -> &EngineInfo {
-        &self.info
-    }
-
-    fn reset(&mut self) -> Result<(), SetupError> {
-        if let Home::Private { proc, daemon, install } = &mut self.home {
-            if !proc.alive() {
-                // The server died (a crash the campaign recorded): a new one, from the template.
-                let (p, port) = Self::launch(daemon, install)?;
-                *proc = p;
-                self.opts = Self::local_opts(port, None);
-                self.conn = None;
-            }
-        }
-        let script = format!("DROP DATABASE IF EXISTS {}; {}", self.db, self.session_script());
-        server::reset_retrying(self, |this| {
-            let conn = this.conn().map_err(|e| e.message)?;
-            conn.reset().map_err(|e| err_text(&e))?;
-            conn.query_drop(&script).map_err(|e| err_text(&e))
-        })
-    }
-
-    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        server::run_guarded(self, text, limit, crosscheck_core::millis(limit).max(1))
-    }
-}
-
-impl Drop for MariaDbEngine {
-    fn drop(&mut self) {
-        if let Home::Existing = self.home {
-            let db = self.db.clone();
-            if let Ok(conn) = self.conn() {
-                let _ = conn.query_drop(format!("DROP DATABASE IF EXISTS {db}"));
-            }
-        }
-        self.conn = None;
     }
 }

@@ -10,6 +10,7 @@ pub mod gluesql;
 pub mod mariadb;
 pub mod pgwire;
 pub mod postgres;
+pub mod served;
 pub use crate::transport::server;
 pub mod sqlite;
 pub mod turso;

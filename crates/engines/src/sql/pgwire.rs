@@ -7,6 +7,8 @@ use postgres::types::{FromSql, Type};
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
 
+/// Splits a script at the semicolons that end statements: not those in quotes ('', "",
+/// $tag$...$tag$) or comments. Empty statements are dropped.
 pub(super) fn split_statements(text: &str) -> Vec<&str> {
     let b = text.as_bytes();
     let mut out = Vec::new();

@@ -9,25 +9,24 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub static FACTORY: Factory = Factory {
+    name: "sqlite",
+    describe: "SQLite, bundled in crosscheck (rusqlite), in memory; takes no location",
+    availability,
+    open,
+};
+
 fn availability() -> Availability {
     Availability { available: true, detail: rusqlite::version().to_string(), install: "built in".into() }
 }
 
 fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-    if let Some(loc) = &spec.location {
-        return Err(SetupError::new(format!(
-            "sqlite is built into crosscheck and takes no location (got \"{loc}\"); compare another SQLite \
-             build through its own engine entry"
-        )));
-    }
+    crate::built_in(spec, "rusqlite's bundled SQLite; it cannot load a libsqlite3.so or another build")?;
     let info = info_for(spec, rusqlite::version().to_string(), "sqlite", &[]);
     let mut e = SqliteEngine { conn: None, info, deadline: Arc::new(AtomicU64::new(u64::MAX)), epoch: Instant::now() };
     e.reset()?;
     Ok(Box::new(e))
 }
-
-pub static FACTORY: Factory =
-    Factory { name: "sqlite", describe: "SQLite, bundled in crosscheck (rusqlite), in memory", availability, open };
 
 pub struct SqliteEngine {
     conn: Option<Connection>,

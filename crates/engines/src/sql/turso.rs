@@ -3,21 +3,23 @@
 //! crash costs only the bridge. It speaks SQLite's dialect. The `turso` crate is a pre-release
 //! with an async API; the Python module needs no build. `turso=/path/to/venv` for another one.
 
-use super::duckdb::{flavor_factory, Flavor};
+use super::duckdb::Flavor;
+use crate::transport::bridge::Library;
+use crate::Entry;
 
-pub static TURSO: Flavor = Flavor {
+pub static FACTORY: Entry<Flavor> = Entry {
     name: "turso",
-    product: "Turso",
-    module: "turso",
-    version_code: "import importlib.metadata, turso; print(importlib.metadata.version('pyturso'))",
-    dialect: "sqlite",
-    // What Turso lacks of SQLite's dialect is the SQL leg's knowledge (`crosscheck_sql::lacks`).
-    install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install pyturso)",
-    describe: "Turso, a SQLite rewrite in Rust (PyPI pyturso), behind a bridge process, in memory",
-    shell: Some("tursodb"),
+    describe: "Turso, a SQLite rewrite in Rust (PyPI pyturso), behind a bridge process, in memory; turso=/path/to/venv (or its python) for another one",
+    opener: Flavor {
+        lib: Library {
+            host: "turso",
+            product: "Turso",
+            module: "turso",
+            install: "scripts/install-sql-engines.sh (or: python3 -m venv .venv && .venv/bin/pip install pyturso)",
+        },
+        version_code: "import importlib.metadata, turso; print(importlib.metadata.version('pyturso'))",
+        // What Turso lacks of SQLite's dialect is the SQL leg's knowledge (`crosscheck_sql::lacks`).
+        dialect: "sqlite",
+        shell: Some("tursodb"),
+    },
 };
-
-flavor_factory!(
-    /// Turso behind the bridge.
-    TURSO
-);

@@ -12,7 +12,7 @@
 use super::process::{LineProcess, ReadError};
 use crosscheck_core::{Outcome, SetupError};
 use serde_json::Value as Json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -37,20 +37,56 @@ pub const HOST: &str = concat!(
     "\nsys.exit(main())\n",
 );
 
-/// What starting a bridge needs, and the words its errors use.
+/// A library the Python host runs, in the words its errors use.
+#[derive(Clone, Copy)]
+pub struct Library {
+    /// The host module to run (`python -I -c HOST MODULE`).
+    pub host: &'static str,
+    /// The product's name and the Python module it needs.
+    pub product: &'static str,
+    pub module: &'static str,
+    pub install: &'static str,
+}
+
+/// What starting a bridge needs.
 pub struct Launch<'a> {
     pub python: &'a Path,
-    /// The host module to run (`python -I -c HOST MODULE`).
-    pub module_arg: &'a str,
+    pub lib: &'a Library,
     /// The engine as the user wrote it (`duckdb`, `duckdb=/opt/venv`), for messages.
     pub what: &'a str,
-    /// The engine's name in the registry, its product name and the Python module it needs.
+    /// The engine's name in the registry.
     pub name: &'a str,
-    pub product: &'a str,
-    pub module: &'a str,
-    pub install: &'a str,
     /// How long the interpreter and the import may take.
     pub start_timeout: Duration,
+}
+
+/// The Python a LOCATION names for the engine `name` hosting `lib`: a virtualenv directory (its
+/// `bin/python3` or `bin/python`; a directory holding `python3` or `python` does too) or a
+/// Python binary. `shell` is the name of the library's own command-line shell, which users
+/// give by mistake and which is no Python.
+pub fn python_at(name: &str, lib: &Library, location: &str, shell: Option<&str>) -> Result<PathBuf, SetupError> {
+    let fix = format!(
+        "give a virtualenv with the {m} module ({name}=/path/to/venv) or its python ({name}=/path/to/venv/bin/python)",
+        m = lib.module
+    );
+    let p = Path::new(location);
+    if p.is_dir() {
+        return ["bin/python3", "bin/python", "python3", "python"]
+            .iter()
+            .map(|c| p.join(c))
+            .find(|c| c.is_file())
+            .ok_or_else(|| SetupError::new(format!("{name}={location}: no bin/python in this directory; {fix}")));
+    }
+    if !p.is_file() {
+        return Err(SetupError::new(format!("{name}={location}: no such file or directory; {fix}")));
+    }
+    if shell.is_some_and(|sh| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(sh))) {
+        return Err(SetupError::new(format!(
+            "{name}={location}: that is the {} command-line shell; crosscheck drives {} through its Python module: {fix}",
+            lib.product, lib.product
+        )));
+    }
+    Ok(p.to_path_buf())
 }
 
 /// Why a request got no reply.
@@ -72,7 +108,7 @@ impl Bridge {
     /// Starts a bridge and reads its hello: the bridge and the version it reported.
     pub fn spawn(l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
         let mut cmd = Command::new(l.python);
-        cmd.args(["-I", "-c", HOST, l.module_arg]);
+        cmd.args(["-I", "-c", HOST, l.lib.host]);
         // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
         // to this thread by a parent-death signal.
         let parent = std::process::id() as libc::pid_t;
@@ -98,14 +134,14 @@ impl Bridge {
                         "{}: {} is not a {} bridge (said: {line})",
                         l.what,
                         l.python.display(),
-                        l.product
+                        l.lib.product
                     ))),
                 }
             }
             Err(ReadError::Timeout) => Err(SetupError::new(format!(
                 "{}: the {} bridge did not start within {}s",
                 l.what,
-                l.product,
+                l.lib.product,
                 l.start_timeout.as_secs()
             ))),
             Err(ReadError::Closed) => Err(start_failure(l, &mut p)),
@@ -159,21 +195,22 @@ fn start_failure(l: &Launch<'_>, p: &mut LineProcess) -> SetupError {
         .find(|l| !l.trim().is_empty())
         .map(|l| l.trim().to_string())
         .unwrap_or_else(|| "it printed nothing".into());
-    if last.contains(&format!("No module named '{}'", l.module)) {
+    let lib = l.lib;
+    if last.contains(&format!("No module named '{}'", lib.module)) {
         SetupError::new(format!(
             "{}: {} cannot import the {} module; install it with {}",
             l.what,
             l.python.display(),
-            l.module,
-            l.install
+            lib.module,
+            lib.install
         ))
     } else {
         SetupError::new(format!(
             "{}: the {} bridge exited at start under {} ({last}); give a virtualenv with the {} module ({}=/path/to/venv)",
             l.what,
-            l.product,
+            lib.product,
             l.python.display(),
-            l.module,
+            lib.module,
             l.name
         ))
     }

@@ -6,5 +6,5 @@ pub mod bridge;
 pub mod process;
 pub mod server;
 
-pub use process::{crash_from, find_tool, run_once, LineProcess, ReadError, RunOnce};
+pub use process::{binary_at, crash_from, find_tool, run_once, LineProcess, ReadError, RunOnce};
 pub use server::{free_port, wait_for_port};

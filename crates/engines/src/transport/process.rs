@@ -5,7 +5,7 @@
 //! stderr is a core [`Tail`], kept for crash findings.
 
 pub use crosscheck_core::process::{ChildGuard, Tail};
-use crosscheck_core::Outcome;
+use crosscheck_core::{Outcome, SetupError};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ChildStdin, Command, ExitStatus, Stdio};
@@ -179,6 +179,23 @@ pub fn find_tool(name: &str) -> Option<std::path::PathBuf> {
         dirs.extend(std::env::split_paths(&path));
     }
     dirs.into_iter().map(|d| d.join(name)).find(|p| is_executable(p))
+}
+
+/// The binary a LOCATION names for the engine `name`, which runs the tool `tool`: a file, or
+/// a command found as [`find_tool`] finds tools; else a setup error that says which LOCATION
+/// the engine takes.
+pub fn binary_at(name: &str, location: &str, tool: &str) -> Result<std::path::PathBuf, SetupError> {
+    let p = std::path::Path::new(location);
+    if p.is_file() {
+        return Ok(p.to_path_buf());
+    }
+    if let Some(found) = find_tool(location).filter(|_| !location.contains('/')) {
+        return Ok(found);
+    }
+    let what = if p.is_dir() { "a directory" } else { "no such file" };
+    Err(SetupError::new(format!(
+        "{name}={location}: {what}; give the path of a {tool} binary ({name}=/path/to/{tool})"
+    )))
 }
 
 fn is_executable(p: &std::path::Path) -> bool {

@@ -9,13 +9,12 @@
 //!   server survives a Ctrl-C, a SIGTERM or a SIGKILL of crosscheck.
 //! - [`Watchdog`]: one thread per engine that cancels a statement that outlived its deadline
 //!   (a server-side cancel through a second connection), for statements the server-side
-//!   timeout setting does not stop; [`run_guarded`] and [`reset_retrying`] drive a
-//!   [`GuardedSession`] with it.
+//!   timeout setting does not stop (`crate::sql::served` arms it around every statement).
 //! - [`probe_greeting`]: tells "nothing listens", "something else listens" and "the server
 //!   answers" apart before a client library gets the chance to hang.
 
 use crosscheck_core::process::ChildGuard;
-use crosscheck_core::{Outcome, SetupError};
+use crosscheck_core::SetupError;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::os::unix::process::CommandExt;
@@ -311,6 +310,39 @@ impl ServerProcess {
         }
     }
 
+    /// Starts the server `command` makes for a port on a free port of 127.0.0.1, as `user`, its
+    /// output in the log, tied to crosscheck (its parent-death signal is the stop signal), and
+    /// waits until `ready` on that port. Another process may take the port between
+    /// [`free_port`] and the server's bind: then another port, up to three times.
+    pub fn start(
+        &mut self,
+        engine: &str,
+        user: Option<(u32, u32)>,
+        command: impl Fn(u16) -> Command,
+        ready: impl Fn(u16) -> bool,
+    ) -> Result<u16, SetupError> {
+        let fail = |what: String| SetupError::new(format!("{engine}: {what}"));
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let port = free_port().map_err(|e| fail(format!("no free port on 127.0.0.1: {e}")))?;
+            let logf = std::fs::File::create(&self.log)
+                .map_err(|e| fail(format!("cannot write {}: {e}", self.log.display())))?;
+            let errf = logf.try_clone().map_err(|e| fail(e.to_string()))?;
+            let mut cmd = command(port);
+            cmd.stdin(std::process::Stdio::null()).stdout(logf).stderr(errf);
+            let death = self.stop_signal.unwrap_or(libc::SIGKILL);
+            let child = spawn_tied_with(&mut cmd, user, death)
+                .map_err(|e| fail(format!("cannot start {}: {e}", Path::new(cmd.get_program()).display())))?;
+            self.child = Some(child);
+            match self.wait_ready(&format!("{engine} server"), || ready(port)) {
+                Ok(()) => return Ok(port),
+                Err(e) if tries < 3 && e.message.contains("already in use") => self.child = None,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     pub fn alive(&mut self) -> bool {
         self.child.as_mut().is_some_and(|c| c.try_wait().is_none())
     }
@@ -414,72 +446,6 @@ struct WatchState {
     generation: u64,
     fired: u64,
     quit: bool,
-}
-
-/// A client session of a server engine, as [`run_guarded`] and [`reset_retrying`] drive it: the
-/// PostgreSQL and MariaDB adapters differ only in these steps, not in how timeouts, cancels and
-/// lost connections are handled around them.
-pub trait GuardedSession {
-    type Error;
-    /// The engine's name, for messages.
-    const NAME: &'static str;
-    /// Opens the connection if there is none.
-    fn connect(&mut self) -> Result<(), SetupError>;
-    /// Drops the connection, so that the next statement opens a new one.
-    fn disconnect(&mut self);
-    /// The statement timeout the session has (None after a reset or a new connection).
-    fn timeout_ms(&mut self) -> &mut Option<u64>;
-    /// Sets the session's own statement timeout.
-    fn set_timeout(&mut self, ms: u64) -> Result<(), Self::Error>;
-    /// The server-side cancel of the running statement; None without a connection.
-    fn canceller(&mut self) -> Option<Action>;
-    fn execute(&mut self, text: &str) -> Result<Outcome, Self::Error>;
-    /// The outcome for a client error; `cancelled` when the watchdog fired.
-    fn outcome_of(&mut self, e: &Self::Error, start: Instant, cancelled: bool) -> Outcome;
-    fn watchdog(&self) -> &Watchdog;
-}
-
-/// Runs `text` with the session's timeout set to `ms`, and a watchdog cancel in case the server
-/// does not honour it.
-pub fn run_guarded<S: GuardedSession>(s: &mut S, text: &str, limit: Duration, ms: u64) -> Outcome {
-    let start = Instant::now();
-    if let Err(e) = s.connect() {
-        return Outcome::Crash { signal: None, code: None, stderr_tail: e.message };
-    }
-    if *s.timeout_ms() != Some(ms) {
-        if let Err(e) = s.set_timeout(ms) {
-            return s.outcome_of(&e, start, false);
-        }
-        *s.timeout_ms() = Some(ms);
-    }
-    let Some(cancel) = s.canceller() else { return Outcome::error(format!("{}: no connection", S::NAME)) };
-    let ticket = s.watchdog().arm(start + limit + CANCEL_GRACE, cancel);
-    let r = s.execute(text);
-    let cancelled = s.watchdog().disarm(ticket);
-    match r {
-        Ok(o) => o,
-        Err(e) => s.outcome_of(&e, start, cancelled),
-    }
-}
-
-/// Runs the reset `attempt`, and once more on a new connection if it fails: the old one may
-/// have been lost with a crash. A connection whose second attempt failed too is dropped: it
-/// may be half reset (MariaDB: its database dropped and not yet created and selected), and
-/// the next statement should open a new one rather than run there.
-pub fn reset_retrying<S: GuardedSession>(
-    s: &mut S,
-    attempt: impl Fn(&mut S) -> Result<(), String>,
-) -> Result<(), SetupError> {
-    *s.timeout_ms() = None;
-    if let Err(first) = attempt(s) {
-        s.disconnect();
-        if let Err(e) = attempt(s) {
-            s.disconnect();
-            return Err(SetupError::new(format!("{}: reset failed: {e} (before: {first})", S::NAME)));
-        }
-    }
-    *s.timeout_ms() = None;
-    Ok(())
 }
 
 /// A thread that runs an action (a server-side cancel) when a statement outlives its deadline.

@@ -6,10 +6,11 @@
 //! available. Figures (start, query and reset times): `cargo test --release -p crosscheck-engines
 //! --test engines -- --nocapture measure`.
 
-use crosscheck_core::{bag, CompareOptions, Engine, EngineSpec, ErrorClass, Outcome, Rows, Value};
+use crosscheck_core::{bag, CompareOptions, Engine, EngineSpec, ErrorClass, Outcome, Rows, SetupError, Value};
 use crosscheck_engines::sql::duckdb::DuckDbEngine;
-use crosscheck_engines::sql::mariadb::MariaDbEngine;
-use crosscheck_engines::sql::postgres::PostgresEngine;
+use crosscheck_engines::sql::mariadb::{MariaDb, MariaDbEngine};
+use crosscheck_engines::sql::postgres::{Postgres, PostgresEngine};
+use crosscheck_engines::sql::served::{Driver, ServerEngine};
 use crosscheck_engines::testing::{open_sql, rows, sql_available, sql_factory, LIMIT};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -18,6 +19,14 @@ use std::time::{Duration, Instant};
 
 fn spec(text: &str) -> EngineSpec {
     EngineSpec::parse(text).unwrap_or_else(|e| panic!("spec: {e}"))
+}
+
+/// The engine `open` makes of the default spec of `name`, or `None` where it is not available.
+fn opened<E>(name: &str, open: fn(&EngineSpec) -> Result<E, SetupError>) -> Option<E> {
+    if !sql_available(name) {
+        return None;
+    }
+    Some(open(&spec(name)).unwrap_or_else(|e| panic!("{name} does not open: {e}")))
 }
 
 fn ok(e: &mut dyn Engine, sql: &str) {
@@ -164,10 +173,7 @@ fn mariadb_times_out() {
 
 #[test]
 fn duckdb_crash_is_an_outcome_and_reset_recovers() {
-    if !sql_available("duckdb") {
-        return;
-    }
-    let mut e = DuckDbEngine::open(&spec("duckdb")).expect("duckdb opens");
+    let Some(mut e) = opened("duckdb", DuckDbEngine::open) else { return };
     ok(&mut e, "CREATE TABLE t (a INTEGER)");
     let pid = e.bridge_pid().expect("bridge runs");
     // SAFETY: signals a process this test owns (the bridge).
@@ -198,10 +204,7 @@ fn kill(pid: i64) {
 
 #[test]
 fn postgres_crash_is_an_outcome_and_reset_recovers() {
-    if !sql_available("postgres") {
-        return;
-    }
-    let mut e = PostgresEngine::open(&spec("postgres")).expect("postgres opens");
+    let Some(mut e) = opened("postgres", PostgresEngine::open) else { return };
     // A backend dies: the server restarts every backend; the connection is lost.
     let Value::Int(backend) = rows(&mut e, "SELECT pg_backend_pid()").rows[0][0] else { panic!("a pid") };
     kill(backend);
@@ -230,10 +233,7 @@ fn postgres_crash_is_an_outcome_and_reset_recovers() {
 
 #[test]
 fn mariadb_crash_is_an_outcome_and_reset_recovers() {
-    if !sql_available("mariadb") {
-        return;
-    }
-    let mut e = MariaDbEngine::open(&spec("mariadb")).expect("mariadb opens");
+    let Some(mut e) = opened("mariadb", MariaDbEngine::open) else { return };
     ok(&mut e, "CREATE TABLE t (a int)");
     kill(e.server_pid().expect("private server").into());
     match e.run("SELECT 1", LIMIT) {
@@ -250,10 +250,7 @@ fn mariadb_crash_is_an_outcome_and_reset_recovers() {
 /// its tables, not in none (error 1046 "No database selected": issue 11).
 #[test]
 fn mariadb_reconnects_into_the_campaign_database() {
-    if !sql_available("mariadb") {
-        return;
-    }
-    let mut e = MariaDbEngine::open(&spec("mariadb")).unwrap_or_else(|e| panic!("mariadb opens: {e}"));
+    let Some(mut e) = opened("mariadb", MariaDbEngine::open) else { return };
     ok(&mut e, "CREATE TABLE t (a int)");
     ok(&mut e, "INSERT INTO t VALUES (7)");
     let id = match rows(&mut e, "SELECT CONNECTION_ID()").rows.first().and_then(|r| r.first()) {
@@ -293,24 +290,73 @@ fn duckdb_output_of_its_own_does_not_shift_replies() {
     assert_eq!(rows(e.as_mut(), "SELECT 42").rows, vec![vec![Value::Int(42)]]);
 }
 
+/// A query per engine and the one row it answers, with each value typed as the engine types it.
+fn typed_rows() -> [(&'static str, &'static str, Vec<Value>); 3] {
+    let text = |s: &str| Value::Text(s.into());
+    let big = |s: &str| Value::BigInt(s.into());
+    let dec = |s: &str| Value::Decimal(s.into());
+    [
+        (
+            "duckdb",
+            "SELECT 1::HUGEINT * 170141183460469231731687303715884105727, 0.1::FLOAT, 'inf'::DOUBLE, '\\x01\\xff'::BLOB, DATE '2020-01-02', 2.50::DECIMAL(5,2)",
+            vec![
+                big("170141183460469231731687303715884105727"),
+                Value::Float(0.1),
+                Value::Float(f64::INFINITY),
+                Value::Bytes(vec![1, 255]),
+                text("2020-01-02"),
+                dec("2.50"),
+            ],
+        ),
+        (
+            "postgres",
+            "SELECT 1::int2, 2::int8, 0.1::float4, 'NaN'::float8, 123456789.000100::numeric, -0.5::numeric(4,2), 'x'::char(3), '\\x01ff'::bytea, DATE '2020-01-02', ARRAY[1,2], NULL::int",
+            vec![
+                Value::Int(1),
+                Value::Int(2),
+                Value::Float(0.1),
+                Value::Float(f64::NAN),
+                dec("123456789.000100"),
+                dec("-0.50"),
+                text("x  "),
+                Value::Bytes(vec![1, 255]),
+                text("2020-01-02"),
+                text("{1,2}"),
+                Value::Null,
+            ],
+        ),
+        (
+            "mariadb",
+            "SELECT 1, 18446744073709551615, CAST(0.1 AS FLOAT), 1e300 * 10, 2.50, X'01FF', CAST('x' AS BINARY), DATE '2020-01-02', NULL, 'é'",
+            vec![
+                Value::Int(1),
+                big("18446744073709551615"),
+                Value::Float(0.1),
+                Value::Float(1e301),
+                dec("2.50"),
+                Value::Bytes(vec![1, 255]),
+                Value::Bytes(vec![b'x']),
+                text("2020-01-02"),
+                Value::Null,
+                text("é"),
+            ],
+        ),
+    ]
+}
+
 #[test]
-fn duckdb_values_keep_their_types() {
+fn values_keep_their_types() {
+    for (name, sql, want) in typed_rows() {
+        let Some(mut e) = open_sql(name) else { continue };
+        let got = rows(e.as_mut(), sql).rows.remove(0);
+        // Debug forms, so that NaN is NaN.
+        assert_eq!(format!("{got:?}"), format!("{want:?}"), "{name}");
+    }
+}
+
+#[test]
+fn duckdb_statements_without_rows_are_done() {
     let Some(mut e) = open_sql("duckdb") else { return };
-    let r = rows(
-        e.as_mut(),
-        "SELECT 1::HUGEINT * 170141183460469231731687303715884105727, 0.1::FLOAT, 'inf'::DOUBLE, '\\x01\\xff'::BLOB, DATE '2020-01-02', 2.50::DECIMAL(5,2)",
-    );
-    assert_eq!(
-        r.rows[0],
-        vec![
-            Value::BigInt("170141183460469231731687303715884105727".into()),
-            Value::Float(0.1),
-            Value::Float(f64::INFINITY),
-            Value::Bytes(vec![1, 255]),
-            Value::Text("2020-01-02".into()),
-            Value::Decimal("2.50".into()),
-        ]
-    );
     // DDL and DML are "done", not a status row.
     assert_eq!(e.run("CREATE TABLE u (a INTEGER)", LIMIT), Outcome::Done);
     assert_eq!(e.run("INSERT INTO u VALUES (1), (2)", LIMIT), Outcome::Done);
@@ -318,62 +364,19 @@ fn duckdb_values_keep_their_types() {
 }
 
 #[test]
-fn postgres_values_keep_their_types() {
-    let Some(mut e) = open_sql("postgres") else { return };
-    let mut r = rows(
-        e.as_mut(),
-        "SELECT 1::int2, 2::int8, 0.1::float4, 'NaN'::float8, 123456789.000100::numeric, -0.5::numeric(4,2), 'x'::char(3), '\\x01ff'::bytea, DATE '2020-01-02', ARRAY[1,2], NULL::int",
-    );
-    assert!(matches!(r.rows[0][3], Value::Float(f) if f.is_nan()));
-    r.rows[0][3] = Value::Text("NaN".into());
-    assert_eq!(
-        r.rows[0],
-        vec![
-            Value::Int(1),
-            Value::Int(2),
-            Value::Float(0.1),
-            Value::Text("NaN".into()),
-            Value::Decimal("123456789.000100".into()),
-            Value::Decimal("-0.50".into()),
-            Value::Text("x  ".into()),
-            Value::Bytes(vec![1, 255]),
-            Value::Text("2020-01-02".into()),
-            Value::Text("{1,2}".into()),
-            Value::Null,
-        ]
-    );
-    // A script of several statements runs; its last result counts.
-    let r = rows(e.as_mut(), "CREATE TABLE s (a int); INSERT INTO s VALUES (5); SELECT a FROM s");
-    assert_eq!(r.rows, vec![vec![Value::Int(5)]]);
-    assert_eq!(e.run("INSERT INTO s VALUES (6)", LIMIT), Outcome::Done);
+fn server_scripts_answer_with_their_last_statement() {
+    for name in ["postgres", "mariadb"] {
+        let Some(mut e) = open_sql(name) else { continue };
+        let r = rows(e.as_mut(), "CREATE TABLE s (a int); INSERT INTO s VALUES (5); SELECT a FROM s");
+        assert_eq!(r.rows, vec![vec![Value::Int(5)]], "{name}");
+        assert_eq!(e.run("INSERT INTO s VALUES (6)", LIMIT), Outcome::Done, "{name}");
+    }
 }
 
 #[test]
-fn mariadb_values_keep_their_types() {
+fn mariadb_text_compares_as_in_c() {
+    // No padding, case matters, as in SQLite and PostgreSQL (C); also after a reset.
     let Some(mut e) = open_sql("mariadb") else { return };
-    let r = rows(
-        e.as_mut(),
-        "SELECT 1, 18446744073709551615, CAST(0.1 AS FLOAT), 1e300 * 10, 2.50, X'01FF', CAST('x' AS BINARY), DATE '2020-01-02', NULL, 'é'",
-    );
-    assert_eq!(
-        r.rows[0],
-        vec![
-            Value::Int(1),
-            Value::BigInt("18446744073709551615".into()),
-            Value::Float(0.1),
-            r.rows[0][3].clone(),
-            Value::Decimal("2.50".into()),
-            Value::Bytes(vec![1, 255]),
-            Value::Bytes(vec![b'x']),
-            Value::Text("2020-01-02".into()),
-            Value::Null,
-            Value::Text("é".into()),
-        ]
-    );
-    let r = rows(e.as_mut(), "CREATE TABLE s (a int); INSERT INTO s VALUES (5); SELECT a FROM s");
-    assert_eq!(r.rows, vec![vec![Value::Int(5)]]);
-    assert_eq!(e.run("INSERT INTO s VALUES (6)", LIMIT), Outcome::Done);
-    // Text compares as in SQLite and PostgreSQL (C): no padding, case matters; also after a reset.
     e.reset().expect("reset");
     ok(e.as_mut(), "CREATE TABLE u (s VARCHAR(10))");
     ok(e.as_mut(), "INSERT INTO u VALUES ('a'), ('A'), ('a ')");
@@ -460,18 +463,7 @@ fn duckdb_bridge_dies_with_crosscheck_on_sigterm() {
 // ---- bad input: one clear line, never a hang -------------------------------------------------
 
 fn setup_error(text: &str) -> String {
-    let s = spec(text);
-    let t = Instant::now();
-    let r = crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &s);
-    let took = t.elapsed();
-    let msg = match r {
-        Ok(_) => panic!("{text}: opened, expected a setup error"),
-        Err(e) => e.message,
-    };
-    assert!(took < Duration::from_secs(12), "{text}: took {took:?}");
-    assert!(!msg.contains('\n'), "{text}: more than one line: {msg}");
-    eprintln!("{text}\n  -> {msg} ({took:?})");
-    msg
+    crate::locations::setup_error_in(&crosscheck_engines::sql::registry(), text)
 }
 
 /// A port with something listening that is not a database: it greets with HTTP.
@@ -495,31 +487,41 @@ fn closed_port() -> u16 {
         .port()
 }
 
-#[test]
-fn postgres_bad_input() {
-    let m = setup_error(&format!("postgres=postgres://u@127.0.0.1:{}/db", closed_port()));
+/// What a server engine says to locations that cannot work, each in one line: nothing
+/// listening, something else listening, a malformed address, no such path, a directory without
+/// the server; then a user the server does not know, and the right address, where it works in
+/// a scratch database of its own. `scheme` is the one of the engine's addresses.
+fn server_bad_input<D: Driver>(scheme: &str) {
+    let name = D::NAME;
+    let at = |port: &str| format!("{name}={scheme}://u@127.0.0.1:{port}/db");
+    let m = setup_error(&at(&closed_port().to_string()));
     assert!(m.contains("cannot connect"), "{m}");
-    let m = setup_error(&format!("postgres=postgres://u@127.0.0.1:{}/db", impostor()));
-    assert!(m.contains("not a PostgreSQL server"), "{m}");
-    let m = setup_error("postgres=postgres://u@127.0.0.1:notaport/db");
+    let m = setup_error(&at(&impostor().to_string()));
+    assert!(m.contains("but it is not a"), "{m}");
+    let m = setup_error(&at("notaport"));
     assert!(m.contains("not a valid address"), "{m}");
-    let empty = tempfile::tempdir().expect("tempdir");
-    let m = setup_error(&format!("postgres={}", empty.path().display()));
-    assert!(m.contains("no initdb"), "{m}");
-    let m = setup_error("postgres=/no/such/dir/bin");
+    let m = setup_error(&format!("{name}=/no/such/dir/bin"));
     assert!(m.contains("no such file"), "{m}");
-    // Wrong credentials, against a real server.
-    if !sql_available("postgres") {
+    let empty = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let m = setup_error(&format!("{name}={}", empty.path().display()));
+    assert!(m.contains(&format!("{name}={}: no ", empty.path().display())), "{m}");
+    if !sql_available(name) {
         return;
     }
-    let e = PostgresEngine::open(&spec("postgres")).expect("private server");
-    let url = e.url().replace("postgres://postgres@", "postgres://nobody@");
-    let m = setup_error(&format!("postgres={url}"));
+    let e = ServerEngine::<D>::open(&spec(name)).unwrap_or_else(|e| panic!("private server: {e}"));
+    let url = e.url();
+    let host = url.split_once('@').map_or_else(|| panic!("{url}: no user"), |(_, host)| host);
+    let m = setup_error(&format!("{name}={scheme}://nobody@{host}"));
     assert!(m.contains("cannot log in") && m.contains("nobody"), "{m}");
-    // The right address works, in a scratch database of its own.
-    let mut other = sql_factory("postgres").open(&spec(&format!("postgres={}", e.url()))).expect("existing server");
+    let mut other =
+        sql_factory(name).open(&spec(&format!("{name}={url}"))).unwrap_or_else(|e| panic!("existing server: {e}"));
     ok(other.as_mut(), "CREATE TABLE t (a int)");
-    other.reset().expect("reset");
+    other.reset().unwrap_or_else(|e| panic!("reset: {e}"));
+}
+
+#[test]
+fn postgres_bad_input() {
+    server_bad_input::<Postgres>("postgres");
 }
 
 #[test]
@@ -531,25 +533,9 @@ fn postgres_unroutable_address_gives_up() {
 
 #[test]
 fn mariadb_bad_input() {
-    let m = setup_error(&format!("mariadb=mysql://root@127.0.0.1:{}", closed_port()));
-    assert!(m.contains("cannot connect"), "{m}");
-    let m = setup_error(&format!("mariadb=mysql://root@127.0.0.1:{}", impostor()));
-    assert!(m.contains("not a MariaDB"), "{m}");
+    server_bad_input::<MariaDb>("mysql");
     let m = setup_error("mariadb=http://root@127.0.0.1:3306");
     assert!(m.contains("not a server address"), "{m}");
-    let empty = tempfile::tempdir().expect("tempdir");
-    let m = setup_error(&format!("mariadb={}", empty.path().display()));
-    assert!(m.contains("no mariadbd"), "{m}");
-    if !sql_available("mariadb") {
-        return;
-    }
-    let e = MariaDbEngine::open(&spec("mariadb")).expect("private server");
-    let url = e.url().replace("mysql://root@", "mysql://root:wrong@");
-    let m = setup_error(&format!("mariadb={url}"));
-    assert!(m.contains("cannot log in") && m.contains("Access denied"), "{m}");
-    let mut other = sql_factory("mariadb").open(&spec(&format!("mariadb={}", e.url()))).expect("existing server");
-    ok(other.as_mut(), "CREATE TABLE t (a int)");
-    other.reset().expect("reset");
 }
 
 #[test]
