@@ -299,11 +299,11 @@ impl<'a, K: Kind> Worker<'a, K> {
         let shape = self.kind.signature(oracle, &case, &ev);
         // A bug this worker knows explains the finding: reducing it would find that bug again.
         // Of the others, the first few per kind of difference are always reduced and the rest
-        // while reduction has taken under a quarter of this worker's time (a broken engine
-        // fails every check).
+        // while reduction has taken under half of this worker's time: an unreduced case names
+        // every incidental feature of its query, so it would stand as a bug of its own.
         let known = self.bugs.covers(&bucket, &shape);
         let n = self.reductions.entry(format!("{bucket}|{}", shape.head)).or_insert(0);
-        let within_share = u128::from(self.stats.reduce_ns) < self.started.elapsed().as_nanos() / 4;
+        let within_share = u128::from(self.stats.reduce_ns) < self.started.elapsed().as_nanos() / 2;
         let reduced = if !known && (*n < 3 || within_share) {
             *n += 1;
             let deadline = self.reduce_deadline();

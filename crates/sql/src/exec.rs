@@ -30,7 +30,10 @@ pub fn error_key(message: &str) -> String {
             c => k.push(c),
         }
     }
-    let mut k = k.split_whitespace().collect::<Vec<_>>().join(" ");
+    // What joined the operands goes with them: "(a) and (b)" and "(a), (b), (c)" are one
+    // message.
+    let words = k.split_whitespace().filter(|w| !matches!(*w, "," | "and" | "or"));
+    let mut k = words.map(|w| w.trim_end_matches(',')).collect::<Vec<_>>().join(" ");
     k.truncate(80);
     format!("error:{k}")
 }
@@ -80,7 +83,13 @@ mod tests {
         let k = super::error_key(
             "Illegal mix of collations (utf8mb4_bin,IMPLICIT), (utf8mb4_nopad_bin,COERCIBLE) for operation 'in'",
         );
-        assert_eq!(k, "error:Illegal mix of collations , for operation");
+        assert_eq!(k, "error:Illegal mix of collations for operation");
+        for two in [
+            "Illegal mix of collations (a,IMPLICIT) and (b,COERCIBLE) for operation '='",
+            "Illegal mix of collations (a,IMPLICIT), (b,COERCIBLE), (c,COERCIBLE) for operation 'in'",
+        ] {
+            assert_eq!(super::error_key(two), k);
+        }
         assert_eq!(super::error_key("no such column: t0.c9"), "error:no such column");
         assert_eq!(super::error_key("integer overflow at offset 12"), "error:integer overflow at offset ##");
     }

@@ -6,7 +6,7 @@
 //! same failure and not an artefact of the reduction. Candidates that break the setup or the
 //! query simply fail the re-check and are dropped by the reducer.
 
-use crate::ast::{Expr, Lit, Select, Stmt};
+use crate::ast::{ColumnDef, Expr, Lit, Select, Stmt};
 use crate::case::{Query, SqlCase};
 use crosscheck_core::reduce::cuts;
 use std::collections::BTreeSet;
@@ -194,6 +194,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     let rules = case.oracle.rules();
     out.extend(clause_candidates(case).into_iter().filter(|q| rules.keeps_shape(q)).map(|q| with_query(case, q)));
     out.extend(column_candidates(case));
+    out.extend(constraint_candidates(case));
     // Expressions: each node replaced by something smaller.
     for (k, node) in nodes(&case.query).iter().enumerate() {
         for r in replacements(node, case.strict) {
@@ -221,6 +222,35 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
                     }
                     out.push(c);
                 }
+            }
+        }
+    }
+    out
+}
+
+/// One column constraint, default or collation dropped. Without this a one-column table kept
+/// them all, and a reduced case's signature named features the failure does not need.
+fn constraint_candidates(case: &SqlCase) -> Vec<SqlCase> {
+    let mut out = Vec::new();
+    for (si, s) in case.setup.iter().enumerate() {
+        let Stmt::CreateTable { columns, .. } = s else { continue };
+        for (ci, col) in columns.iter().enumerate() {
+            let drops: [(bool, fn(&mut ColumnDef)); 5] = [
+                (col.primary_key, |c| c.primary_key = false),
+                (col.unique, |c| c.unique = false),
+                (col.not_null, |c| c.not_null = false),
+                (col.default.is_some(), |c| c.default = None),
+                (col.collate.is_some(), |c| c.collate = None),
+            ];
+            for (present, drop) in drops {
+                if !present {
+                    continue;
+                }
+                let mut c = case.clone();
+                if let Stmt::CreateTable { columns, .. } = &mut Arc::make_mut(&mut c.setup)[si] {
+                    drop(&mut columns[ci]);
+                }
+                out.push(c);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The deduplication signature of a SQL case: its oracle, the finding's key and the shape of
 //! the (reduced) case, so that findings of one bug on differently sized cases group together.
 
-use crate::ast::{Expr, Stmt};
+use crate::ast::{BinOp, Expr, JoinKind, PostOp, Stmt};
 use crate::case::SqlCase;
 use crosscheck_core::Shape;
 use std::collections::BTreeSet;
@@ -19,8 +19,8 @@ pub fn signature(case: &SqlCase, key: &str) -> Shape {
         let name = match e {
             Expr::Lit(_) | Expr::Col(_) => return,
             Expr::Unary(op, _) => format!("{op:?}"),
-            Expr::Binary(op, ..) => format!("{op:?}"),
-            Expr::Postfix(op, _) => format!("{op:?}"),
+            Expr::Binary(op, ..) => binary_feature(*op),
+            Expr::Postfix(op, _) => postfix_feature(*op),
             Expr::Between { not, .. } => format!("between{}", if *not { "-not" } else { "" }),
             Expr::InList { .. } => "in-list".into(),
             Expr::InSelect { .. } => "in-select".into(),
@@ -41,7 +41,7 @@ pub fn signature(case: &SqlCase, key: &str) -> Shape {
     }
     let s = &case.query.select;
     for j in &s.joins {
-        f.insert(format!("{:?}-join", j.kind));
+        f.insert(join_feature(j.kind).into());
     }
     for (present, name) in [
         (s.from.len() > 1, "comma-join"),
@@ -56,6 +56,36 @@ pub fn signature(case: &SqlCase, key: &str) -> Shape {
     }
     setup_features(&case.setup, &mut f);
     Shape { head: key.to_string(), features: f }
+}
+
+// Features name constructs, not which member of a family a case used: the generator puts an
+// ordering comparison, a truth test or an outer join wherever one fits, so one bug met
+// through `=` and through `>=`, or through LEFT and RIGHT JOIN, counted as two.
+
+fn binary_feature(op: BinOp) -> String {
+    match op {
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "compare".into(),
+        BinOp::Is | BinOp::IsNot => "null-safe-compare".into(),
+        BinOp::Like | BinOp::NotLike => "like".into(),
+        BinOp::Glob | BinOp::NotGlob => "glob".into(),
+        op => format!("{op:?}"),
+    }
+}
+
+fn postfix_feature(op: PostOp) -> String {
+    match op {
+        PostOp::IsNull | PostOp::NotNull => "null-test".into(),
+        PostOp::IsTrue | PostOp::IsFalse | PostOp::IsNotTrue | PostOp::IsNotFalse => "truth-test".into(),
+    }
+}
+
+fn join_feature(kind: JoinKind) -> &'static str {
+    match kind {
+        JoinKind::Left | JoinKind::Right | JoinKind::Full => "outer-join",
+        JoinKind::Inner => "inner-join",
+        JoinKind::Cross => "cross-join",
+        JoinKind::Natural => "natural-join",
+    }
 }
 
 /// The features of the setup statements: column constraints, kinds of index, views, ANALYZE.
