@@ -183,6 +183,18 @@ impl EngineFactory for Factory {
 }
 
 /// Fills the label and location of an info from the spec.
+/// For an engine built into crosscheck (or into a leg): a LOCATION is a setup error that says so, since there
+/// is no other build to load (`what` names the one built in).
+pub fn built_in(spec: &EngineSpec, what: &str) -> Result<(), SetupError> {
+    match &spec.location {
+        Some(loc) => Err(SetupError::new(format!(
+            "{name}={loc}: {name} is built into crosscheck ({what}) and takes no LOCATION: write {name} alone",
+            name = spec.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 pub fn info_for(spec: &EngineSpec, version: String, dialect: &str, caps: &[&str]) -> EngineInfo {
     EngineInfo {
         name: spec.name.clone(),

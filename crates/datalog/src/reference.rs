@@ -3,7 +3,7 @@
 
 use crate::dialects::{columns, option_line, value};
 use crate::eval::{evaluate, relation, Limits, Strategy, TIMED_OUT};
-use crosscheck_core::engine::{info_for, Factory};
+use crosscheck_core::engine::{built_in, info_for, Factory};
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError};
 use std::time::{Duration, Instant};
 
@@ -12,6 +12,7 @@ fn availability() -> Availability {
 }
 
 fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+    built_in(spec, "the reference evaluator of this release")?;
     let info = info_for(spec, crosscheck_core::TOOL_VERSION.into(), "souffle", &[]);
     Ok(Box::new(Reference { info }))
 }

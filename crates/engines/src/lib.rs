@@ -59,17 +59,7 @@ pub fn available_if(version: Result<String, String>, install: &str) -> Availabil
     Availability { available, detail, install: install.into() }
 }
 
-/// For an engine built into crosscheck: a LOCATION is a setup error that says so, since there
-/// is no other build to load (`what` names the one built in).
-pub fn built_in(spec: &EngineSpec, what: &str) -> Result<(), SetupError> {
-    match &spec.location {
-        Some(loc) => Err(SetupError::new(format!(
-            "{name}={loc}: {name} is built into crosscheck ({what}) and takes no LOCATION: write {name} alone",
-            name = spec.name
-        ))),
-        None => Ok(()),
-    }
-}
+pub use crosscheck_core::engine::built_in;
 
 /// Opens an engine from a registry; `mutant:<engine>:<fault>` wraps another engine.
 pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
