@@ -171,7 +171,7 @@ fn a_flood_of_one_fault_keeps_the_budget_and_the_disk_and_is_few_bugs() {
     let s = summary(&o);
     let (findings, distinct) = (s["findings"].as_u64().unwrap_or(0), s["distinct"].as_u64().unwrap_or(0));
     // Every check fails; one planted fault is one bug per kind of difference.
-    assert!(findings > 1000, "{s}");
+    assert!(findings > 200, "{s}");
     assert!((1..=4).contains(&distinct), "{s}");
     let out = tmp.path().join("out");
     let dirs = finding_dirs(&out);
