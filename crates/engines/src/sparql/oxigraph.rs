@@ -172,7 +172,12 @@ mod tests {
         };
         assert_eq!(r.columns, vec!["o", "s"]);
         assert_eq!(r.rows.len(), 2);
-        assert!(r.rows.iter().any(|row| matches!(&row[0], Value::Literal { lexical, .. } if lexical == "1.50")));
+        // Oxigraph stores a decimal as its value, so it answers the canonical form: the leg,
+        // not the adapter, decides what a lexical difference means.
+        let decimal = "http://www.w3.org/2001/XMLSchema#decimal";
+        assert!(r.rows.iter().any(
+            |row| matches!(&row[0], Value::Literal { lexical, datatype: Some(d), lang: None } if lexical == "1.5" && d == decimal)
+        ));
         assert!(r.rows.iter().any(|row| matches!(&row[1], Value::Blank(_))));
         let Outcome::Rows(s) = e.run("SELECT ?o WHERE { <http://a> <http://q> ?o }", t) else { panic!("no rows") };
         assert_eq!(
