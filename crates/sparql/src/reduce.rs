@@ -1,7 +1,7 @@
 //! Reducer steps (patterns, filters, triples) and the deduplication signature. The reducer in
 //! core keeps a candidate only if the finding's own oracle still fails the same way.
 
-use crate::model::{Case, Expr, Node, PTerm, Query};
+use crate::model::{Case, Expr, PTerm, Query};
 use crosscheck_core::{Evidence, Shape};
 use std::collections::BTreeSet;
 
@@ -113,8 +113,10 @@ fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
     }
 }
 
-/// The shape of a reduced case: the finding's key, the query's clauses and operators, the
-/// datatypes of its constants and of the graph's literals; names and values stripped.
+/// The shape of a reduced case: the finding's key, the query's clauses, operators and the
+/// datatypes of its constants; names and values stripped. The graph's own datatypes are left
+/// out: a reduced graph keeps whatever triples the bug did not need removed, and they split
+/// one bug into many.
 pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     let mut f = BTreeSet::new();
     let q = &case.query;
@@ -141,11 +143,6 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     for e in g.filters.iter().chain(&case.pred) {
         ops(e, &mut f);
     }
-    for t in &case.graph.triples {
-        if let Node::Lit(l) = &t.o {
-            f.insert(format!("data:{}", dt(l)));
-        }
-    }
     Shape { head: evidence.key.clone(), features: f }
 }
 
@@ -159,8 +156,8 @@ fn dt(l: &crate::model::Lit) -> String {
 
 fn ops(e: &Expr, out: &mut BTreeSet<String>) {
     let name = match e {
-        Expr::Var(_) => "var".to_string(),
-        Expr::Iri(_) => "iri".to_string(),
+        // Leaves other than typed constants say nothing of the bug's shape.
+        Expr::Var(_) | Expr::Iri(_) => String::new(),
         Expr::Lit(l) => format!("lit:{}", dt(l)),
         Expr::Not(_) => "!".into(),
         Expr::And(..) => "&&".into(),
@@ -173,7 +170,9 @@ fn ops(e: &Expr, out: &mut BTreeSet<String>) {
         Expr::Call(func, _) => crate::print::func(*func).into(),
         Expr::Coalesce(..) => "COALESCE".into(),
     };
-    out.insert(name);
+    if !name.is_empty() {
+        out.insert(name);
+    }
     for c in e.children() {
         ops(c, out);
     }

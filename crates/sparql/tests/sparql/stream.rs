@@ -1,7 +1,7 @@
 //! The generated stream: every text parses with spargebra, and on Oxigraph the validity and
 //! non-empty rates stay where RD²'s targets put them (measured and printed).
 
-use super::common::{campaign, OPTS};
+use super::common::campaign;
 use crosscheck_core::{GenOptions, Kind};
 use crosscheck_sparql::oracles::partition;
 use crosscheck_sparql::{print, SparqlKind, SparqlOracle};
@@ -23,7 +23,6 @@ fn every_generated_text_parses_back() {
             assert_eq!(print::parses(&text), Ok(()), "{text}");
         }
     }
-    let _ = OPTS;
 }
 
 #[test]
