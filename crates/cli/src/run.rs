@@ -15,7 +15,7 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// sql, smt, datalog (cypher and sparql are planned)
+    /// sql, smt, datalog, sparql (cypher is planned)
     pub(crate) kind: String,
     /// Engines, comma-separated: NAME[=LOCATION][@LABEL]; mutant:<engine>:<fault> injects a fault
     #[arg(long)]

@@ -1,5 +1,5 @@
 //! crosscheck's engines layer: every engine behind core's [`Engine`] interface, grouped by the
-//! language it speaks (`sql`, `smt`, `datalog`), the processes, bridges and private servers they run in
+//! language it speaks (`sql`, `smt`, `datalog`, `sparql`), the processes, bridges and private servers they run in
 //! (`transport`), and fault injection (`mutant`).
 //!
 //! Invariant: this crate depends on core only, never on a leg. Engines report what they are
@@ -9,6 +9,7 @@
 pub mod datalog;
 pub mod mutant;
 pub mod smt;
+pub mod sparql;
 pub mod sql;
 pub mod testing;
 pub mod transport;

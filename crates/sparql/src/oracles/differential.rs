@@ -1,0 +1,90 @@
+//! `differential` (RD²'s oracle): the same query on every store, answers normalized and
+//! grouped by agreement (`core::Groups`). A store that errs where another answers is a
+//! finding of class `error`; different answers are class `logic`.
+
+use super::{answer, render, Ran, SparqlDetail};
+use crate::model::{Case, Query};
+use crate::normalize::{column_ordered, compare, Norm};
+use crate::print;
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Groups};
+
+/// How answers are compared for `q`: as sequences only under a total ORDER BY whose columns
+/// SPARQL orders; a LIMIT/OFFSET window under any other order is compared by size alone.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    Bag,
+    Sequence,
+    SizeOnly,
+}
+
+pub fn mode(q: &Query, answers: &[Ran]) -> Mode {
+    let specified = q.total_order()
+        && answers.iter().all(|a| match a {
+            Ran::Rows(r) => (0..q.project.len()).all(|c| column_ordered(r, c)),
+            Ran::Error(_) => true,
+        });
+    match (specified, q.limit.is_some() || q.offset.is_some()) {
+        (true, _) => Mode::Sequence,
+        (false, true) => Mode::SizeOnly,
+        (false, false) => Mode::Bag,
+    }
+}
+
+/// Whether two answers agree under `mode`; two errors agree (their messages are the stores').
+pub fn same(a: &Ran, b: &Ran, mode: Mode) -> bool {
+    match (a, b) {
+        (Ran::Error(_), Ran::Error(_)) => true,
+        (Ran::Rows(x), Ran::Rows(y)) => match mode {
+            Mode::SizeOnly => x.len() == y.len(),
+            Mode::Bag => compare(x, y, false).is_empty(),
+            Mode::Sequence => compare(x, y, true).is_empty(),
+        },
+        _ => false,
+    }
+}
+
+pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions, norm: Norm) -> Check {
+    let text = print::query(&case.graph, &case.query, None);
+    let mut answers = Vec::new();
+    let mut labels = Vec::new();
+    for e in engines.iter_mut() {
+        match answer(e.as_mut(), case, &text, opts, norm, true) {
+            Ok(a) => answers.push(a),
+            Err(check) => return check,
+        }
+        labels.push(e.info().label.clone());
+    }
+    let mode = mode(&case.query, &answers);
+    let groups = Groups::of(&answers, |a, b| same(a, b, mode));
+    let nonempty = answers.iter().any(|a| matches!(a, Ran::Rows(r) if !r.is_empty()));
+    if groups.agree() {
+        return match answers.first() {
+            Some(Ran::Error(m)) => Check::Skip(format!("every store rejects the query: {m}")),
+            _ => Check::Pass { nonempty },
+        };
+    }
+    let label = |i: usize| labels[i].as_str();
+    let key = groups.sorted_names(label, ", ");
+    let errs = groups.0.iter().any(|g| matches!(answers[g[0]], Ran::Error(_)));
+    let summary: Vec<String> = groups
+        .names(label, ", ")
+        .iter()
+        .zip(&groups.0)
+        .map(|(names, g)| match &answers[g[0]] {
+            Ran::Rows(r) => format!("{{{names}}}: {} row(s)", r.len()),
+            Ran::Error(m) => format!("{{{names}}}: error {m}"),
+        })
+        .collect();
+    let (a, b) = (groups.0[0][0], groups.0[1][0]);
+    let detail =
+        SparqlDetail { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
+    Check::finding(Evidence {
+        class: if errs { FindingClass::Error } else { FindingClass::Logic },
+        engines: key.clone(),
+        summary: format!("stores disagree: {}", summary.join("; ")),
+        expected: format!("{}: {}", labels[a], render(&answers[a])),
+        actual: format!("{}: {}", labels[b], render(&answers[b])),
+        key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase(),
+        detail: crosscheck_core::Detail::of(&detail),
+    })
+}

@@ -1,0 +1,162 @@
+//! The oracles, one module each, and what they share: running a printed query on a store
+//! (parsed back first), normalizing its answer, rendering answers for findings.
+
+pub mod config;
+pub mod differential;
+pub mod partition;
+
+use crate::model::Case;
+use crate::normalize::{self, Norm};
+use crate::print;
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Oracle, Outcome, Rows};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SparqlOracle {
+    /// The same query on every store (RD²): answers grouped by agreement, errors a class.
+    Differential,
+    /// Ternary logic partitioning with SPARQL's error semantics, on each store alone.
+    Partition,
+    /// One store with its optimizer on and off (Oxigraph's own fuzzing comparison).
+    Config,
+}
+
+impl Oracle for SparqlOracle {
+    const ALL: &'static [SparqlOracle] = &[SparqlOracle::Differential, SparqlOracle::Partition, SparqlOracle::Config];
+
+    fn name(self) -> &'static str {
+        match self {
+            SparqlOracle::Differential => "differential",
+            SparqlOracle::Partition => "partition",
+            SparqlOracle::Config => "config",
+        }
+    }
+}
+
+impl SparqlOracle {
+    pub fn validate(self, engines: &[EngineInfo]) -> Result<(), String> {
+        match self {
+            SparqlOracle::Differential if engines.len() < 2 => Err(
+                "the differential oracle needs two or more stores (e.g. --engines oxigraph,rdflib, or oxigraph,oxigraph@b)"
+                    .into(),
+            ),
+            SparqlOracle::Config if !engines.iter().any(config::has_switch) => {
+                Err("the config oracle needs a store with an optimizer switch (oxigraph)".into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    pub fn check(self, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        match self {
+            SparqlOracle::Differential => differential::check(case, engines, opts, Norm::default()),
+            SparqlOracle::Partition => partition::check(case, engines, opts),
+            SparqlOracle::Config => config::check(case, engines, opts),
+        }
+    }
+}
+
+/// The leg's record of a finding: the texts run and each store's answer.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SparqlDetail {
+    pub queries: Vec<String>,
+    pub answers: Vec<(String, String)>,
+}
+
+/// A store's answer to one query, or why the oracle cannot judge.
+pub enum Ran {
+    Rows(Rows),
+    /// A parse or evaluation error: a class of its own (SPARQL reports no evaluation error
+    /// for a well-formed query; a FILTER error only drops a solution).
+    Error(String),
+}
+
+/// Runs `text` on `e` after parsing it back. `Err` carries the check to return at once: a
+/// generator bug (skipped, never blamed on a store), a timeout (skipped) or a crash.
+pub fn run(e: &mut dyn Engine, text: &str, opts: &CheckOptions) -> Result<Ran, Check> {
+    if let Err(why) = print::parses(text) {
+        return Err(Check::Skip(format!("generator bug: spargebra rejects the generated text: {why}")));
+    }
+    match e.run(text, opts.timeout) {
+        Outcome::Rows(r) => Ok(Ran::Rows(r)),
+        Outcome::Error { message, .. } => Ok(Ran::Error(message)),
+        out @ Outcome::Crash { .. } => {
+            let label = e.info().label.clone();
+            let detail = SparqlDetail { queries: vec![text.to_string()], answers: vec![] };
+            Err(Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::of(&detail))))
+        }
+        Outcome::Timeout { .. } => Err(Check::Skip(format!("{}: timeout", e.info().label))),
+        other => Ok(Ran::Error(format!("unexpected answer to a query: {other}"))),
+    }
+}
+
+/// Runs and normalizes a query's answer on one store; blank nodes mapped to generator ids
+/// when `map_bnodes` (stores label them their own way), else kept as the store's labels.
+pub fn answer(
+    e: &mut dyn Engine,
+    case: &Case,
+    text: &str,
+    opts: &CheckOptions,
+    norm: Norm,
+    map_bnodes: bool,
+) -> Result<Ran, Check> {
+    let rows = match run(e, text, opts)? {
+        Ran::Rows(r) => r,
+        err @ Ran::Error(_) => return Ok(err),
+    };
+    let has_blank = rows.rows.iter().flatten().any(|v| matches!(v, crosscheck_core::Value::Blank(_)));
+    let map = if map_bnodes && has_blank {
+        match run(e, &normalize::bnode_query(), opts)? {
+            Ran::Rows(m) => Some(normalize::bnode_map(&m)),
+            Ran::Error(why) => return Ok(Ran::Error(format!("the blank-node mapping query failed: {why}"))),
+        }
+    } else {
+        None
+    };
+    let project: Vec<String> = case.query.project.iter().map(|v| format!("v{v}")).collect();
+    Ok(match normalize::normalize(&rows, &project, map.as_ref(), norm) {
+        Some(r) => Ran::Rows(r),
+        None => Ran::Error(format!("answered columns {:?} for the projection {project:?}", rows.columns)),
+    })
+}
+
+/// Rows for people: at most 20, one a line.
+pub fn render(r: &Ran) -> String {
+    match r {
+        Ran::Error(m) => format!("error: {m}"),
+        Ran::Rows(rows) => {
+            let mut s = format!("{} row(s)", rows.len());
+            for row in rows.rows.iter().take(20) {
+                let cells: Vec<String> = row.iter().map(ToString::to_string).collect();
+                let _ = write!(s, "\n  {}", cells.join(" | "));
+            }
+            if rows.len() > 20 {
+                s.push_str("\n  ...");
+            }
+            s
+        }
+    }
+}
+
+/// An error a store gave for a well-formed query, as a finding of class `error`; the key
+/// keeps the message's first words with numbers masked (one message, one key).
+pub fn error_finding(label: &str, message: &str, detail: &SparqlDetail) -> Check {
+    let mut key = String::from("error:");
+    for c in message.chars().take(60) {
+        if !c.is_ascii_digit() {
+            key.push(c);
+        } else if !key.ends_with('#') {
+            key.push('#');
+        }
+    }
+    Check::finding(Evidence {
+        class: FindingClass::Error,
+        engines: vec![label.to_string()],
+        summary: format!("{label} rejects a well-formed query: {message}"),
+        expected: "an answer".into(),
+        actual: message.to_string(),
+        key,
+        detail: crosscheck_core::Detail::of(detail),
+    })
+}

@@ -1,0 +1,95 @@
+//! `partition`: ternary logic partitioning adapted to SPARQL, on one store alone.
+//!
+//! A FILTER keeps a solution only when its condition's effective boolean value is true; false
+//! and error both drop it. So for the solutions Ω of a query's group and a predicate p:
+//!
+//! ```text
+//! Ω = Filter(p, Ω) ⊎ Filter(!p, Ω) ⊎ Filter(!COALESCE(p || !p, false), Ω)
+//! ```
+//!
+//! as multisets. Proof per solution μ, by the value of EBV(p) under μ: true → only the first
+//! keeps μ (`!p` is false; `p || !p` is true, so the third is `!true`); false → only the
+//! second (`!p` is true; `p || !p` is true); error → `p` and `!p` are errors, and `p || !p` is
+//! an error too (`||` is true only if a side is true), so COALESCE falls through to `false` and
+//! only the third keeps μ. A group's FILTERs apply to the whole group (SPARQL §18.2.2), so the
+//! added FILTER sees the same solutions as the unfiltered query, OPTIONAL and UNION included;
+//! an existing FILTER f becomes `f && p`, which is true exactly when both are. Projection maps
+//! each side alike; under DISTINCT the union is made distinct again. The generator leaves
+//! ORDER BY, LIMIT and OFFSET out of partition cases (a window of each part is not a part of
+//! the window).
+
+use super::{answer, error_finding, render, Ran, SparqlDetail};
+use crate::model::{Case, Expr, Lit, Query};
+use crate::normalize::{compare, Norm};
+use crate::print;
+use crosscheck_core::bag::union_all;
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Rows};
+
+/// `!COALESCE(p || !p, false)`: true exactly where p's effective boolean value is an error.
+pub fn errs(p: &Expr) -> Expr {
+    let total = Expr::Or(Box::new(p.clone()), Box::new(Expr::Not(Box::new(p.clone()))));
+    Expr::Not(Box::new(Expr::Coalesce(Box::new(total), Box::new(Expr::Lit(Lit::typed("false", "boolean"))))))
+}
+
+/// The unfiltered query and its three parts, printed.
+pub fn texts(case: &Case, p: &Expr) -> [String; 4] {
+    let with = |f: Expr| {
+        let mut q: Query = case.query.clone();
+        q.group.filters.push(f);
+        print::query(&case.graph, &q, None)
+    };
+    [print::query(&case.graph, &case.query, None), with(p.clone()), with(Expr::Not(Box::new(p.clone()))), with(errs(p))]
+}
+
+pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+    let Some(p) = &case.pred else { return Check::Skip("no partition predicate (a store lacks COALESCE)".into()) };
+    let texts = texts(case, p);
+    let mut nonempty = false;
+    for e in engines.iter_mut() {
+        let label = e.info().label.clone();
+        let mut parts: Vec<Rows> = Vec::new();
+        for t in &texts {
+            // Within one store its own blank-node labels are stable, so no mapping is needed.
+            match answer(e.as_mut(), case, t, opts, Norm::default(), false) {
+                Ok(Ran::Rows(r)) => parts.push(r),
+                Ok(Ran::Error(m)) => {
+                    return error_finding(&label, &m, &SparqlDetail { queries: vec![t.clone()], answers: vec![] })
+                }
+                Err(check) => return check,
+            }
+        }
+        let whole = parts[0].clone();
+        nonempty |= !whole.is_empty();
+        let mut union = union_all(&parts[1..]);
+        if case.query.distinct {
+            // Solutions of different parts may project to one row.
+            let mut seen = std::collections::HashSet::new();
+            let opts = crosscheck_core::CompareOptions::default();
+            union.rows.retain(|r| seen.insert(r.iter().map(|v| v.canon(&opts)).collect::<Vec<_>>()));
+        }
+        let d = compare(&whole, &union, false);
+        if !d.is_empty() {
+            let rel = format!("{:?}", d.relation()).to_lowercase();
+            let names = ["unfiltered", "p", "!p", "error(p)"];
+            let answers = names
+                .iter()
+                .zip(&parts)
+                .map(|(n, r)| (format!("{label} {n}"), render(&Ran::Rows(r.clone()))))
+                .collect();
+            return Check::finding(Evidence {
+                class: FindingClass::Logic,
+                engines: vec![label.clone()],
+                summary: format!(
+                    "{label}: the partitions by p, !p and error(p) hold {} row(s), the unfiltered query {} ({rel})",
+                    union.len(),
+                    whole.len()
+                ),
+                expected: render(&Ran::Rows(whole)),
+                actual: render(&Ran::Rows(union)),
+                key: format!("partition:{rel}"),
+                detail: crosscheck_core::Detail::of(&SparqlDetail { queries: texts.to_vec(), answers }),
+            });
+        }
+    }
+    Check::Pass { nonempty }
+}

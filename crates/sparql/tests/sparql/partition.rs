@@ -1,0 +1,86 @@
+//! The partition identity on known answers, with an error case: a comparison of an IRI or a
+//! string with a number is a type error, which FILTER(p) and FILTER(!p) both drop and only the
+//! error part keeps.
+
+use super::common::{open, OPTS};
+use crosscheck_core::{Engine, Outcome, Value};
+use crosscheck_sparql::model::{CmpOp, Expr, Graph, Lit, Node, PTerm, Pattern, Query, Triple};
+use crosscheck_sparql::oracles::partition;
+use crosscheck_sparql::{print, Case};
+
+const P: &str = "http://ex.org/p";
+
+fn case() -> Case {
+    let s = |i: u32| Node::Iri(format!("http://ex.org/s{i}"));
+    let o = [
+        Node::Lit(Lit::typed("5", "integer")),
+        Node::Lit(Lit::typed("1", "int")),
+        Node::Lit(Lit::typed("abc", "string")),
+        Node::Iri("http://ex.org/thing".into()),
+        Node::Lit(Lit::typed("7.5", "decimal")),
+    ];
+    let triples = o.into_iter().zip(0..).map(|(o, i)| Triple { s: s(i), p: P.into(), o }).collect();
+    let graph = Graph { round: 0, prefix: ("ex".into(), "http://ex.org/".into()), triples };
+    let query = Query {
+        project: vec![1],
+        group: crosscheck_sparql::model::Group {
+            bgp: vec![Pattern { s: PTerm::Var(0), p: PTerm::Iri(P.into()), o: PTerm::Var(1) }],
+            ..Default::default()
+        },
+        ..Query::default()
+    };
+    // p = ?v1 > 3
+    let pred = Expr::Cmp(CmpOp::Gt, Box::new(Expr::Var(1)), Box::new(Expr::Lit(Lit::typed("3", "integer"))));
+    Case { index: 0, graph, query, pred: Some(pred) }
+}
+
+fn lexicals(e: &mut dyn Engine, text: &str) -> Vec<String> {
+    let Outcome::Rows(r) = e.run(text, OPTS.timeout) else { panic!("no rows for {text}") };
+    let mut out: Vec<String> = r
+        .rows
+        .iter()
+        .map(|row| match &row[0] {
+            Value::Literal { lexical, .. } => lexical.clone(),
+            Value::Iri(i) => i.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_three_parts_are_true_false_and_error() {
+    let c = case();
+    let mut e = open("oxigraph");
+    assert_eq!(e.run(&print::insert_data(&c.graph), OPTS.timeout), Outcome::Done);
+    let Some(p) = &c.pred else { panic!("a predicate") };
+    let [whole, t, f, err] = partition::texts(&c, p);
+    for text in [&whole, &t, &f, &err] {
+        assert_eq!(print::parses(text), Ok(()), "{text}");
+    }
+    assert_eq!(lexicals(e.as_mut(), &whole), vec!["1", "5", "7.5", "abc", "http://ex.org/thing"]);
+    assert_eq!(lexicals(e.as_mut(), &t), vec!["5", "7.5"]);
+    assert_eq!(lexicals(e.as_mut(), &f), vec!["1"]);
+    assert_eq!(lexicals(e.as_mut(), &err), vec!["abc", "http://ex.org/thing"]);
+    // The same error part by another construction: BIND leaves ?ok unbound where p errs.
+    let bind = whole.replace("}", "  BIND(((?v1 > 3) || !(?v1 > 3)) AS ?ok) FILTER(!BOUND(?ok))\n}");
+    assert_eq!(lexicals(e.as_mut(), &bind), vec!["abc", "http://ex.org/thing"]);
+    // And the oracle itself passes on the case.
+    let mut engines = vec![e];
+    let check = crosscheck_sparql::SparqlOracle::Partition.check(&c, &mut engines, &OPTS);
+    assert_eq!(check, crosscheck_core::Check::Pass { nonempty: true });
+}
+
+#[test]
+fn a_store_that_keeps_errors_in_filter_not_p_is_caught() {
+    // A fault that makes !p keep the error rows breaks the sum: simulate it with a mutant that
+    // loses one row of the whole answer (the parts then add up to more than the whole).
+    let c = case();
+    let mut engines = vec![open("mutant:oxigraph:drop-row")];
+    let load = print::insert_data(&c.graph);
+    assert_eq!(engines[0].run(&load, OPTS.timeout), Outcome::Done);
+    let check = crosscheck_sparql::SparqlOracle::Partition.check(&c, &mut engines, &OPTS);
+    let crosscheck_core::Check::Finding(ev) = check else { panic!("not caught: {check:?}") };
+    assert!(ev.key.starts_with("partition:"), "{ev:?}");
+}

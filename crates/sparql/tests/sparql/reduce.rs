@@ -1,0 +1,41 @@
+//! Reduction: a differential finding against drop-row shrinks to a one-pattern query over a
+//! graph of a triple or two, and its reproducers hold the data and the query.
+
+use super::common::{campaign, open, OPTS};
+use crosscheck_core::reduce::reduce;
+use crosscheck_core::{Check, Kind};
+use crosscheck_sparql::{SparqlKind, SparqlOracle};
+use std::time::{Duration, Instant};
+
+#[test]
+fn a_drop_row_finding_reduces_to_a_tiny_case() {
+    let specs = ["oxigraph", "mutant:oxigraph:drop-row"];
+    let t = campaign(&specs, SparqlOracle::Differential, 5, 500);
+    let (case, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught"));
+    let kind = SparqlKind;
+    let mut engines: Vec<_> = specs.iter().map(|s| open(s)).collect();
+    let before = kind.size(&case);
+    let (small, stats) = reduce(
+        case,
+        |c| kind.shrink(c),
+        |c| kind.size(c),
+        |c| {
+            kind.prepare(c, &mut engines, &OPTS) == Check::Pass { nonempty: false }
+                && matches!(kind.check(SparqlOracle::Differential, c, &mut engines, &OPTS), Check::Finding(e) if e.same_failure(&ev))
+        },
+        Instant::now() + Duration::from_secs(60),
+    );
+    println!("reduced {before} -> {} in {} tries: {:?}", kind.size(&small), stats.tries, small.query);
+    assert!(small.graph.triples.len() <= 2, "{:?}", small.graph.triples);
+    // An empty group has one solution (all unbound), which drop-row drops too.
+    assert!(small.query.group.bgp.len() <= 1, "{:?}", small.query);
+    assert!(small.query.group.filters.is_empty(), "{:?}", small.query);
+    let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
+    let files = kind.reproducers("repro", SparqlOracle::Differential, &small, &ev, &infos);
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, vec!["repro.data.ru", "repro.data.ttl", "repro.rq"]);
+    assert!(files[0].1.contains("INSERT DATA"));
+    assert!(files[2].1.contains("SELECT") && files[2].1.contains("# expected:"), "{}", files[2].1);
+    let shape = kind.signature(SparqlOracle::Differential, &small, &ev);
+    assert!(shape.head.starts_with("differential:"), "{shape:?}");
+}
