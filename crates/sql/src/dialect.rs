@@ -28,6 +28,10 @@ pub mod cap {
     pub const PARTIAL_INDEX: &str = "partial-index";
     pub const EXPR_INDEX: &str = "expression-index";
     pub const BLOB: &str = "blob";
+    /// LIKE and GLOB match a BLOB operand as the text of its bytes. SQLite 3.40.1 does not
+    /// (`x'61' LIKE '_'` is false there, true in 3.44.0 and later): without it, the run matches
+    /// `CAST(operand AS TEXT)`, on which every release agrees.
+    pub const BLOB_PATTERNS: &str = "blob-patterns";
     /// SQLite's `NOCASE` and `RTRIM` collations.
     pub const SQLITE_COLLATIONS: &str = "sqlite-collations";
     pub const IS_TRUE: &str = "is-true";
@@ -81,6 +85,7 @@ pub mod cap {
         NATURAL_JOIN,
         RIGHT_JOIN,
         BLOB,
+        BLOB_PATTERNS,
         IS_TRUE,
         VIEWS,
         INDEXES,

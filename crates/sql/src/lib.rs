@@ -151,8 +151,8 @@ pub fn run_caps(engines: &[EngineInfo]) -> Caps {
         .iter()
         .map(|e| {
             let caps = by_name(&e.dialect).map(|d| d.capabilities()).unwrap_or_default();
-            let missing = lacks(&e.name);
-            caps.into_iter().filter(|c| !missing.contains(&c.as_str())).collect()
+            let (missing, release) = (lacks(&e.name), lacks_in_release(e));
+            caps.into_iter().filter(|c| !missing.contains(&c.as_str()) && !release.contains(&c.as_str())).collect()
         })
         .collect();
     Caps::common(sets.iter())
@@ -168,4 +168,21 @@ pub fn lacks(engine_name: &str) -> &'static [&'static str] {
         "turso" => &[dialect::cap::FULL_JOIN, dialect::cap::RIGHT_JOIN, dialect::cap::SQLITE_COLLATIONS],
         _ => &[],
     }
+}
+
+/// Capabilities of its dialect that an engine's release does not have, by the version it
+/// reports (`sqlite=LOCATION` runs another SQLite beside the bundled one). Versions between
+/// two that were measured count as the older one.
+pub fn lacks_in_release(e: &EngineInfo) -> &'static [&'static str] {
+    match crosscheck_core::engine::base_name(&e.name) {
+        // Measured: 3.40.1 (Debian 12) lacks it; 3.44.0 and 3.54.1 (rusqlite) have it.
+        "sqlite" if release(&e.version).is_some_and(|v| v < (3, 44, 0)) => &[dialect::cap::BLOB_PATTERNS],
+        _ => &[],
+    }
+}
+
+/// `(major, minor, patch)` of a version as engines report it (`3.40.1`, `SQLite 3.40.1`).
+fn release(version: &str) -> Option<(u32, u32, u32)> {
+    let mut parts = version.split_whitespace().last()?.split('.').map(|p| p.parse::<u32>().ok());
+    Some((parts.next()??, parts.next()??, parts.next().flatten().unwrap_or(0)))
 }

@@ -228,6 +228,9 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     out
 }
 
+/// Clears one constraint of a column.
+type Clear = fn(&mut ColumnDef);
+
 /// One column constraint, default or collation dropped. Without this a one-column table kept
 /// them all, and a reduced case's signature named features the failure does not need.
 fn constraint_candidates(case: &SqlCase) -> Vec<SqlCase> {
@@ -235,7 +238,7 @@ fn constraint_candidates(case: &SqlCase) -> Vec<SqlCase> {
     for (si, s) in case.setup.iter().enumerate() {
         let Stmt::CreateTable { columns, .. } = s else { continue };
         for (ci, col) in columns.iter().enumerate() {
-            let drops: [(bool, fn(&mut ColumnDef)); 5] = [
+            let drops: [(bool, Clear); 5] = [
                 (col.primary_key, |c| c.primary_key = false),
                 (col.unique, |c| c.unique = false),
                 (col.not_null, |c| c.not_null = false),

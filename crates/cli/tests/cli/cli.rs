@@ -342,3 +342,24 @@ fn a_correct_solver_passes_its_probe() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(summary(&o)["findings"], 0);
 }
+
+/// Two SQLite releases (the bundled one and the Python's, older on Debian 12) agree on a fixed
+/// seed: what an older release does differently is the dialect layer's knowledge
+/// (`crosscheck_sql::lacks_in_release`), not a finding.
+#[test]
+fn two_sqlite_releases_agree_on_a_fixed_seed() {
+    let Some(python) = ["/usr/bin/python3", "/usr/local/bin/python3"].into_iter().find(|p| Path::new(p).is_file())
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let engines = format!("sqlite@new,sqlite@old={python}");
+    let mut args = vec!["run", "sql", "--engines", engines.as_str()];
+    args.extend(words("--oracle differential --tests 2000 --seed 3 --workers 2 --out out --json"));
+    let o = run(&args, tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = summary(&o);
+    assert_eq!(s["tests"], 2000, "{s}");
+    assert_eq!(s["findings"], 0, "{s}");
+    assert!(s["engines"][1]["version"].as_str().is_some_and(|v| v.starts_with("SQLite ")), "{s}");
+}

@@ -1,5 +1,6 @@
 //! Recursive SQL on SQLite, run by the SQL `sqlite` engine (rusqlite, bundled, in process,
-//! interrupted at the limit by its progress handler); the text comes from the Datalog leg's
+//! interrupted at the limit by its progress handler; with a LOCATION, the SQLite it names
+//! behind the Python host); the text comes from the Datalog leg's
 //! `sqlite` dialect. SQLite takes one statement per call, so the `no-autoindex` option's
 //! `PRAGMA` line runs on its own, and automatic indexes are switched back on after the
 //! program that switched them off.
@@ -20,7 +21,7 @@ const LIMITS: &[&str] = &[
 
 pub static FACTORY: Entry<SqlOn> = Entry {
     name: "sqlite",
-    describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process; takes no location",
+    describe: "recursive SQL (WITH RECURSIVE) on SQLite via rusqlite, in process; sqlite=/path/to/venv (or its python) or sqlite=/path/to/libsqlite3.so for another SQLite, as for SQL",
     opener: SqlOn {
         sql: &sqlite::FACTORY,
         rules: Rules { expected: LIMITS, undo: nothing_to_undo, one_statement: Some(&["PRAGMA automatic_index = ON"]) },

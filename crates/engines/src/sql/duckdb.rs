@@ -99,6 +99,8 @@ pub struct BridgeEngine {
     name: &'static str,
     info: EngineInfo,
     python: PathBuf,
+    /// The shared library the bridge runs with (`sqlite=/path/libsqlite3.so`).
+    preload: Option<PathBuf>,
     bridge: Option<Bridge>,
     /// Why the bridge is gone, until the next reset.
     lost: Option<&'static str>,
@@ -112,9 +114,21 @@ impl BridgeEngine {
 
     pub fn open_flavor(flavor: Flavor, name: &'static str, spec: &EngineSpec) -> Result<BridgeEngine, SetupError> {
         let python = python_for(&flavor, name, spec.location.as_deref())?;
-        let (bridge, version) = Self::spawn(&flavor.lib, name, &python, spec.location.as_deref())?;
+        Self::open_at(flavor, name, spec, python, None)
+    }
+
+    /// Opens a flavor under a given Python, with a shared library preloaded if `preload` names
+    /// one.
+    pub fn open_at(
+        flavor: Flavor,
+        name: &'static str,
+        spec: &EngineSpec,
+        python: PathBuf,
+        preload: Option<PathBuf>,
+    ) -> Result<BridgeEngine, SetupError> {
+        let (bridge, version) = Self::spawn(&flavor.lib, name, &python, spec.location.as_deref(), preload.as_deref())?;
         let info = info_for(spec, format!("{} {version}", flavor.lib.product), flavor.dialect, &[]);
-        Ok(BridgeEngine { flavor, name, info, python, bridge: Some(bridge), lost: None })
+        Ok(BridgeEngine { flavor, name, info, python, preload, bridge: Some(bridge), lost: None })
     }
 
     /// The bridge's process id, while it runs (tests kill it to check crash handling).
@@ -122,9 +136,15 @@ impl BridgeEngine {
         self.bridge.as_mut().map(Bridge::pid)
     }
 
-    fn spawn(lib: &Library, name: &str, python: &Path, location: Option<&str>) -> Result<(Bridge, String), SetupError> {
+    fn spawn(
+        lib: &Library,
+        name: &str,
+        python: &Path,
+        location: Option<&str>,
+        preload: Option<&Path>,
+    ) -> Result<(Bridge, String), SetupError> {
         let what = location.map(|l| format!("{name}={l}")).unwrap_or_else(|| name.into());
-        Bridge::spawn(&Launch { python, lib, what: &what, name, start_timeout: START_TIMEOUT })
+        Bridge::spawn_preloaded(&Launch { python, lib, what: &what, name, start_timeout: START_TIMEOUT }, preload)
     }
 
     /// Sends one request and reads its reply; a bridge that wrote something else is retired and
@@ -244,7 +264,8 @@ impl Engine for BridgeEngine {
             }
             self.bridge = None;
         }
-        let (bridge, _) = Self::spawn(&self.flavor.lib, self.name, &self.python, self.info.location.as_deref())?;
+        let location = self.info.location.as_deref();
+        let (bridge, _) = Self::spawn(&self.flavor.lib, self.name, &self.python, location, self.preload.as_deref())?;
         self.bridge = Some(bridge);
         self.lost = None;
         Ok(())

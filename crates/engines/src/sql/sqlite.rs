@@ -1,27 +1,84 @@
 //! SQLite through `rusqlite` (bundled), in process. A crash takes the worker process down,
 //! which the campaign supervisor records as a crash finding.
+//!
+//! With a LOCATION, another SQLite runs behind the Python host (`bridge/sqlite.py`, the bridge
+//! of `duckdb.rs`): `sqlite=/path/to/venv` (or its python) runs the SQLite of that Python's
+//! `sqlite3` module, and `sqlite=/path/to/libsqlite3.so.0` runs the project's Python with that
+//! library preloaded, so `--engines sqlite@new,sqlite@old=/usr/lib/.../libsqlite3.so.0` compares
+//! two releases. Both answer as this engine does: storage classes as they are, errors as errors,
+//! an interrupt at the limit, a fresh in-memory database at reset.
 
-use crosscheck_core::engine::{info_for, Factory};
+use super::duckdb::{BridgeEngine, Flavor};
+use crate::transport::bridge::{python_at, Library};
+use crate::transport::find_tool;
+use crate::{Entry, Opener};
+use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Rows, SetupError, Value};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub static FACTORY: Factory = Factory {
+pub static FACTORY: Entry<Sqlite> = Entry {
     name: "sqlite",
-    describe: "SQLite, bundled in crosscheck (rusqlite), in memory; takes no location",
-    availability,
-    open,
+    describe: "SQLite, bundled in crosscheck (rusqlite), in memory; sqlite=/path/to/venv (or its python) for the SQLite of that Python's sqlite3 module, sqlite=/path/to/libsqlite3.so for that library (preloaded into the Python host)",
+    opener: Sqlite,
 };
 
-fn availability() -> Availability {
-    Availability { available: true, detail: rusqlite::version().to_string(), install: "built in".into() }
+/// The bridged SQLite: the Python host's `sqlite` module.
+const BRIDGED: Flavor = Flavor {
+    lib: Library {
+        host: "sqlite",
+        product: "SQLite",
+        module: "sqlite3",
+        install: "a Python with its standard sqlite3 module (python3 -m venv /path/to/venv)",
+    },
+    version_code: "import sqlite3; print(sqlite3.sqlite_version)",
+    dialect: "sqlite",
+    shell: Some("sqlite3"),
+};
+
+/// How SQLite opens: in process without a LOCATION, else behind the Python host.
+pub struct Sqlite;
+
+impl Opener for Sqlite {
+    fn availability(&self, _name: &'static str) -> Availability {
+        Availability { available: true, detail: rusqlite::version().to_string(), install: "built in".into() }
+    }
+
+    fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let Some(location) = spec.location.as_deref() else { return open_bundled(spec) };
+        let (python, preload) = bridge_for(name, location)?;
+        Ok(Box::new(BridgeEngine::open_at(BRIDGED, name, spec, python, preload)?))
+    }
 }
 
-fn open(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-    crate::built_in(spec, "rusqlite's bundled SQLite; it cannot load a libsqlite3.so or another build")?;
+/// The Python to run the bridge with and the library to preload, as `location` names them.
+fn bridge_for(name: &str, location: &str) -> Result<(PathBuf, Option<PathBuf>), SetupError> {
+    let p = Path::new(location);
+    let file = p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    if file.starts_with("libsqlite3") || file.contains(".so") {
+        if !p.is_file() {
+            return Err(SetupError::new(format!(
+                "{name}={location}: no such file; give a SQLite shared library ({name}=/path/to/libsqlite3.so), a virtualenv or a python"
+            )));
+        }
+        // The project's Python runs the library: its sqlite3 module links libsqlite3 dynamically
+        // (the host refuses to start if the preload did not take).
+        let python = find_tool("python3")
+            .or_else(|| find_tool("python"))
+            .ok_or_else(|| SetupError::new(format!("{name}={location}: no python3 found to host the library in")))?;
+        return Ok((python, Some(p.to_path_buf())));
+    }
+    let python = python_at(name, &BRIDGED.lib, location, BRIDGED.shell).map_err(|e| {
+        SetupError::new(format!("{}, or a SQLite shared library ({name}=/path/to/libsqlite3.so)", e.message))
+    })?;
+    Ok((python, None))
+}
+
+fn open_bundled(spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     let info = info_for(spec, rusqlite::version().to_string(), "sqlite", &[]);
     let mut e = SqliteEngine { conn: None, info, deadline: Arc::new(AtomicU64::new(u64::MAX)), epoch: Instant::now() };
     e.reset()?;

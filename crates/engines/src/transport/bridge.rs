@@ -27,6 +27,10 @@ pub const HOST: &str = concat!(
     "\n",
     include_str!("../../bridge/turso.py"),
     "\n",
+    include_str!("../../bridge/sqlite.py"),
+    "\n",
+    include_str!("../../bridge/cozo.py"),
+    "\n",
     include_str!("../../bridge/smtlib.py"),
     "\n",
     include_str!("../../bridge/cvc5.py"),
@@ -107,8 +111,18 @@ pub struct Bridge {
 impl Bridge {
     /// Starts a bridge and reads its hello: the bridge and the version it reported.
     pub fn spawn(l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
+        Self::spawn_preloaded(l, None)
+    }
+
+    /// Starts a bridge with a shared library preloaded (`sqlite=/path/libsqlite3.so`): the
+    /// library's symbols win over those the Python module links to. Its path is passed on as
+    /// CROSSCHECK_SQLITE_LIBRARY, so the module can check the preload took.
+    pub fn spawn_preloaded(l: &Launch<'_>, preload: Option<&Path>) -> Result<(Bridge, String), SetupError> {
         let mut cmd = Command::new(l.python);
         cmd.args(["-I", "-c", HOST, l.lib.host]);
+        if let Some(lib) = preload {
+            cmd.env("LD_PRELOAD", lib).env("CROSSCHECK_SQLITE_LIBRARY", lib);
+        }
         // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
         // to this thread by a parent-death signal.
         let parent = std::process::id() as libc::pid_t;
