@@ -9,6 +9,7 @@
 pub mod datalog;
 pub mod mutant;
 pub mod smt;
+pub mod sparql;
 pub mod sql;
 pub mod testing;
 pub mod transport;

@@ -34,6 +34,10 @@ pub const HOST: &str = concat!(
     include_str!("../../bridge/bitwuzla.py"),
     "\n",
     include_str!("../../bridge/nemo.py"),
+    "\n",
+    include_str!("../../bridge/rdfhost.py"),
+    "\n",
+    include_str!("../../bridge/rdflib.py"),
     "\nsys.exit(main())\n",
 );
 
@@ -109,6 +113,12 @@ impl Bridge {
     pub fn spawn(l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
         let mut cmd = Command::new(l.python);
         cmd.args(["-I", "-c", HOST, l.lib.host]);
+        Self::spawn_command(cmd, l)
+    }
+
+    /// Starts a bridge that another interpreter runs (`l.python` names it in messages): the
+    /// Node host of Comunica speaks the same protocol.
+    pub fn spawn_command(mut cmd: Command, l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
         // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
         // to this thread by a parent-death signal.
         let parent = std::process::id() as libc::pid_t;
