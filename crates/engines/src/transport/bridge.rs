@@ -38,6 +38,8 @@ pub const HOST: &str = concat!(
     include_str!("../../bridge/rdfhost.py"),
     "\n",
     include_str!("../../bridge/rdflib.py"),
+    "\n",
+    include_str!("../../bridge/pyoxigraph.py"),
     "\nsys.exit(main())\n",
 );
 

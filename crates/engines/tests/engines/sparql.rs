@@ -127,8 +127,15 @@ fn rdflib_follows_the_contract() {
     the_contract("rdflib", lit("5", "short"));
 }
 
+#[test]
+fn pyoxigraph_follows_the_contract() {
+    // pyoxigraph 0.5 gives "5"^^xsd:short back as "5"^^xsd:integer (and so merges "01"^^xsd:int
+    // with 1): its store keeps the value of a derived integer type, not the type.
+    the_contract("oxigraph-py", lit("5", "integer"));
+}
+
 /// The stores behind the Python host.
-const BRIDGED: [&str; 1] = ["rdflib"];
+const BRIDGED: [&str; 2] = ["rdflib", "oxigraph-py"];
 
 #[test]
 fn bridged_stores_take_a_venv_or_refuse_in_one_line() {
