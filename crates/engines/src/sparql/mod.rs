@@ -3,6 +3,7 @@
 //! column `ask`.
 
 pub mod bridged;
+pub mod comunica;
 pub mod pyoxigraph;
 pub mod rdflib;
 pub mod results;
@@ -11,5 +12,5 @@ use crosscheck_core::EngineFactory;
 
 /// Every SPARQL store of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&rdflib::FACTORY, &pyoxigraph::FACTORY]
+    vec![&rdflib::FACTORY, &pyoxigraph::FACTORY, &comunica::FACTORY]
 }

@@ -134,6 +134,23 @@ fn pyoxigraph_follows_the_contract() {
     the_contract("oxigraph-py", lit("5", "integer"));
 }
 
+#[test]
+fn comunica_follows_the_contract() {
+    the_contract("comunica", lit("5", "short"));
+}
+
+#[test]
+fn comunica_takes_a_venv_or_refuses_in_one_line() {
+    let msg = super::locations::setup_error_in(&crosscheck_engines::sparql::registry(), "comunica=/nonexistent");
+    assert!(msg.contains("/path/to/venv"), "{msg}");
+    let Some(venv) = std::env::var_os("CROSSCHECK_VENV") else { return };
+    let at = format!("comunica={}", std::path::Path::new(&venv).display());
+    if let Some(mut e) = open(&at) {
+        assert!(e.info().version.starts_with("Comunica "), "{}", e.info().version);
+        assert!(matches!(e.run("ASK {}", LIMIT), Outcome::Rows(_)));
+    }
+}
+
 /// The stores behind the Python host.
 const BRIDGED: [&str; 2] = ["rdflib", "oxigraph-py"];
 
