@@ -7,10 +7,11 @@ pub mod comunica;
 pub mod pyoxigraph;
 pub mod rdflib;
 pub mod results;
+pub mod virtuoso;
 
 use crosscheck_core::EngineFactory;
 
 /// Every SPARQL store of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&rdflib::FACTORY, &pyoxigraph::FACTORY, &comunica::FACTORY]
+    vec![&rdflib::FACTORY, &pyoxigraph::FACTORY, &comunica::FACTORY, &virtuoso::FACTORY]
 }

@@ -9,31 +9,44 @@ use serde_json::Value as Json;
 /// `xsd:string`, the datatype of a simple literal (RDF 1.1).
 pub const XSD_STRING: &str = "http://www.w3.org/2001/XMLSchema#string";
 
-/// Whether `text` is a SPARQL 1.1 Update: its first keyword after the prologue (`PREFIX` and
-/// `BASE` declarations, comments) is an update operation.
+/// Whether `text` is a SPARQL 1.1 Update: its first keyword after the prologue is an update
+/// operation.
 pub fn is_update(text: &str) -> bool {
-    let mut rest = text;
+    let word = first_keyword(&text[prologue_end(text)..]).to_ascii_uppercase();
+    matches!(
+        word.as_str(),
+        "INSERT" | "DELETE" | "LOAD" | "CLEAR" | "CREATE" | "DROP" | "COPY" | "MOVE" | "ADD" | "WITH"
+    )
+}
+
+/// The keyword `text` starts with (letters only), after white space.
+pub fn first_keyword(text: &str) -> &str {
+    let t = text.trim_start();
+    let end = t.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(t.len());
+    &t[..end]
+}
+
+/// Where the prologue (`PREFIX` and `BASE` declarations, comments, white space) of `text` ends.
+pub fn prologue_end(text: &str) -> usize {
+    let mut at = 0;
     loop {
-        rest = rest.trim_start();
-        if let Some(after) = rest.strip_prefix('#') {
-            rest = after.split_once('\n').map(|(_, r)| r).unwrap_or("");
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if trimmed.starts_with('#') {
+            at += trimmed.find('\n').map(|i| i + 1).unwrap_or(trimmed.len());
             continue;
         }
-        let word: String = rest.chars().take_while(char::is_ascii_alphabetic).collect();
-        let upper = word.to_ascii_uppercase();
-        match upper.as_str() {
+        let word = first_keyword(trimmed);
+        if word.eq_ignore_ascii_case("PREFIX") || word.eq_ignore_ascii_case("BASE") {
             // A declaration ends with its IRI: skip past the closing `>`.
-            "PREFIX" | "BASE" => match rest.split_once('>') {
-                Some((_, r)) => rest = r,
-                None => return false,
-            },
-            _ => {
-                return matches!(
-                    upper.as_str(),
-                    "INSERT" | "DELETE" | "LOAD" | "CLEAR" | "CREATE" | "DROP" | "COPY" | "MOVE" | "ADD" | "WITH"
-                )
+            match trimmed.find('>') {
+                Some(i) => at += i + 1,
+                None => return text.len(),
             }
+            continue;
         }
+        return at;
     }
 }
 

@@ -151,6 +151,21 @@ fn comunica_takes_a_venv_or_refuses_in_one_line() {
     }
 }
 
+#[test]
+fn virtuoso_follows_the_contract() {
+    the_contract("virtuoso", lit("5", "short"));
+}
+
+#[test]
+fn virtuoso_takes_an_endpoint_or_refuses_in_one_line() {
+    let reg = crosscheck_engines::sparql::registry();
+    let msg = super::locations::setup_error_in(&reg, "virtuoso=/usr/bin/virtuoso-t");
+    assert!(msg.contains("http://HOST:PORT/sparql"), "{msg}");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap_or(9);
+    let msg = super::locations::setup_error_in(&reg, &format!("virtuoso=http://127.0.0.1:{port}/sparql"));
+    assert!(msg.contains("is the server running"), "{msg}");
+}
+
 /// The stores behind the Python host.
 const BRIDGED: [&str; 2] = ["rdflib", "oxigraph-py"];
 
