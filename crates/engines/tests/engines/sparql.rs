@@ -55,7 +55,9 @@ fn count(e: &mut dyn Engine) -> usize {
 /// What every store must answer. `short` is the `xsd:short` literal as the store gives it
 /// back (a store may keep or drop a derived datatype: raw terms are the store's own).
 fn the_contract(name: &str, short: Value) {
+    let t = Instant::now();
     let Some(mut e) = open(name) else { return };
+    println!("{name}: {} opened in {:?}", e.info().version, t.elapsed());
     let e = e.as_mut();
     assert!(matches!(run(e, DATA), Outcome::Done), "{name}: load");
     let (cols, got) = rows(
@@ -98,6 +100,39 @@ fn the_contract(name: &str, short: Value) {
 
     timeout_keeps_the_store(name, e);
     throughput(name, e);
+    a_crash_is_a_crash(name, e);
+}
+
+/// The store's process (a child of this test process whose command line names `needle`) killed
+/// under it: the next query is a crash; then the store is back, as it was where the adapter can
+/// replay it (bridges), empty after a reset where it cannot (a server).
+fn a_crash_is_a_crash(name: &str, e: &mut dyn Engine) {
+    let needle = if name.starts_with("virtuoso") { "virtuoso-t" } else { name };
+    if name.contains('=') {
+        return; // a user's server is not ours to kill
+    }
+    let me = std::process::id().to_string();
+    let children: Vec<String> = std::fs::read_dir("/proc")
+        .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    let child = children.into_iter().find(|pid| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let ppid = stat.rsplit(')').next().and_then(|r| r.split_whitespace().nth(1)).unwrap_or("");
+        let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        ppid == me && String::from_utf8_lossy(&cmd).contains(needle)
+    });
+    let Some(pid) = child else { panic!("{name}: no child process running {needle}") };
+    let killed = std::process::Command::new("kill").args(["-9", &pid]).status();
+    assert!(killed.is_ok_and(|s| s.success()), "{name}: kill {pid}");
+    std::thread::sleep(Duration::from_millis(100));
+    let o = run(e, "SELECT ?s WHERE { ?s ?p ?o }");
+    assert!(matches!(o, Outcome::Crash { .. }), "{name}: {o:?}");
+    if name == "virtuoso" {
+        e.reset().unwrap_or_else(|err| panic!("{name}: reset after a crash: {err}"));
+        assert_eq!(count(e), 0, "{name}");
+    } else {
+        assert_eq!(count(e), 7, "{name}: the updates replayed into a new bridge");
+    }
 }
 
 /// A cross product of ten patterns over seven triples (7^10 solutions) cannot finish in 300 ms.
