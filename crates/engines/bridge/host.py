@@ -2,10 +2,11 @@
 per engine instance, JSON lines on stdin and stdout.
 
 Run as `python -I -c SOURCE <module> [--version]`, where SOURCE is this file, then one file per
-library (duckdb.py, turso.py, cvc5.py, bitwuzla.py, nemo.py, and what some of them share: sqldb.py,
-smtlib.py), then a last line calling main(). A module registers a factory in MODULES; what it
+library (duckdb.py, turso.py, cvc5.py, bitwuzla.py, nemo.py, rdflib.py, pyoxigraph.py, and what
+some of them share: sqldb.py, smtlib.py, rdfhost.py), then a last line calling main(). A module registers a factory in MODULES; what it
 builds has `version` and `handle(request) -> reply` (dicts). Adding a library is one file here
-and one line in crates/engines/src/transport/bridge.rs (HOST).
+and one line in crates/engines/src/transport/bridge.rs (HOST). Comunica's Node host (comunica.js)
+speaks the same protocol.
 
 At start the host writes {"hello": "<engine version>"}; then one reply per request line.
 """

@@ -1,5 +1,5 @@
 //! The engines against the real thing, one integration-test binary: SQL engines (`sql`, and
-//! `gluesql` with the cargo feature), SMT solvers (`smt`), and the LOCATION every engine takes
+//! `gluesql` with the cargo feature), SMT solvers (`smt`), SPARQL stores (`sparql`), and the LOCATION every engine takes
 //! or refuses (`locations`). A missing engine skips its tests
 //! unless `CROSSCHECK_REQUIRE_ENGINES` names it (`crosscheck_engines::testing`).
 
@@ -10,5 +10,7 @@ mod gluesql;
 mod locations;
 #[path = "engines/smt.rs"]
 mod smt;
+#[path = "engines/sparql.rs"]
+mod sparql;
 #[path = "engines/sql.rs"]
 mod sql;

@@ -11,13 +11,19 @@
 //! `config` oracle travel in the text as a first line `# crosscheck-option: NAME`, a SPARQL
 //! comment that every other store ignores.
 
+pub mod bridged;
+pub mod comunica;
 pub mod oxigraph;
+pub mod pyoxigraph;
+pub mod rdflib;
+pub mod results;
+pub mod virtuoso;
 
 use crosscheck_core::EngineFactory;
 
 /// Every SPARQL store of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&oxigraph::FACTORY]
+    vec![&oxigraph::FACTORY, &rdflib::FACTORY, &pyoxigraph::FACTORY, &comunica::FACTORY, &virtuoso::FACTORY]
 }
 
 /// The option named on a query's first line (`# crosscheck-option: NAME`), if any.

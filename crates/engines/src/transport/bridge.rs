@@ -38,6 +38,12 @@ pub const HOST: &str = concat!(
     include_str!("../../bridge/bitwuzla.py"),
     "\n",
     include_str!("../../bridge/nemo.py"),
+    "\n",
+    include_str!("../../bridge/rdfhost.py"),
+    "\n",
+    include_str!("../../bridge/rdflib.py"),
+    "\n",
+    include_str!("../../bridge/pyoxigraph.py"),
     "\nsys.exit(main())\n",
 );
 
@@ -123,6 +129,12 @@ impl Bridge {
         if let Some(lib) = preload {
             cmd.env("LD_PRELOAD", lib).env("CROSSCHECK_SQLITE_LIBRARY", lib);
         }
+        Self::spawn_command(cmd, l)
+    }
+
+    /// Starts a bridge that another interpreter runs (`l.python` names it in messages): the
+    /// Node host of Comunica speaks the same protocol.
+    pub fn spawn_command(mut cmd: Command, l: &Launch<'_>) -> Result<(Bridge, String), SetupError> {
         // Dies with crosscheck: the bridge is in its own process group (LineProcess) and tied
         // to this thread by a parent-death signal.
         let parent = std::process::id() as libc::pid_t;

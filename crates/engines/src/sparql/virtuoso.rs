@@ -1,0 +1,439 @@
+//! Virtuoso Open Source (Debian `virtuoso-opensource`, 7.2) over the SPARQL 1.1 protocol: a
+//! private server crosscheck starts on 127.0.0.1 and two free ports (SQL and HTTP) in a
+//! temporary directory with its own `virtuoso.ini`, stopped with crosscheck; or a user's server,
+//! `virtuoso=http://HOST:PORT/sparql`.
+//!
+//! Virtuoso's default graph is the union of every graph it holds, its own system graphs
+//! included, so the engine keeps its triples in one named graph of its own: queries name it as
+//! their default graph (`default-graph-uri`), updates write into it, `reset` clears it.
+//! Virtuoso 7.2 refuses blank nodes in `INSERT DATA` ("not allowed in a constant clause"), so
+//! the leg's `INSERT DATA { T }` is sent as `INSERT { GRAPH <g> { T } } WHERE {}`, which
+//! inserts the same triples, each blank-node label one new node.
+//!
+//! A query runs with Virtuoso's own time limit (`timeout`, an "anytime" query): past it,
+//! Virtuoso answers incomplete results flagged by the `X-SQL-State: S1TAT` header, which is a
+//! timeout here, never rows. The HTTP request itself gives up a few seconds later.
+
+use super::results::{self, first_keyword, prologue_end};
+use crate::transport::find_tool;
+use crate::transport::process::{crash_from, run_once, RunOnce};
+use crate::transport::server::{self, log_tail, PrivateDir, ServerProcess};
+use crate::{available_if, Entry, Opener};
+use crosscheck_core::engine::info_for;
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError};
+use serde_json::Value as Json;
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const INSTALL: &str = "scripts/install-rdf-engines.sh (apt-get install virtuoso-opensource)";
+/// Past a query's limit, how long Virtuoso may take to stop its anytime query and answer
+/// (seen: 1.5 s for a 0.5 s limit on a loaded machine).
+const GRACE: Duration = Duration::from_secs(5);
+/// How long an update, a reset or a probe may take.
+const ADMIN_TIMEOUT: Duration = Duration::from_secs(60);
+
+pub static FACTORY: Entry<Virtuoso> = Entry {
+    name: "virtuoso",
+    describe: "Virtuoso Open Source 7 (Debian virtuoso-opensource): a private server on 127.0.0.1, over the SPARQL protocol; virtuoso=http://HOST:PORT/sparql for a running one",
+    opener: Virtuoso,
+};
+
+pub struct Virtuoso;
+
+impl Opener for Virtuoso {
+    fn availability(&self, _name: &'static str) -> Availability {
+        available_if(binaries().and_then(|b| binary_version(&b.server)), INSTALL)
+    }
+
+    fn open(&self, _name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
+        let (endpoint, home) = match spec.location.as_deref() {
+            Some(url) if url.starts_with("http://") => (url.to_string(), Home::Existing),
+            Some(other) => {
+                return Err(SetupError::new(format!(
+                    "virtuoso={other}: not a SPARQL endpoint; give a running server's http://HOST:PORT/sparql, or write virtuoso alone for a private server"
+                )))
+            }
+            None => {
+                let b = binaries().map_err(SetupError::new)?;
+                let (proc, port) = launch(&b)?;
+                (format!("http://127.0.0.1:{port}/sparql"), Home::Private { proc, binaries: b })
+            }
+        };
+        let graph = format!("urn:crosscheck:{}", server::scratch_db_name());
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let mut e =
+            VirtuosoEngine { info: info_for(spec, String::new(), "virtuoso", &[]), endpoint, graph, agent, home };
+        e.info.version = e.version()?;
+        Ok(Box::new(e))
+    }
+}
+
+/// The Debian package's binaries: the server and its SQL client.
+struct Binaries {
+    server: PathBuf,
+    isql: PathBuf,
+}
+
+fn binaries() -> Result<Binaries, String> {
+    let server = find_tool("virtuoso-t").ok_or("virtuoso-t not found")?;
+    let isql = find_tool("isql-vt").ok_or("isql-vt not found (Debian virtuoso-opensource-7-bin)")?;
+    Ok(Binaries { server, isql })
+}
+
+/// `virtuoso-t -?` says `Version 7.2.5.3229-pthreads as of ...`: `Virtuoso 7.2.5.3229`.
+fn binary_version(server: &Path) -> Result<String, String> {
+    let out = Command::new(server).arg("-?").output().map_err(|e| format!("cannot run {}: {e}", server.display()))?;
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("Version "))
+        .and_then(|v| v.split(['-', ' ']).next())
+        .map(|v| format!("Virtuoso {v}"))
+        .ok_or_else(|| format!("{} printed no version", server.display()))
+}
+
+/// Where the store lives.
+enum Home {
+    /// A private server, stopped and deleted on drop; started again by `reset` if it died.
+    Private { proc: ServerProcess, binaries: Binaries },
+    /// A user's server: the engine's graph is dropped on drop.
+    Existing,
+}
+
+/// The `virtuoso.ini` of a private server in `dir`: small buffers (the graphs are small), no
+/// cap on result rows (Virtuoso's default of 10,000 would cut answers silently) and no
+/// server-wide query limits (each query carries its own).
+fn ini(dir: &Path, sql_port: u16, http_port: u16) -> String {
+    let d = dir.display();
+    format!(
+        "[Database]\nDatabaseFile = {d}/virtuoso.db\nErrorLogFile = {d}/virtuoso.log\nLockFile = {d}/virtuoso.lck\n\
+         TransactionFile = {d}/virtuoso.trx\nxa_persistent_file = {d}/virtuoso.pxa\nErrorLogLevel = 7\nFileExtend = 200\n\
+         Striping = 0\nTempStorage = TempDatabase\n\
+         [TempDatabase]\nDatabaseFile = {d}/virtuoso-temp.db\nTransactionFile = {d}/virtuoso-temp.trx\nStriping = 0\n\
+         [Parameters]\nServerPort = 127.0.0.1:{sql_port}\nDisableUnixSocket = 1\nCaseMode = 2\nDirsAllowed = .\n\
+         NumberOfBuffers = 10000\nMaxDirtyBuffers = 6000\nThreadsPerQuery = 2\nMaxClientConnections = 5\n\
+         CheckpointInterval = 0\n\
+         [HTTPServer]\nServerPort = 127.0.0.1:{http_port}\nServerRoot = {d}\nServerThreads = 4\n\
+         MaxClientConnections = 4\nCharset = UTF-8\n\
+         [SPARQL]\nResultSetMaxRows = 100000000\nMaxQueryCostEstimationTime = 0\nMaxQueryExecutionTime = 0\n"
+    )
+}
+
+/// Starts a private server: the process and its HTTP port. The SPARQL endpoint's anonymous
+/// user gets the right to update (a new database grants it only reads).
+fn launch(b: &Binaries) -> Result<(ServerProcess, u16), SetupError> {
+    let dir = PrivateDir::create("virtuoso", None)?;
+    let log = dir.path().join("virtuoso.out");
+    let mut proc = ServerProcess { child: None, dir, log, stop_signal: None };
+    let dir = proc.dir.path().to_path_buf();
+    let sql_port = Cell::new(0u16);
+    let command = |http_port: u16| {
+        // The second port is picked with the first; a clash on either retries both.
+        sql_port.set(server::free_port().unwrap_or(0));
+        let _ = std::fs::write(dir.join("virtuoso.ini"), ini(&dir, sql_port.get(), http_port));
+        let mut cmd = Command::new(&b.server);
+        cmd.args(["+foreground", "+configfile"]).arg(dir.join("virtuoso.ini")).current_dir(&dir);
+        cmd
+    };
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let ready = |port: u16| {
+        let url = format!("http://127.0.0.1:{port}/sparql");
+        post(&agent, &url, &[("query", "ASK {}")], Duration::from_secs(2)).is_ok_and(|r| r.status == 200)
+    };
+    let port = proc.start("virtuoso", None, command, ready)?;
+    let grant = "exec=GRANT SPARQL_UPDATE TO \"SPARQL\";";
+    let mut isql = Command::new(&b.isql);
+    isql.arg(format!("127.0.0.1:{}", sql_port.get())).args(["dba", "dba", grant]);
+    match run_once(&mut isql, "", ADMIN_TIMEOUT) {
+        Ok(RunOnce::Exited { status, .. }) if status.success() => Ok((proc, port)),
+        Ok(other) => {
+            Err(SetupError::new(format!("virtuoso: granting updates to the SPARQL endpoint failed: {other:?}")))
+        }
+        Err(e) => Err(SetupError::new(format!("virtuoso: cannot run {}: {e}", b.isql.display()))),
+    }
+}
+
+/// An HTTP answer.
+struct Reply {
+    status: u16,
+    /// Virtuoso's `X-SQL-State` header: `S1TAT` for an anytime query cut by its limit.
+    sql_state: Option<String>,
+    server: Option<String>,
+    body: String,
+}
+
+/// Why a request got no HTTP answer.
+enum Failed {
+    Timeout,
+    Other(String),
+}
+
+/// POSTs a form to the endpoint, asking for SPARQL JSON results.
+fn post(agent: &ureq::Agent, url: &str, form: &[(&str, &str)], limit: Duration) -> Result<Reply, Failed> {
+    let sent = agent
+        .post(url)
+        .header("Accept", "application/sparql-results+json")
+        .config()
+        .timeout_global(Some(limit))
+        .build()
+        .send_form(form.iter().copied());
+    let mut resp = match sent {
+        Ok(r) => r,
+        Err(ureq::Error::Timeout(_)) => return Err(Failed::Timeout),
+        Err(e) => return Err(Failed::Other(e.to_string())),
+    };
+    let header = |name: &str| resp.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let (sql_state, server) = (header("x-sql-state"), header("server"));
+    let status = resp.status().as_u16();
+    // A large answer is an answer: up to 1 GiB rather than ureq's default of 10 MB.
+    match resp.body_mut().with_config().limit(1 << 30).read_to_string() {
+        Ok(body) => Ok(Reply { status, sql_state, server, body }),
+        Err(ureq::Error::Timeout(_)) => Err(Failed::Timeout),
+        Err(e) => Err(Failed::Other(e.to_string())),
+    }
+}
+
+/// The engine: an endpoint and the graph it owns there.
+pub struct VirtuosoEngine {
+    info: EngineInfo,
+    endpoint: String,
+    graph: String,
+    agent: ureq::Agent,
+    home: Home,
+}
+
+impl VirtuosoEngine {
+    /// The server's version from its `Server` header (`Virtuoso/07.20.3229 (Linux) ...`).
+    fn version(&mut self) -> Result<String, SetupError> {
+        match post(&self.agent, &self.endpoint, &[("query", "ASK {}")], ADMIN_TIMEOUT) {
+            Ok(r) if r.status == 200 => Ok(r
+                .server
+                .and_then(|s| s.split_whitespace().next().map(|v| v.replacen('/', " ", 1)))
+                .unwrap_or_else(|| "Virtuoso (version not reported)".into())),
+            Ok(r) => Err(SetupError::new(format!(
+                "virtuoso at {}: HTTP {} to ASK {{}}: {}",
+                self.endpoint,
+                r.status,
+                results::clip(&r.body)
+            ))),
+            Err(Failed::Timeout) => {
+                Err(SetupError::new(format!("virtuoso at {}: no answer to ASK {{}}", self.endpoint)))
+            }
+            Err(Failed::Other(e)) => Err(SetupError::new(format!(
+                "virtuoso at {}: {e}; is the server running and the address right?",
+                self.endpoint
+            ))),
+        }
+    }
+
+    /// The private server's crash, if it died; `None` while it runs (or for a user's server).
+    fn died(&mut self) -> Option<Outcome> {
+        let Home::Private { proc, .. } = &mut self.home else { return None };
+        let status = proc.child.as_mut()?.try_wait()?;
+        Some(crash_from(Some(status), log_tail(&proc.dir.path().join("virtuoso.log"), 2000)))
+    }
+
+    /// Runs an update against the engine's graph.
+    fn update(&mut self, text: &str, limit: Duration) -> Outcome {
+        let sent = into_graph(text, &self.graph).unwrap_or_else(|| text.to_string());
+        let start = Instant::now();
+        match post(&self.agent, &self.endpoint, &[("update", &sent)], limit + GRACE) {
+            Ok(r) if r.status == 200 => Outcome::Done,
+            Ok(r) => self.refused(&r, start, limit),
+            Err(f) => self.failed(f, start),
+        }
+    }
+
+    fn query(&mut self, text: &str, limit: Duration) -> Outcome {
+        let ms = crosscheck_core::millis(limit).max(1).to_string();
+        let form = [("query", text), ("default-graph-uri", &self.graph), ("timeout", &ms)];
+        let start = Instant::now();
+        match post(&self.agent, &self.endpoint, &form, limit + GRACE) {
+            Ok(r) if r.sql_state.as_deref() == Some("S1TAT") => timeout(start),
+            Ok(r) if r.status == 200 => match serde_json::from_str::<Json>(&r.body) {
+                Ok(doc) => ask_as_select(text, &doc).unwrap_or_else(|| results::rows_of_document(&doc)),
+                Err(e) => Outcome::error(format!("virtuoso: unreadable results ({e}): {}", results::clip(&r.body))),
+            },
+            Ok(r) => self.refused(&r, start, limit),
+            Err(f) => self.failed(f, start),
+        }
+    }
+
+    /// An error answer: Virtuoso's message without the query it echoes. A transaction error
+    /// past the limit is how an anytime query that could not return partial results (ORDER BY)
+    /// stops: a timeout.
+    fn refused(&mut self, r: &Reply, start: Instant, limit: Duration) -> Outcome {
+        let message = r.body.split("\nSPARQL query:").next().unwrap_or_default().trim();
+        if start.elapsed() >= limit && (message.contains("SR177") || message.contains("S1T00")) {
+            return timeout(start);
+        }
+        Outcome::error(format!("virtuoso: HTTP {}: {}", r.status, results::clip(message)))
+    }
+
+    fn failed(&mut self, f: Failed, start: Instant) -> Outcome {
+        if let Some(crash) = self.died() {
+            return crash;
+        }
+        match f {
+            Failed::Timeout => timeout(start),
+            Failed::Other(e) => Outcome::error(format!("virtuoso at {}: {e}", self.endpoint)),
+        }
+    }
+}
+
+/// Virtuoso (depending on its settings) answers an ASK as a SELECT of one variable
+/// `__ASK_RETVAL`: one row `1` for true, no row for false. The contract's ASK answer, for an
+/// ASK query answered so.
+fn ask_as_select(text: &str, doc: &Json) -> Option<Outcome> {
+    let vars = doc.pointer("/head/vars")?.as_array()?;
+    if vars.len() != 1
+        || vars[0] != "__ASK_RETVAL"
+        || !first_keyword(&text[prologue_end(text)..]).eq_ignore_ascii_case("ASK")
+    {
+        return None;
+    }
+    let bindings = doc.pointer("/results/bindings")?.as_array()?;
+    let truth = bindings.iter().any(|b| b.pointer("/__ASK_RETVAL/value").and_then(Json::as_str) != Some("0"));
+    Some(results::ask(truth))
+}
+
+fn timeout(start: Instant) -> Outcome {
+    Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
+}
+
+/// `INSERT DATA { T }` (after its prologue) as `INSERT { GRAPH <graph> { T } } WHERE {}`;
+/// `None` for any other text, or one whose braces do not close.
+fn into_graph(text: &str, graph: &str) -> Option<String> {
+    let start = prologue_end(text);
+    let rest = &text[start..];
+    if !first_keyword(rest).eq_ignore_ascii_case("INSERT") {
+        return None;
+    }
+    let after_insert = rest.trim_start()["INSERT".len()..].trim_start();
+    if !first_keyword(after_insert).eq_ignore_ascii_case("DATA") {
+        return None;
+    }
+    let body = after_insert["DATA".len()..].trim_start().strip_prefix('{')?;
+    let close = closing_brace(body)?;
+    Some(format!(
+        "{}INSERT {{ GRAPH <{graph}> {{{}}} }} WHERE {{}}{}",
+        &text[..start],
+        &body[..close],
+        &body[close + 1..]
+    ))
+}
+
+/// The index of the `}` closing a block whose `{` came just before `body`, skipping strings
+/// (short and long, with escapes), IRIs and comments.
+fn closing_brace(body: &str) -> Option<usize> {
+    let b = body.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                let long = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
+                let quote = if long { 3 } else { 1 };
+                i += quote;
+                loop {
+                    match b.get(i)? {
+                        b'\\' => i += 2,
+                        c if *c == q && (!long || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) => {
+                            i += quote;
+                            break;
+                        }
+                        _ => i += 1,
+                    }
+                }
+                continue;
+            }
+            b'<' => i += body[i..].find('>')?,
+            b'#' => i += body[i..].find('\n').unwrap_or(body.len() - i),
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Some(i),
+            b'}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+impl Engine for VirtuosoEngine {
+    fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    fn reset(&mut self) -> Result<(), SetupError> {
+        if self.died().is_some() {
+            if let Home::Private { binaries, .. } = &self.home {
+                let (proc, port) = launch(binaries)?;
+                self.endpoint = format!("http://127.0.0.1:{port}/sparql");
+                if let Home::Private { proc: old, .. } = &mut self.home {
+                    *old = proc;
+                }
+            }
+        }
+        let clear = format!("CLEAR SILENT GRAPH <{}>", self.graph);
+        match self.update(&clear, ADMIN_TIMEOUT) {
+            Outcome::Done => Ok(()),
+            other => Err(SetupError::new(format!("virtuoso: clearing the graph failed: {other}"))),
+        }
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> Outcome {
+        if results::is_update(text) {
+            self.update(text, limit)
+        } else {
+            self.query(text, limit)
+        }
+    }
+
+    fn probe(&mut self) -> Result<(), String> {
+        match self.run("ASK {}", Duration::from_secs(20)) {
+            Outcome::Rows(_) => Ok(()),
+            other => Err(crate::described(&other)),
+        }
+    }
+}
+
+impl Drop for VirtuosoEngine {
+    fn drop(&mut self) {
+        // A user's server keeps nothing of ours; a private one goes with its directory.
+        if matches!(self.home, Home::Existing) {
+            let drop = format!("DROP SILENT GRAPH <{}>", self.graph);
+            let _ = post(&self.agent, &self.endpoint, &[("update", &drop)], Duration::from_secs(5));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insert_data_goes_into_the_graph() {
+        let t = "PREFIX ex: <http://e/#>\ninsert data { ex:a ex:p \"}\" , '''x'}'''@en, _:b . # }\n _:b ex:q <http://e/}> }";
+        let got = into_graph(t, "urn:g").expect("rewritten");
+        assert_eq!(
+            got,
+            "PREFIX ex: <http://e/#>\nINSERT { GRAPH <urn:g> { ex:a ex:p \"}\" , '''x'}'''@en, _:b . # }\n _:b ex:q <http://e/}> } } WHERE {}"
+        );
+        assert_eq!(into_graph("SELECT * WHERE { ?s ?p ?o }", "urn:g"), None);
+        assert_eq!(into_graph("INSERT DATA { <a> <b> \"open }", "urn:g"), None);
+    }
+
+    #[test]
+    fn reads_an_ask_answered_as_a_select() {
+        let doc = |rows: &str| -> Json {
+            serde_json::from_str(&format!(
+                r#"{{"head":{{"vars":["__ASK_RETVAL"]}},"results":{{"bindings":[{rows}]}}}}"#
+            ))
+            .expect("json")
+        };
+        let yes = doc(r#"{"__ASK_RETVAL":{"type":"typed-literal","value":"1"}}"#);
+        assert_eq!(ask_as_select("PREFIX e: <x:> ask { ?s ?p ?o }", &yes), Some(results::ask(true)));
+        assert_eq!(ask_as_select("ASK {}", &doc("")), Some(results::ask(false)));
+        assert_eq!(ask_as_select("SELECT ?__ASK_RETVAL {}", &yes), None);
+    }
+}
