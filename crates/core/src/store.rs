@@ -296,6 +296,7 @@ impl Store {
             .optional()
             .map_err(dbe)?;
         let Some(target) = target else { return Ok(()) };
+        let mut gone = Vec::new();
         for sig in from.iter().filter(|s| s.as_str() != into) {
             let old: Option<(i64, i64)> = tx
                 .query_row("SELECT id, count FROM bugs WHERE signature = ?1", params![sig], |r| {
@@ -304,12 +305,16 @@ impl Store {
                 .optional()
                 .map_err(dbe)?;
             let Some((old, count)) = old else { continue };
-            demote_dirs(&self.dir, &tx, old).map_err(dbe)?;
+            gone.extend(demote_dirs(&self.dir, &tx, old).map_err(dbe)?);
             tx.execute("UPDATE findings SET bug = ?1 WHERE bug = ?2", params![target, old]).map_err(dbe)?;
             tx.execute("UPDATE bugs SET count = count + ?1 WHERE id = ?2", params![count, target]).map_err(dbe)?;
             tx.execute("DELETE FROM bugs WHERE id = ?1", params![old]).map_err(dbe)?;
         }
-        tx.commit().map_err(dbe)
+        tx.commit().map_err(dbe)?;
+        for dir in gone {
+            let _ = fs::remove_dir_all(dir);
+        }
+        Ok(())
     }
 
     /// Replaces a finding's record after an offline reduction, moving it to the bug of its
@@ -479,21 +484,24 @@ fn write_dir(root: &Path, rec: &FindingRecord, files: &[(String, String)]) -> Re
 }
 
 /// Turns the finding directories of bug `bug` into rows: each keeps its record less the case,
-/// which replay rebuilds. A directory that cannot be read stays as it is.
-fn demote_dirs(root: &Path, tx: &rusqlite::Transaction<'_>, bug: i64) -> rusqlite::Result<()> {
+/// which replay rebuilds. A directory that cannot be read stays as it is. The directories to
+/// remove are returned: they go once the rows are committed, so a crash in between leaves an
+/// unreferenced directory, never a row pointing at nothing.
+fn demote_dirs(root: &Path, tx: &rusqlite::Transaction<'_>, bug: i64) -> rusqlite::Result<Vec<PathBuf>> {
     let dirs: Vec<(String, String)> = tx
         .prepare("SELECT id, dir FROM findings WHERE bug = ?1 AND dir != ''")?
         .query_map(params![bug], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
+    let mut gone = Vec::new();
     for (id, dir) in dirs {
         let Ok(rec) = load_finding(&root.join(&dir)) else { continue };
         let Ok(record) = serde_json::to_string(&FindingRecord { case: serde_json::Value::Null, ..rec }) else {
             continue;
         };
         tx.execute("UPDATE findings SET dir = '', record = ?1 WHERE id = ?2", params![record, id])?;
-        let _ = fs::remove_dir_all(root.join(&dir));
+        gone.push(root.join(&dir));
     }
-    Ok(())
+    Ok(gone)
 }
 
 /// Writes `finding.json` and reproducer files into `dir`, syncing each.
