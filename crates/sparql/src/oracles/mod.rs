@@ -80,6 +80,11 @@ pub fn run(e: &mut dyn Engine, text: &str, opts: &CheckOptions) -> Result<Ran, C
     }
     match e.run(text, opts.timeout) {
         Outcome::Rows(r) => Ok(Ran::Rows(r)),
+        Outcome::Error { message, .. }
+            if crate::dialect::by_name(&e.info().dialect).is_some_and(|d| d.expected_error(&message)) =>
+        {
+            Err(Check::Skip(format!("{}: an error the store is known to raise: {message}", e.info().label)))
+        }
         Outcome::Error { message, .. } => Ok(Ran::Error(message)),
         out @ Outcome::Crash { .. } => {
             let label = e.info().label.clone();
