@@ -1,7 +1,7 @@
 //! Throughput of the SQL leg on SQLite in memory, one thread: checks per second and the
 //! generate / execute / check split per oracle, medians over several seeds.
 //!
-//! `cargo run --release -p crosscheck-sql --example bench [-- CHECKS_PER_RUN [SEEDS [ORACLES]]]`
+//! `cargo run --release -p crosscheck-sql --example sql_bench [-- CHECKS_PER_RUN [SEEDS [ORACLES]]]`
 //! A "check" is one completed oracle check, as SQLancer counts them. Execute time is the time
 //! spent inside engine calls (`Engine::run` and `reset`); check time is everything else after
 //! generation (printing queries, comparing results).

@@ -2,7 +2,7 @@
 //! calls/s, the generation / solving / checking split, and the share of calls that can reveal
 //! a bug (a decided `sat`/`unsat`, as opposed to `unknown`, timeouts and errors).
 //!
-//! cargo run --release -p crosscheck-smt --example bench -- [--engines z3] [--oracle storm]
+//! cargo run --release -p crosscheck-smt --example smt_bench -- [--engines z3] [--oracle storm]
 //!     [--cases 2000] [--seeds DIR | --random] [--seed 1] [--logics QF_LIA,QF_BV] [--timeout-ms 10000]
 //!     [--per-seed N] (instances per seed; STORM's NM = 1000)
 //!     [--one-shot]   (STORM's way: a fresh z3 process per instance, for comparison)

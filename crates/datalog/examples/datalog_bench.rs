@@ -1,7 +1,7 @@
 //! Benchmark of the datalog leg.
 //!
 //! ```text
-//! cargo run --release -p crosscheck-datalog --example bench -- [--secs S] [--engines a,b] [--oracles o,p]
+//! cargo run --release -p crosscheck-datalog --example datalog_bench -- [--secs S] [--engines a,b] [--oracles o,p]
 //! ```
 //! Prints (1) generation alone: queryFuzz-style programs/s, queryFuzz transformations/s (and
 //! micro-steps/s), DLSmith programs/s and transformed graphs/s, against queryFuzz's published
