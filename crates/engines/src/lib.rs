@@ -62,6 +62,17 @@ pub fn available_if(version: Result<String, String>, install: &str) -> Availabil
 
 pub use crosscheck_core::engine::built_in;
 
+/// The crash outcome of a panic an in-process engine raised (Cozo, Oxigraph): reported like a
+/// process's death, with the message where the key of a crash finding looks for it.
+pub fn panic_crash(panic: &(dyn std::any::Any + Send)) -> Outcome {
+    let msg = panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    Outcome::Crash { signal: None, code: None, stderr_tail: format!("panic: {msg}") }
+}
+
 /// Opens an engine from a registry; `mutant:<engine>:<fault>` wraps another engine.
 pub fn open_engine(factories: &[&'static dyn EngineFactory], spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
     if let Some(parsed) = mutant::parse(&spec.name) {

@@ -149,14 +149,7 @@ impl Engine for Cozo {
                 Outcome::Rows(Rows::new(named.headers.clone(), rows))
             }
             Ok(Err(e)) => error_outcome(format!("{e}"), limit),
-            Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                Outcome::Crash { signal: None, code: None, stderr_tail: format!("panic: {msg}") }
-            }
+            Err(panic) => crate::panic_crash(panic.as_ref()),
         }
     }
 }

@@ -186,16 +186,10 @@ impl<H: Host> Engine for StoreBridge<H> {
 
     fn reset(&mut self) -> Result<(), SetupError> {
         self.updates.clear();
-        if self.bridge.is_some() {
-            let ok = matches!(
-                self.request(&serde_json::json!({"op": "reset"}), Instant::now() + START_TIMEOUT),
-                Ok(ref r) if r.get("done").is_some()
-            );
-            if ok {
-                return Ok(());
-            }
-            self.drop_bridge();
+        if self.bridge.as_mut().is_some_and(|b| b.reset(Instant::now() + START_TIMEOUT)) {
+            return Ok(());
         }
+        self.drop_bridge();
         self.start().map(|_| ())
     }
 

@@ -140,14 +140,7 @@ impl Engine for Oxigraph {
         match res {
             Ok(Ok(out)) => out,
             Ok(Err(message)) => Outcome::error(message),
-            Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                Outcome::Crash { signal: None, code: None, stderr_tail: format!("panic: {msg}") }
-            }
+            Err(panic) => crate::panic_crash(panic.as_ref()),
         }
     }
 }

@@ -254,16 +254,10 @@ impl Engine for BridgeEngine {
     }
 
     fn reset(&mut self) -> Result<(), SetupError> {
-        if self.bridge.is_some() {
-            let ok = matches!(
-                self.request(&serde_json::json!({"op": "reset"}), Instant::now() + START_TIMEOUT),
-                Ok(ref r) if r.get("done").is_some()
-            );
-            if ok {
-                return Ok(());
-            }
-            self.bridge = None;
+        if self.bridge.as_mut().is_some_and(|b| b.reset(Instant::now() + START_TIMEOUT)) {
+            return Ok(());
         }
+        self.bridge = None;
         let location = self.info.location.as_deref();
         let (bridge, _) = Self::spawn(&self.flavor.lib, self.name, &self.python, location, self.preload.as_deref())?;
         self.bridge = Some(bridge);

@@ -192,6 +192,12 @@ impl Bridge {
         }
     }
 
+    /// Asks the host to empty its library's state (a fresh database or store); whether it said
+    /// it did. A bridge that did not is to be replaced.
+    pub fn reset(&mut self, deadline: Instant) -> bool {
+        matches!(self.request(&serde_json::json!({"op": "reset"}), deadline), Ok(r) if r.get("done").is_some())
+    }
+
     /// The bridge's process id (tests kill it to check crash handling).
     pub fn pid(&mut self) -> u32 {
         self.proc.guard_mut().id()
