@@ -457,8 +457,13 @@ impl Select {
         v
     }
 
+    /// Tables, joins and expression nodes, and DISTINCT: dropping it must be progress, or a
+    /// reduced case keeps a DISTINCT the failure does not need.
     pub fn size(&self) -> usize {
-        1 + self.from.len() + self.joins.len() + self.slots().iter().map(|e| e.size()).sum::<usize>()
+        1 + usize::from(self.distinct)
+            + self.from.len()
+            + self.joins.len()
+            + self.slots().iter().map(|e| e.size()).sum::<usize>()
     }
 
     pub fn visit_exprs(&self, f: &mut dyn FnMut(&Expr)) {
@@ -481,6 +486,13 @@ pub struct ColumnDef {
 }
 
 impl ColumnDef {
+    /// The column and each of its constraints: dropping a constraint must make a case smaller,
+    /// or the reducer never accepts it.
+    pub fn size(&self) -> usize {
+        let flags = [self.primary_key, self.unique, self.not_null, self.default.is_some(), self.collate.is_some()];
+        1 + flags.into_iter().filter(|&on| on).count()
+    }
+
     /// A column of type `ty` without constraints, default or collation.
     pub fn plain(name: &str, ty: SqlType) -> ColumnDef {
         ColumnDef {
@@ -533,7 +545,7 @@ pub enum Stmt {
 impl Stmt {
     pub fn size(&self) -> usize {
         1 + match self {
-            Stmt::CreateTable { columns, .. } => columns.len(),
+            Stmt::CreateTable { columns, .. } => columns.iter().map(ColumnDef::size).sum(),
             Stmt::Insert { values, .. } => values.iter().map(Expr::size).sum(),
             Stmt::CreateIndex { keys, where_, .. } => {
                 keys.iter().map(|k| k.expr.size()).sum::<usize>() + where_.as_ref().map_or(0, Expr::size)

@@ -257,6 +257,12 @@ pub trait Dialect: Sync + AsDialect {
         self.column_type(t)
     }
 
+    /// A collation every `CAST(x AS t)` must carry, where the dialect gives a cast another one
+    /// than its columns have.
+    fn cast_collation(&self, _: SqlType) -> Option<Collation> {
+        None
+    }
+
     fn collation_name(&self, c: Collation) -> &'static str {
         match c {
             Collation::Binary => "BINARY",

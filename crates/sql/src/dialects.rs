@@ -261,6 +261,12 @@ impl Dialect for MariaDb {
         }
     }
 
+    fn cast_collation(&self, t: SqlType) -> Option<Collation> {
+        // A view stores `CAST(x AS CHAR)` as utf8mb4_bin, whatever the session's collation, and
+        // COALESCE of it with a column is then an "Illegal mix of collations" (error 1267).
+        (t == SqlType::Text).then_some(Collation::Binary)
+    }
+
     fn collation_name(&self, _: Collation) -> &'static str {
         "utf8mb4_nopad_bin"
     }

@@ -141,7 +141,16 @@ impl ToSql for Expr {
             Expr::Case { operand, whens, otherwise } => {
                 write_case(operand.as_deref(), whens, otherwise.as_deref(), d, out)
             }
-            Expr::Cast(e, ty) => write_annotated("CAST(", e, " AS ", d.cast_type(*ty), d, out),
+            Expr::Cast(e, ty) => match d.cast_collation(*ty) {
+                Some(c) => {
+                    out.push('(');
+                    write_annotated("CAST(", e, " AS ", d.cast_type(*ty), d, out);
+                    out.push_str(" COLLATE ");
+                    out.push_str(d.collation_name(c));
+                    out.push(')');
+                }
+                None => write_annotated("CAST(", e, " AS ", d.cast_type(*ty), d, out),
+            },
             Expr::Func(f, args) => d.write_func(out, *f, args),
             Expr::Agg { func, distinct, arg } => write_agg(*func, *distinct, arg.as_deref(), d, out),
             Expr::Collate(e, c) => write_annotated("(", e, " COLLATE ", d.collation_name(*c), d, out),

@@ -6,7 +6,7 @@
 //! same failure and not an artefact of the reduction. Candidates that break the setup or the
 //! query simply fail the re-check and are dropped by the reducer.
 
-use crate::ast::{ColumnDef, Expr, Lit, Select, Stmt};
+use crate::ast::{ColumnDef, Expr, Lit, Select, Stmt, TableRef};
 use crate::case::{Query, SqlCase};
 use crosscheck_core::reduce::cuts;
 use std::collections::BTreeSet;
@@ -97,6 +97,16 @@ fn replacements(e: &Expr, strict: bool) -> Vec<Expr> {
         Expr::Lit(l) => v.extend(simpler_lits(l).into_iter().map(Expr::Lit)),
         _ => v.push(Expr::Lit(Lit::Null)),
     }
+    // A list with one member fewer: replacing a member by NULL changes what IN answers.
+    if let Expr::InList { list, .. } = e {
+        for shorter in cuts(list, 1) {
+            let mut e2 = e.clone();
+            if let Expr::InList { list, .. } = &mut e2 {
+                *list = shorter;
+            }
+            v.push(e2);
+        }
+    }
     if let Some(s) = e.subquery() {
         if s.where_.is_some() {
             let mut e2 = e.clone();
@@ -154,6 +164,7 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
             push(&|c| c.select.joins[i].on = None);
         }
     }
+
     if keep.min_items.is_some_and(|m| s.items.len() > m) {
         for i in 0..s.items.len() {
             push(&|c| {
@@ -163,6 +174,32 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
                 }
             });
         }
+    }
+    out.extend(self_join_merges(q));
+    out
+}
+
+/// A join of a table that the query already reads, dropped with its alias's columns read from
+/// the other occurrence. Dropping such a join alone leaves references to its alias and never
+/// passes the re-check, so self-joins the failure does not need stayed in reduced cases.
+fn self_join_merges(q: &Query) -> Vec<Query> {
+    let s = &q.select;
+    let tables: Vec<&TableRef> = s.from.iter().chain(s.joins.iter().map(|j| &j.table)).collect();
+    let mut out = Vec::new();
+    for (i, join) in s.joins.iter().enumerate() {
+        let gone = join.table.visible().to_string();
+        let Some(other) = tables.iter().find(|t| t.name == join.table.name && t.visible() != gone) else { continue };
+        let other = other.visible().to_string();
+        let mut c = q.clone();
+        c.select.joins.remove(i);
+        walk_query_mut(&mut c, &mut |e| {
+            if let Expr::Col(r) = e {
+                if r.table == gone {
+                    r.table = other.clone();
+                }
+            }
+        });
+        out.push(c);
     }
     out
 }

@@ -91,6 +91,37 @@ fn keyed_blobs_default_rows_and_integer_sign_run_everywhere() {
     }
 }
 
+/// A text CAST stored in a view, coalesced with a text column: MariaDB stores the cast as
+/// utf8mb4_bin beside the session's utf8mb4_nopad_bin and refused the mix (error 1267).
+#[test]
+fn a_text_cast_in_a_view_mixes_with_text_columns() {
+    let setup = vec![
+        Stmt::CreateTable { name: "t0".into(), columns: vec![ColumnDef::plain("c0", SqlType::Text)] },
+        Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(Lit::Text("a".into()))] },
+        Stmt::CreateView {
+            name: "v0".into(),
+            columns: vec!["c1".into()],
+            select: Select {
+                items: vec![Item { expr: Expr::Cast(Box::new(Expr::Lit(Lit::Null)), SqlType::Text), alias: None }],
+                from: vec![TableRef { name: "t0".into(), alias: None }],
+                ..Select::default()
+            },
+        },
+    ];
+    let query = Select {
+        items: vec![Item {
+            expr: Expr::Func(Func::Coalesce, vec![Expr::col("v0", "c1"), Expr::col("t0", "c0")]),
+            alias: None,
+        }],
+        from: vec![TableRef { name: "t0".into(), alias: None }, TableRef { name: "v0".into(), alias: None }],
+        ..Select::default()
+    };
+    for name in ENGINES {
+        let Some(mut e) = open_sql(name) else { continue };
+        assert_eq!(run(e.as_mut(), &setup, &query), vec![vec![Value::Text("a".into())]], "{name}");
+    }
+}
+
 /// The capabilities of a four-engine run leave out what MariaDB or PostgreSQL spell or
 /// evaluate differently.
 #[test]
