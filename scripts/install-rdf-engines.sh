@@ -4,12 +4,14 @@
 #
 #   Debian: virtuoso-opensource (Virtuoso 7.2; crosscheck starts private servers itself, so the
 #           packaged service is kept from starting)
+#   Debian: libapache-jena-java (Apache Jena 4.5, jars in /usr/share/java) and a JDK 17
+#           (openjdk-17-jdk-headless: crosscheck compiles its bridge crates/engines/bridge/Jena.java
+#           once per source and runs it in one long-lived JVM)
 #   .venv at the repository root (PyPI): rdflib and pyoxigraph, driven through the Python host
 #           crates/engines/bridge/host.py (modules rdflib.py, pyoxigraph.py)
 #   .venv/node (npm): @comunica/query-sparql-rdfjs and n3, driven by crates/engines/bridge/comunica.js
 #           in one long-lived Node process (Node itself from Debian: nodejs, npm)
 #
-# Apache Jena is not installed: it needs a JVM, and no JVM runs here (see ../shared/ENGINES.md).
 # Usage: scripts/install-rdf-engines.sh        (run from anywhere; needs root for apt)
 set -euo pipefail
 
@@ -21,6 +23,8 @@ missing=()
 command -v virtuoso-t >/dev/null 2>&1 || missing+=(virtuoso-opensource)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+[ -f /usr/share/java/jena-arq.jar ] || missing+=(libapache-jena-java)
+command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 if ((${#missing[@]})); then
     # The package starts a Virtuoso service on the default ports: crosscheck wants none running.
     sudo=""
@@ -56,6 +60,9 @@ fi
 
 # --- Report -----------------------------------------------------------------------------------
 pkg_version() { node -p "require('$NODE_DIR/node_modules/$1/package.json').version" 2>/dev/null || true; }
+# Jena's jars carry no version in their manifests; Debian's versioned jar name does.
+jena_version() { basename /usr/share/java/jena-arq-[0-9]*.jar .jar 2>/dev/null | sed -n 's/^jena-arq-//p' | head -1; }
+report jena "$(jena_version)"
 report virtuoso "$(virtuoso-t -? 2>&1 | grep -m1 -i version || true)"
 report rdflib "$("$VENV/bin/python" -c 'import rdflib; print(rdflib.__version__)' 2>/dev/null || true)"
 report pyoxigraph "$("$VENV/bin/python" -c 'import pyoxigraph; print(pyoxigraph.__version__)' 2>/dev/null || true)"

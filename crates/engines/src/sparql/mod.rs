@@ -13,6 +13,7 @@
 
 pub mod bridged;
 pub mod comunica;
+pub mod jena;
 pub mod oxigraph;
 pub mod pyoxigraph;
 pub mod rdflib;
@@ -23,7 +24,14 @@ use crosscheck_core::EngineFactory;
 
 /// Every SPARQL store of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&oxigraph::FACTORY, &rdflib::FACTORY, &pyoxigraph::FACTORY, &comunica::FACTORY, &virtuoso::FACTORY]
+    vec![
+        &oxigraph::FACTORY,
+        &rdflib::FACTORY,
+        &pyoxigraph::FACTORY,
+        &comunica::FACTORY,
+        &virtuoso::FACTORY,
+        &jena::FACTORY,
+    ]
 }
 
 /// The option named on a query's first line (`# crosscheck-option: NAME`), if any.

@@ -221,3 +221,20 @@ fn bridged_stores_take_a_venv_or_refuse_in_one_line() {
         assert!(matches!(e.run("ASK {}", LIMIT), Outcome::Rows(_)));
     }
 }
+
+#[test]
+fn jena_follows_the_contract() {
+    // ARQ cancels the slow query itself: the timeout leaves the same JVM and dataset.
+    the_contract("jena", lit("5", "short"));
+}
+
+#[test]
+fn jena_takes_a_jar_directory_or_refuses_in_one_line() {
+    let msg = super::locations::setup_error_in(&crosscheck_engines::sparql::registry(), "jena=/nonexistent");
+    assert!(msg.contains("/path/to/apache-jena"), "{msg}");
+    // Debian's own jar directory named as a location is the same Jena as the default.
+    if let Some(mut e) = open("jena=/usr/share/java") {
+        assert!(e.info().version.starts_with("Jena 4."), "{}", e.info().version);
+        assert!(matches!(e.run("ASK {}", LIMIT), Outcome::Rows(_)));
+    }
+}

@@ -10,7 +10,7 @@ use crosscheck_sparql::{print, Case};
 
 const P: &str = "http://ex.org/p";
 
-fn case() -> Case {
+pub fn case() -> Case {
     let s = |i: u32| Node::Iri(format!("http://ex.org/s{i}"));
     let o = [
         Node::Lit(Lit::typed("5", "integer")),
