@@ -1,7 +1,7 @@
 //! The deduplication signature of a SQL case: its oracle, the finding's key and the shape of
 //! the (reduced) case, so that findings of one bug on differently sized cases group together.
 
-use crate::ast::{BinOp, Expr, Func, JoinKind, PostOp, Stmt};
+use crate::ast::{BinOp, Expr, Func, JoinKind, PostOp, Select, Stmt};
 use crate::case::SqlCase;
 use crosscheck_core::Shape;
 use std::collections::BTreeSet;
@@ -15,31 +15,17 @@ pub fn signature(case: &SqlCase, key: &str) -> Shape {
     // the case happened to use says nothing of the bug.
     let row_count_only = key == "aggregate-rows";
     let mut f: BTreeSet<String> = BTreeSet::new();
-    let mut note = |e: &Expr| {
-        let name = match e {
-            Expr::Lit(_) | Expr::Col(_) => return,
-            Expr::Unary(op, _) => format!("{op:?}"),
-            Expr::Binary(op, ..) => binary_feature(*op),
-            Expr::Postfix(op, _) => postfix_feature(*op),
-            // Each is a conjunction or disjunction of comparisons by the standard's definition.
-            Expr::Between { .. } | Expr::InList { .. } => "compare".into(),
-            Expr::InSelect { .. } => "in-select".into(),
-            Expr::Exists { .. } => "exists".into(),
-            Expr::Subquery(_) => "scalar-subquery".into(),
-            Expr::Case { .. } => "case".into(),
-            Expr::Cast(_, t) => format!("cast-{t:?}"),
-            Expr::Func(func, _) => func_feature(*func).into(),
-            Expr::Agg { .. } if row_count_only => return,
-            Expr::Agg { func, distinct, .. } => format!("{}{}", func.name(), if *distinct { "-distinct" } else { "" }),
-            Expr::Collate(_, c) => format!("collate-{c:?}"),
-        };
-        f.insert(name);
-    };
-    case.query.select.visit_exprs(&mut note);
+    select_features(&case.query.select, row_count_only, &mut f);
     if let Some(p) = &case.query.pred {
-        p.visit(&mut note);
+        p.visit(&mut |e| f.extend(expr_feature(e, row_count_only)));
     }
-    let s = &case.query.select;
+    setup_features(&case.setup, &mut f);
+    Shape { head: key.to_string(), features: f }
+}
+
+/// The clauses, joins and expression features of one SELECT (subqueries' expressions included).
+fn select_features(s: &Select, row_count_only: bool, f: &mut BTreeSet<String>) {
+    s.visit_exprs(&mut |e| f.extend(expr_feature(e, row_count_only)));
     for j in &s.joins {
         f.insert(join_feature(j.kind).into());
     }
@@ -54,8 +40,26 @@ pub fn signature(case: &SqlCase, key: &str) -> Shape {
             f.insert(name.into());
         }
     }
-    setup_features(&case.setup, &mut f);
-    Shape { head: key.to_string(), features: f }
+}
+
+fn expr_feature(e: &Expr, row_count_only: bool) -> Option<String> {
+    Some(match e {
+        Expr::Lit(_) | Expr::Col(_) => return None,
+        Expr::Unary(op, _) => format!("{op:?}"),
+        Expr::Binary(op, ..) => binary_feature(*op),
+        Expr::Postfix(op, _) => postfix_feature(*op),
+        // Each is a conjunction or disjunction of comparisons by the standard's definition.
+        Expr::Between { .. } | Expr::InList { .. } => "compare".into(),
+        Expr::InSelect { .. } => "in-select".into(),
+        Expr::Exists { .. } => "exists".into(),
+        Expr::Subquery(_) => "scalar-subquery".into(),
+        Expr::Case { .. } => "case".into(),
+        Expr::Cast(_, t) => format!("cast-{t:?}"),
+        Expr::Func(func, _) => func_feature(*func).into(),
+        Expr::Agg { .. } if row_count_only => return None,
+        Expr::Agg { func, distinct, .. } => format!("{}{}", func.name(), if *distinct { "-distinct" } else { "" }),
+        Expr::Collate(_, c) => format!("collate-{c:?}"),
+    })
 }
 
 // Features name constructs, not which member of a family a case used: the generator puts an
@@ -128,8 +132,11 @@ fn setup_features(setup: &[Stmt], f: &mut BTreeSet<String>) {
                     f.insert("partial-index".into());
                 }
             }
-            Stmt::CreateView { .. } => {
+            // A query reads a view's expressions as its own: a CASE met through a view is the
+            // CASE bug, not another one.
+            Stmt::CreateView { select, .. } => {
                 f.insert("view".into());
+                select_features(select, false, f);
             }
             Stmt::Analyze => {
                 f.insert("analyze".into());
