@@ -161,8 +161,10 @@ pub enum AggFunc {
     GroupConcat,
 }
 
-/// The separator of every generated GROUP_CONCAT: a character no generated term contains.
-pub const CONCAT_SEPARATOR: &str = "§";
+/// The separator of every generated GROUP_CONCAT: a character no generated term contains
+/// (`gen::ALPHABET`, the IRIs and the language tags have no `$`), and ASCII (Virtuoso reads
+/// a non-ASCII character of a query sent as a form as `?`).
+pub const CONCAT_SEPARATOR: &str = "$";
 
 /// An aggregate: `COUNT(*)` when `arg` is `None`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
