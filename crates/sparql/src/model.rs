@@ -226,6 +226,24 @@ impl Expr {
         }
     }
 
+    /// Whether the reducer must keep this node whole: a guard the generator wrote so the
+    /// query means the same on every store of the run (the EBV guard `LANG(e) = "" && e`,
+    /// the IF of a value's guard) or an aggregate's argument. Taking it apart would turn the
+    /// finding into a dialect difference the run avoided, not the bug it found.
+    pub fn is_guard(&self) -> bool {
+        match self {
+            Expr::Call(Func::If, _) | Expr::Agg(_) => true,
+            Expr::And(l, r) => match &**l {
+                Expr::Cmp(CmpOp::Eq, lang, empty) => {
+                    matches!(&**lang, Expr::Call(Func::Lang, a) if a.first() == Some(&**r))
+                        && matches!(&**empty, Expr::Lit(l) if l.lexical.is_empty())
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     pub fn call(f: Func, args: Vec<Expr>) -> Expr {
         Expr::Call(f, args)
     }

@@ -117,6 +117,9 @@ fn query_steps(q: &Query) -> Vec<Query> {
 
 /// Calls `f` with every tree that replaces one node of `e` by one of its children.
 pub fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
+    if e.is_guard() {
+        return;
+    }
     for c in e.children() {
         f(c.clone());
     }
