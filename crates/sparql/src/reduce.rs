@@ -47,27 +47,7 @@ fn query_steps(q: &Query) -> Vec<Query> {
     edit(&|c| c.group.union = None);
     edit(&|c| c.group.optional = None);
     edit(&|c| c.group.filters.clear());
-    edit(&|c| c.group.values = None);
-    edit(&|c| c.group.minus = None);
-    edit(&|c| c.group.paths.clear());
-    edit(&|c| c.group.binds.clear());
-    edit(&|c| c.aggregation.iter_mut().for_each(|a| a.having.clear()));
-    // Without its aggregation a query projects the aggregates' variables unbound: still SPARQL.
-    edit(&|c| c.aggregation = None);
-    for i in 0..q.group.paths.len() {
-        edit(&|c| {
-            c.group.paths.remove(i);
-        });
-    }
-    if let Some(v) = &q.group.values {
-        for i in 0..v.rows.len() {
-            edit(&|c| {
-                c.group.values.iter_mut().for_each(|v| {
-                    v.rows.remove(i);
-                })
-            });
-        }
-    }
+    group_steps(q, &mut edit);
     edit(&|c| {
         c.limit = None;
         c.offset = None;
@@ -115,6 +95,34 @@ fn query_steps(q: &Query) -> Vec<Query> {
     out
 }
 
+/// Offers a candidate made by editing a copy of the query.
+type Edit<'a> = dyn FnMut(&dyn Fn(&mut Query)) + 'a;
+
+/// The steps of the constructs beyond RD²: each dropped whole, a path or a VALUES row alone.
+fn group_steps(q: &Query, edit: &mut Edit<'_>) {
+    edit(&|c| c.group.values = None);
+    edit(&|c| c.group.minus = None);
+    edit(&|c| c.group.paths.clear());
+    edit(&|c| c.group.binds.clear());
+    edit(&|c| c.aggregation.iter_mut().for_each(|a| a.having.clear()));
+    // Without its aggregation a query projects the aggregates' variables unbound: still SPARQL.
+    edit(&|c| c.aggregation = None);
+    for i in 0..q.group.paths.len() {
+        edit(&|c| {
+            c.group.paths.remove(i);
+        });
+    }
+    if let Some(v) = &q.group.values {
+        for i in 0..v.rows.len() {
+            edit(&|c| {
+                c.group.values.iter_mut().for_each(|v| {
+                    v.rows.remove(i);
+                })
+            });
+        }
+    }
+}
+
 /// Calls `f` with every tree that replaces one node of `e` by one of its children.
 pub fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
     if e.is_guard() {
@@ -140,9 +148,10 @@ pub fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
 /// one bug into many.
 pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     let mut f = BTreeSet::new();
-    // A store's error message names its bug (the key keeps its first words), and a partition
-    // overlap has one cause whatever the operators: the query's shape would split each.
-    if evidence.class == FindingClass::Error || evidence.key == crate::oracles::partition::OVERLAP {
+    // A store's error message or panic names its bug (the key keeps its first words), and a
+    // partition overlap has one cause whatever the operators: the query's shape would split each.
+    let named = matches!(evidence.class, FindingClass::Error | FindingClass::Crash);
+    if named || evidence.key == crate::oracles::partition::OVERLAP {
         return Shape { head: evidence.key.clone(), features: f };
     }
     let q = &case.query;
