@@ -5,6 +5,7 @@
 //! what each can run by the dialect it reports.
 
 pub mod dialect;
+pub mod exprgen;
 pub mod gen;
 pub mod model;
 pub mod normalize;
@@ -140,9 +141,18 @@ impl Generator<Case, SparqlOracle> for SparqlGen {
         let caps = |c: Cap| dialect::all_have(dialects, c);
         let mut rng = crosscheck_core::rng(self.seed, index);
         let mut qg = query::QueryGen::new(&mut rng, &graph, &pools, &caps);
+        qg.guard_ebv = !dialect::agree(dialects, Cap::StrictEbv);
         let mut q = qg.query();
         let pred = match oracle {
             SparqlOracle::Partition => {
+                // FILTER parts of the solutions add up; parts of groups do not, so partition
+                // cases are the non-aggregate queries.
+                if let Some(a) = q.aggregation.take() {
+                    q.project.retain(|v| a.keys.contains(v));
+                    if q.project.is_empty() {
+                        q.project.push(0);
+                    }
+                }
                 q.order.clear();
                 q.limit = None;
                 q.offset = None;

@@ -5,7 +5,7 @@
 //! marker triples to the generator's ids; bags compared as multisets, and as sequences only
 //! under a total ORDER BY whose keys the SPARQL standard orders.
 
-use crate::model::{BNODE_MARK, XSD};
+use crate::model::{AggFunc, Query, BNODE_MARK, CONCAT_SEPARATOR, XSD};
 use crosscheck_core::bag::{diff, Diff};
 use crosscheck_core::{CompareOptions, Rows, Value};
 use std::collections::HashMap;
@@ -197,6 +197,57 @@ pub fn column_ordered(rows: &Rows, col: usize) -> bool {
         kind = Some(k);
     }
     true
+}
+
+/// How a projected column is compared beyond its terms: an aggregate's result where SPARQL
+/// leaves part of it to the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    Term,
+    /// GROUP_CONCAT: the order of the pieces is the store's, so they are compared as a multiset.
+    Concat,
+    /// AVG: a decimal quotient's digits past the standard's minimum precision are the store's,
+    /// so only the first [`AVG_DIGITS`] fractional digits count.
+    Avg,
+}
+
+/// The fractional digits of an average that every store computes alike (XSD requires 18
+/// digits of a decimal; a quotient that does not end is cut short of that).
+pub const AVG_DIGITS: usize = 12;
+
+pub fn columns(q: &Query) -> Vec<Column> {
+    q.project
+        .iter()
+        .map(|v| match q.aggregate(*v).map(|a| a.func) {
+            Some(AggFunc::GroupConcat) => Column::Concat,
+            Some(AggFunc::Avg) => Column::Avg,
+            _ => Column::Term,
+        })
+        .collect()
+}
+
+/// Applies [`Column`] to normalized rows.
+pub fn settle(rows: &mut Rows, cols: &[Column]) {
+    for row in &mut rows.rows {
+        for (cell, col) in row.iter_mut().zip(cols) {
+            let Value::Literal { lexical, .. } = cell else { continue };
+            match col {
+                Column::Term => {}
+                Column::Concat => {
+                    let mut pieces: Vec<&str> = lexical.split(CONCAT_SEPARATOR).collect();
+                    pieces.sort_unstable();
+                    *lexical = pieces.join(CONCAT_SEPARATOR);
+                }
+                Column::Avg => {
+                    if let Some((int, frac)) = lexical.split_once('.') {
+                        let cut: String = frac.chars().take(AVG_DIGITS).collect();
+                        let cut = cut.trim_end_matches('0');
+                        *lexical = if cut.is_empty() { int.to_string() } else { format!("{int}.{cut}") };
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Compares two normalized answers: as sequences when `ordered`, else as bags.

@@ -3,7 +3,10 @@
 //! full; literals with an explicit datatype (`"5"^^xsd:int`), so no store guesses a type from
 //! a bare number's spelling.
 
-use crate::model::{ArithOp, CmpOp, Expr, Func, Graph, Lit, Node, PTerm, Pattern, Query, XSD};
+use crate::model::{
+    AggFunc, Aggregate, ArithOp, CmpOp, Expr, Func, Graph, Group, Lit, Node, PTerm, Path, PathPattern, Pattern, Query,
+    Values, XsdCast, CONCAT_SEPARATOR, XSD,
+};
 use std::fmt::Write;
 
 /// The prologue every text starts with: `xsd:` and the round's prefix.
@@ -102,8 +105,37 @@ pub fn expr(g: &Graph, e: &Expr) -> String {
         Expr::Cmp(op, a, b) => bin(a, cmp_op(*op), b),
         Expr::Arith(op, a, b) => bin(a, arith_op(*op), b),
         Expr::Bound(v) => format!("BOUND({})", var(*v)),
-        Expr::Call(f, a) => format!("{}({})", func(*f), expr(g, a)),
-        Expr::Coalesce(a, b) => format!("COALESCE({}, {})", expr(g, a), expr(g, b)),
+        Expr::Call(f, args) => {
+            let args: Vec<String> = args.iter().map(|a| expr(g, a)).collect();
+            format!("{}({})", func(*f), args.join(", "))
+        }
+        Expr::Exists(negated, ps) => {
+            let mut s = String::from(if *negated { "NOT EXISTS {\n" } else { "EXISTS {\n" });
+            bgp(g, ps, "    ", &mut s);
+            s.push_str("  }");
+            s
+        }
+        Expr::Agg(a) => aggregate(g, a),
+    }
+}
+
+pub fn aggregate(g: &Graph, a: &Aggregate) -> String {
+    let distinct = if a.distinct { "DISTINCT " } else { "" };
+    let arg = a.arg.as_ref().map_or_else(|| "*".to_string(), |e| expr(g, e));
+    match a.func {
+        AggFunc::GroupConcat => format!("GROUP_CONCAT({distinct}{arg}; SEPARATOR=\"{CONCAT_SEPARATOR}\")"),
+        f => format!("{}({distinct}{arg})", agg_func(f)),
+    }
+}
+
+pub fn agg_func(f: AggFunc) -> &'static str {
+    match f {
+        AggFunc::Count => "COUNT",
+        AggFunc::Sum => "SUM",
+        AggFunc::Min => "MIN",
+        AggFunc::Max => "MAX",
+        AggFunc::Avg => "AVG",
+        AggFunc::GroupConcat => "GROUP_CONCAT",
     }
 }
 
@@ -135,6 +167,93 @@ pub fn func(f: Func) -> &'static str {
         Func::IsIri => "isIRI",
         Func::IsLiteral => "isLITERAL",
         Func::IsBlank => "isBLANK",
+        Func::IsNumeric => "isNUMERIC",
+        Func::StrLen => "STRLEN",
+        Func::UCase => "UCASE",
+        Func::LCase => "LCASE",
+        Func::Contains => "CONTAINS",
+        Func::StrStarts => "STRSTARTS",
+        Func::StrEnds => "STRENDS",
+        Func::Regex => "REGEX",
+        Func::SameTerm => "sameTerm",
+        Func::Abs => "ABS",
+        Func::Ceil => "CEIL",
+        Func::Floor => "FLOOR",
+        Func::Round => "ROUND",
+        Func::Coalesce => "COALESCE",
+        Func::If => "IF",
+        Func::Cast(XsdCast::Integer) => "xsd:integer",
+        Func::Cast(XsdCast::Decimal) => "xsd:decimal",
+        Func::Cast(XsdCast::Double) => "xsd:double",
+        Func::Cast(XsdCast::String) => "xsd:string",
+        Func::Cast(XsdCast::Boolean) => "xsd:boolean",
+    }
+}
+
+/// A path, fully parenthesized like expressions.
+pub fn path(g: &Graph, p: &Path) -> String {
+    match p {
+        Path::Iri(i) => iri(g, i),
+        Path::Inv(a) => format!("^({})", path(g, a)),
+        Path::Seq(a, b) => format!("({}/{})", path(g, a), path(g, b)),
+        Path::Alt(a, b) => format!("({}|{})", path(g, a), path(g, b)),
+        Path::Star(a) => format!("({})*", path(g, a)),
+        Path::Plus(a) => format!("({})+", path(g, a)),
+        Path::Opt(a) => format!("({})?", path(g, a)),
+        Path::Neg(set) => {
+            let items: Vec<String> =
+                set.iter().map(|(i, inv)| format!("{}{}", if *inv { "^" } else { "" }, iri(g, i))).collect();
+            format!("!({})", items.join("|"))
+        }
+    }
+}
+
+fn paths(g: &Graph, ps: &[PathPattern], indent: &str, out: &mut String) {
+    for p in ps {
+        let _ = writeln!(out, "{indent}{} {} {} .", pterm(g, &p.s), path(g, &p.path), pterm(g, &p.o));
+    }
+}
+
+fn values(g: &Graph, v: &Values, out: &mut String) {
+    let vars: Vec<String> = v.vars.iter().map(|x| var(*x)).collect();
+    let _ = writeln!(out, "  VALUES ({}) {{", vars.join(" "));
+    for row in &v.rows {
+        let cells: Vec<String> =
+            row.iter().map(|c| c.as_ref().map_or_else(|| "UNDEF".into(), |t| pterm(g, t))).collect();
+        let _ = writeln!(out, "    ({})", cells.join(" "));
+    }
+    out.push_str("  }\n");
+}
+
+/// The body of a group, in the order `Group` documents.
+fn group(g: &Graph, grp: &Group, s: &mut String) {
+    bgp(g, &grp.bgp, "  ", s);
+    paths(g, &grp.paths, "  ", s);
+    if let Some((a, b)) = &grp.union {
+        s.push_str("  {\n");
+        bgp(g, a, "    ", s);
+        s.push_str("  } UNION {\n");
+        bgp(g, b, "    ", s);
+        s.push_str("  }\n");
+    }
+    if let Some(o) = &grp.optional {
+        s.push_str("  OPTIONAL {\n");
+        bgp(g, o, "    ", s);
+        s.push_str("  }\n");
+    }
+    if let Some(v) = &grp.values {
+        values(g, v, s);
+    }
+    for (e, v) in &grp.binds {
+        let _ = writeln!(s, "  BIND({} AS {})", expr(g, e), var(*v));
+    }
+    if let Some(m) = &grp.minus {
+        s.push_str("  MINUS {\n");
+        bgp(g, m, "    ", s);
+        s.push_str("  }\n");
+    }
+    for f in &grp.filters {
+        let _ = writeln!(s, "  FILTER({})", expr(g, f));
     }
 }
 
@@ -145,26 +264,23 @@ pub fn query(g: &Graph, q: &Query, option: Option<&str>) -> String {
         let _ = writeln!(s, "# crosscheck-option: {o}");
     }
     s.push_str(&prologue(g));
-    let vars: Vec<String> = q.project.iter().map(|v| var(*v)).collect();
+    let vars: Vec<String> = q
+        .project
+        .iter()
+        .map(|v| q.aggregate(*v).map_or_else(|| var(*v), |a| format!("({} AS {})", aggregate(g, a), var(*v))))
+        .collect();
     let _ = writeln!(s, "SELECT {}{} WHERE {{", if q.distinct { "DISTINCT " } else { "" }, vars.join(" "));
-    let grp = &q.group;
-    bgp(g, &grp.bgp, "  ", &mut s);
-    if let Some((a, b)) = &grp.union {
-        s.push_str("  {\n");
-        bgp(g, a, "    ", &mut s);
-        s.push_str("  } UNION {\n");
-        bgp(g, b, "    ", &mut s);
-        s.push_str("  }\n");
-    }
-    if let Some(o) = &grp.optional {
-        s.push_str("  OPTIONAL {\n");
-        bgp(g, o, "    ", &mut s);
-        s.push_str("  }\n");
-    }
-    for f in &grp.filters {
-        let _ = writeln!(s, "  FILTER({})", expr(g, f));
-    }
+    group(g, &q.group, &mut s);
     s.push('}');
+    if let Some(agg) = &q.aggregation {
+        if !agg.keys.is_empty() {
+            let keys: Vec<String> = agg.keys.iter().map(|v| var(*v)).collect();
+            let _ = write!(s, "\nGROUP BY {}", keys.join(" "));
+        }
+        for h in &agg.having {
+            let _ = write!(s, "\nHAVING({})", expr(g, h));
+        }
+    }
     if !q.order.is_empty() {
         let keys: Vec<String> =
             q.order.iter().map(|(v, desc)| format!("{}({})", if *desc { "DESC" } else { "ASC" }, var(*v))).collect();

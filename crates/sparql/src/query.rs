@@ -3,17 +3,19 @@
 //! pivot's bindings are a solution: the non-empty rate RD² lacked), FILTER trees of a
 //! configured depth over typed operators whose leaves are pool constants or the query's
 //! variables, DISTINCT, UNION, OPTIONAL, ORDER BY, and LIMIT/OFFSET only under a total ORDER BY.
+//! Beyond RD², each behind its capability: property paths built along the graph's own edges,
+//! VALUES holding the nodes a pattern's variables bind, BIND, MINUS, and aggregates with GROUP
+//! BY and HAVING. The expressions are `exprgen`'s.
 
 use crate::dialect::Cap;
-use crate::gen::{literal, Pools};
-use crate::model::{ArithOp, CmpOp, Expr, Func, Graph, Group, Lit, Node, PTerm, Pattern, Query, Triple};
+use crate::gen::Pools;
+use crate::model::{
+    AggFunc, Aggregate, Aggregation, CmpOp, Expr, Graph, Group, Lit, Node, PTerm, Path, PathPattern, Pattern, Query,
+    Triple, Values,
+};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::HashMap;
-
-/// The FILTER tree depth. RD²'s repository uses 5; trees that deep are mostly errors (a type
-/// mismatch anywhere below a comparison), which says little, so the default is 3.
-pub const MAX_DEPTH: u32 = 3;
 
 /// What a query generator works from.
 pub struct QueryGen<'a, R: Rng> {
@@ -21,21 +23,24 @@ pub struct QueryGen<'a, R: Rng> {
     pub graph: &'a Graph,
     pub pools: &'a Pools,
     pub caps: &'a dyn Fn(Cap) -> bool,
+    /// The stores of the run take a language-tagged literal's EBV differently
+    /// (`Cap::StrictEbv`): every term whose EBV a FILTER takes is guarded (`exprgen::ebv`).
+    pub guard_ebv: bool,
     /// Graph nodes already standing for a variable, so patterns join on them.
-    vars: HashMap<Node, u32>,
-    next_var: u32,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Ty {
-    Bool,
-    Num,
-    Str,
+    pub(crate) vars: HashMap<Node, u32>,
+    pub(crate) next_var: u32,
+    /// Generating a value a store returns (BIND, aggregates) rather than a condition: only
+    /// operations whose result SPARQL defines to the last digit (no division).
+    pub(crate) value_mode: bool,
 }
 
 impl<'a, R: Rng> QueryGen<'a, R> {
     pub fn new(rng: &'a mut R, graph: &'a Graph, pools: &'a Pools, caps: &'a dyn Fn(Cap) -> bool) -> Self {
-        QueryGen { rng, graph, pools, caps, vars: HashMap::new(), next_var: 0 }
+        QueryGen { rng, graph, pools, caps, guard_ebv: false, vars: HashMap::new(), next_var: 0, value_mode: false }
+    }
+
+    pub(crate) fn has(&self, cap: Cap) -> bool {
+        (self.caps)(cap)
     }
 
     pub fn query(&mut self) -> Query {
@@ -49,26 +54,159 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 first.s = PTerm::Var(v);
             }
         }
-        if (self.caps)(Cap::Union) && self.rng.gen_bool(0.2) {
+        if self.has(Cap::Paths) && self.rng.gen_bool(0.25) {
+            if let Some(p) = self.path_pattern() {
+                group.paths.push(p);
+            }
+        }
+        if self.has(Cap::Union) && self.rng.gen_bool(0.2) {
             group.union = Some((self.bgp(1), self.bgp(1)));
         }
-        if (self.caps)(Cap::Optional) && self.rng.gen_bool(0.25) {
+        if self.has(Cap::Optional) && self.rng.gen_bool(0.25) {
             group.optional = Some(self.bgp(1));
+        }
+        if self.has(Cap::Values) && self.rng.gen_bool(0.15) {
+            group.values = Some(self.values());
+        }
+        if self.has(Cap::Bind) && self.rng.gen_bool(0.2) {
+            let e = self.value();
+            group.binds.push((e, self.fresh()));
+        }
+        // Variables a MINUS or an EXISTS adds are not in scope outside it: never projected.
+        let scope = self.next_var;
+        if self.has(Cap::Minus) && self.rng.gen_bool(0.15) {
+            group.minus = Some(self.bgp(1));
         }
         // Less often than always: a FILTER of random constants and variables is false or an
         // error about half the time, and RD²'s 30 % non-empty rate is the thing to beat.
         if self.rng.gen_bool(0.6) {
             group.filters.push(self.filter());
         }
-        let mut all: Vec<u32> = (0..self.next_var).collect();
+        let mut all: Vec<u32> = (0..scope).collect();
         all.shuffle(self.rng);
         let n = self.rng.gen_range(1..=all.len().max(1));
-        let project: Vec<u32> = all.into_iter().take(n).collect();
-        let mut q = Query { distinct: self.rng.gen_bool(0.5), project, group, ..Query::default() };
+        let mut project: Vec<u32> = all.into_iter().take(n).collect();
+        let mut aggregation = None;
+        if self.has(Cap::Aggregates) && self.rng.gen_bool(0.2) {
+            let a = self.aggregation(&project);
+            project.truncate(a.keys.len());
+            project.extend(a.aggs.iter().map(|(v, _)| *v));
+            project.shuffle(self.rng);
+            aggregation = Some(a);
+        }
+        let mut q = Query { distinct: self.rng.gen_bool(0.5), project, group, aggregation, ..Query::default() };
         if self.rng.gen_bool(0.5) {
             self.order(&mut q);
         }
         q
+    }
+
+    /// GROUP BY some of `candidates` (the first ones, so the caller keeps them projected),
+    /// one or two aggregates and sometimes a HAVING. Every aggregate's argument has a value
+    /// of one type whatever the solution binds (`exprgen::agg_arg`), so its result is defined:
+    /// no mixed-type MIN, no sum of doubles whose order changes its last digit.
+    fn aggregation(&mut self, candidates: &[u32]) -> Aggregation {
+        let k = self.rng.gen_range(0..=candidates.len().min(2));
+        let keys = candidates[..k].to_vec();
+        // Arguments first, then the new variables: an argument never names another alias.
+        let args: Vec<Aggregate> = (0..self.rng.gen_range(1..=2)).map(|_| self.aggregate()).collect();
+        let aggs = args.into_iter().map(|a| (self.fresh(), a)).collect();
+        let mut having = Vec::new();
+        let having_allowed = !keys.is_empty() || self.has(Cap::ImplicitGroupHaving);
+        if having_allowed && self.rng.gen_bool(0.3) {
+            let a = self.aggregate();
+            let op = *[CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Eq, CmpOp::Ne].choose(self.rng).unwrap_or(&CmpOp::Gt);
+            let bound = Expr::Lit(Lit::typed(self.rng.gen_range(0..4).to_string(), "integer"));
+            let count = Aggregate { func: AggFunc::Count, distinct: a.distinct, arg: a.arg };
+            having.push(Expr::Cmp(op, Box::new(Expr::Agg(Box::new(count))), Box::new(bound)));
+        }
+        Aggregation { keys, aggs, having }
+    }
+
+    fn aggregate(&mut self) -> Aggregate {
+        let mut funcs = vec![AggFunc::Count, AggFunc::Sum, AggFunc::Min, AggFunc::Max, AggFunc::Avg];
+        if self.has(Cap::GroupConcat) {
+            funcs.push(AggFunc::GroupConcat);
+        }
+        let func = *funcs.choose(self.rng).unwrap_or(&AggFunc::Count);
+        let distinct = self.rng.gen_bool(0.3);
+        let arg = match func {
+            AggFunc::Count if self.rng.gen_bool(0.3) => None,
+            AggFunc::Count => Some(self.any_var()),
+            f => Some(self.agg_arg(f)),
+        };
+        Aggregate { func, distinct, arg }
+    }
+
+    /// VALUES over one or two variables: a variable of the patterns takes the node it was
+    /// drawn from (so the join keeps the pivot's solution) or another pool term; a new one
+    /// any pool term; UNDEF sometimes.
+    fn values(&mut self) -> Values {
+        let mut vars = Vec::new();
+        for _ in 0..self.rng.gen_range(1..=2) {
+            let v = if self.next_var > 0 && self.rng.gen_bool(0.7) {
+                self.rng.gen_range(0..self.next_var)
+            } else {
+                self.fresh()
+            };
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        }
+        let rows = (0..self.rng.gen_range(1..=3)).map(|_| vars.iter().map(|&v| self.cell(v)).collect()).collect();
+        Values { vars, rows }
+    }
+
+    fn cell(&mut self, v: u32) -> Option<PTerm> {
+        if self.rng.gen_bool(0.15) {
+            return None;
+        }
+        let own = self.vars.iter().find(|(_, &x)| x == v).map(|(n, _)| n.clone());
+        let node = match own {
+            Some(n) if self.rng.gen_bool(0.7) => Some(n),
+            _ => {
+                self.graph
+                    .triples
+                    .choose(self.rng)
+                    .map(|t| if self.rng.gen_bool(0.5) { t.s.clone() } else { t.o.clone() })
+            }
+        };
+        match node? {
+            Node::Iri(i) => Some(PTerm::Iri(i)),
+            Node::Lit(l) => Some(PTerm::Lit(l)),
+            // VALUES cannot name a blank node.
+            Node::Blank(_) => None,
+        }
+    }
+
+    /// A path pattern along the graph's edges, so it matches: from a triple `s p o`, `s P o`
+    /// for a path P that `p` satisfies (`p|q`, `p*`, `!(q)` with q ≠ p, ...), `o ^p s`, or
+    /// `s p/q o2` when `o q o2` is an edge too.
+    fn path_pattern(&mut self) -> Option<PathPattern> {
+        let t = self.graph.triples.iter().filter(|t| t.p != crate::model::BNODE_MARK).collect::<Vec<_>>();
+        let t: Triple = (*t.choose(self.rng)?).clone();
+        let p = Path::Iri(t.p.clone());
+        let other = self.pools.predicates.choose(self.rng).cloned().unwrap_or_else(|| t.p.clone());
+        let closure = self.has(Cap::PathClosure);
+        let (s, path, o) = match self.rng.gen_range(0..7) {
+            0 => (t.o.clone(), Path::Inv(Box::new(p)), t.s.clone()),
+            1 => match self.graph.triples.iter().filter(|u| u.s == t.o).collect::<Vec<_>>().choose(self.rng) {
+                Some(u) => (t.s.clone(), Path::Seq(Box::new(p), Box::new(Path::Iri(u.p.clone()))), u.o.clone()),
+                None => (t.o.clone(), Path::Inv(Box::new(p)), t.s.clone()),
+            },
+            2 => (t.s.clone(), Path::Alt(Box::new(Path::Iri(other)), Box::new(p)), t.o.clone()),
+            3 if other != t.p => {
+                let inverse = self.has(Cap::NegatedInverse) && self.rng.gen_bool(0.3);
+                (t.s.clone(), Path::Neg(vec![(other, inverse)]), t.o.clone())
+            }
+            4 if closure => (t.s.clone(), Path::Star(Box::new(p)), t.o.clone()),
+            5 if closure => (t.s.clone(), Path::Plus(Box::new(p)), t.o.clone()),
+            6 if closure => (t.s.clone(), Path::Opt(Box::new(p)), t.o.clone()),
+            _ => (t.s.clone(), Path::Alt(Box::new(p), Box::new(Path::Iri(other))), t.o.clone()),
+        };
+        let s = self.position(&s, 0.6);
+        let o = self.position(&o, 0.6);
+        Some(PathPattern { s, path, o })
     }
 
     /// ORDER BY: RD²'s one key, or (half the time) every projected variable, a total order
@@ -81,7 +219,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         } else if let Some(&v) = q.project.choose(self.rng) {
             q.order = vec![(v, self.rng.gen_bool(0.5))];
         }
-        if q.total_order() && (self.caps)(Cap::LimitOffset) {
+        if q.total_order() && self.has(Cap::LimitOffset) {
             if self.rng.gen_bool(0.5) {
                 q.limit = Some(self.rng.gen_range(1..=50));
             }
@@ -91,19 +229,14 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         }
     }
 
-    /// The partition oracle's predicate: a filter tree like any other.
-    pub fn predicate(&mut self) -> Expr {
-        self.filter()
-    }
-
-    fn fresh(&mut self) -> u32 {
+    pub(crate) fn fresh(&mut self) -> u32 {
         self.next_var += 1;
         self.next_var - 1
     }
 
     /// `n` patterns from graph triples: the first a pivot, the next ones sharing a node with
     /// a triple already used when the graph has one.
-    fn bgp(&mut self, n: usize) -> Vec<Pattern> {
+    pub(crate) fn bgp(&mut self, n: usize) -> Vec<Pattern> {
         let mut out = Vec::new();
         for _ in 0..n {
             let linked: Vec<&Triple> = self
@@ -153,87 +286,5 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             Node::Lit(l) => PTerm::Lit(l.clone()),
             Node::Blank(_) => PTerm::Var(self.fresh()),
         }
-    }
-
-    /// A FILTER: a tree whose root type is uniform over boolean, numeric and string (a
-    /// non-boolean root is used through its effective boolean value), as in RD².
-    fn filter(&mut self) -> Expr {
-        let ty = *[Ty::Bool, Ty::Num, Ty::Str].choose(self.rng).unwrap_or(&Ty::Bool);
-        self.expr(ty, MAX_DEPTH)
-    }
-
-    fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
-        if depth == 0 || self.rng.gen_bool(0.25) {
-            return self.leaf(ty);
-        }
-        let d = depth - 1;
-        match ty {
-            Ty::Bool => self.bool_expr(d),
-            Ty::Num => match self.rng.gen_range(0..6) {
-                0 => Expr::Neg(Box::new(self.expr(Ty::Num, d))),
-                1 => Expr::Plus(Box::new(self.expr(Ty::Num, d))),
-                k => {
-                    let op = [ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div][k - 2];
-                    Expr::Arith(op, Box::new(self.expr(Ty::Num, d)), Box::new(self.expr(Ty::Num, d)))
-                }
-            },
-            Ty::Str if (self.caps)(Cap::Builtins) && self.rng.gen_bool(0.5) => {
-                let f = *[Func::Str, Func::Lang, Func::Datatype].choose(self.rng).unwrap_or(&Func::Str);
-                Expr::Call(f, Box::new(self.any_leaf()))
-            }
-            Ty::Str => self.leaf(Ty::Str),
-        }
-    }
-
-    fn bool_expr(&mut self, d: u32) -> Expr {
-        match self.rng.gen_range(0..7) {
-            0 => Expr::Not(Box::new(self.expr(Ty::Bool, d))),
-            1 => Expr::And(Box::new(self.expr(Ty::Bool, d)), Box::new(self.expr(Ty::Bool, d))),
-            2 => Expr::Or(Box::new(self.expr(Ty::Bool, d)), Box::new(self.expr(Ty::Bool, d))),
-            3 if self.next_var > 0 && self.rng.gen_bool(0.5) => Expr::Bound(self.rng.gen_range(0..self.next_var)),
-            3 if (self.caps)(Cap::Builtins) => {
-                let f = *[Func::IsIri, Func::IsLiteral, Func::IsBlank].choose(self.rng).unwrap_or(&Func::IsIri);
-                Expr::Call(f, Box::new(self.any_leaf()))
-            }
-            _ => {
-                let op = *[CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge]
-                    .choose(self.rng)
-                    .unwrap_or(&CmpOp::Eq);
-                let ty = *[Ty::Num, Ty::Num, Ty::Str, Ty::Bool].choose(self.rng).unwrap_or(&Ty::Num);
-                Expr::Cmp(op, Box::new(self.expr(ty, d)), Box::new(self.expr(ty, d)))
-            }
-        }
-    }
-
-    /// A variable of the query (RD²'s paper: leaves may be variables) or a constant.
-    fn any_leaf(&mut self) -> Expr {
-        if self.next_var > 0 && self.rng.gen_bool(0.7) {
-            return Expr::Var(self.rng.gen_range(0..self.next_var));
-        }
-        match self.pools.iris.choose(self.rng) {
-            Some(i) if self.rng.gen_bool(0.3) => Expr::Iri(i.clone()),
-            _ => Expr::Lit(literal(self.rng)),
-        }
-    }
-
-    /// A leaf of type `ty`: a variable (half the time), else a constant from the graph's pool
-    /// of that type (half the time), else a fresh one.
-    fn leaf(&mut self, ty: Ty) -> Expr {
-        if self.next_var > 0 && self.rng.gen_bool(0.5) {
-            return Expr::Var(self.rng.gen_range(0..self.next_var));
-        }
-        let pool = match ty {
-            Ty::Bool => &self.pools.booleans,
-            Ty::Num => &self.pools.numbers,
-            Ty::Str => &self.pools.strings,
-        };
-        if let Some(l) = pool.choose(self.rng).filter(|_| self.rng.gen_bool(0.5)) {
-            return Expr::Lit(l.clone());
-        }
-        Expr::Lit(match ty {
-            Ty::Bool => Lit::typed(if self.rng.gen_bool(0.5) { "true" } else { "false" }, "boolean"),
-            Ty::Num => Lit::typed(self.rng.gen_range(-100..100).to_string(), "integer"),
-            Ty::Str => Lit::typed(crate::gen::integer(self.rng).to_string(), "string"),
-        })
     }
 }

@@ -1,8 +1,8 @@
 //! Reducer steps (patterns, filters, triples) and the deduplication signature. The reducer in
 //! core keeps a candidate only if the finding's own oracle still fails the same way.
 
-use crate::model::{Case, Expr, PTerm, Query};
-use crosscheck_core::{Evidence, Shape};
+use crate::model::{Case, Expr, PTerm, Path, Query};
+use crosscheck_core::{Evidence, FindingClass, Shape};
 use std::collections::BTreeSet;
 
 /// Triples + query nodes + the partition predicate's nodes.
@@ -47,6 +47,7 @@ fn query_steps(q: &Query) -> Vec<Query> {
     edit(&|c| c.group.union = None);
     edit(&|c| c.group.optional = None);
     edit(&|c| c.group.filters.clear());
+    group_steps(q, &mut edit);
     edit(&|c| {
         c.limit = None;
         c.offset = None;
@@ -84,32 +85,60 @@ fn query_steps(q: &Query) -> Vec<Query> {
             out.push(c);
         });
     }
+    for (i, (b, _)) in q.group.binds.iter().enumerate() {
+        expr_steps(b, &mut |e| {
+            let mut c = q.clone();
+            c.group.binds[i].0 = e;
+            out.push(c);
+        });
+    }
     out
 }
 
+/// Offers a candidate made by editing a copy of the query.
+type Edit<'a> = dyn FnMut(&dyn Fn(&mut Query)) + 'a;
+
+/// The steps of the constructs beyond RD²: each dropped whole, a path or a VALUES row alone.
+fn group_steps(q: &Query, edit: &mut Edit<'_>) {
+    edit(&|c| c.group.values = None);
+    edit(&|c| c.group.minus = None);
+    edit(&|c| c.group.paths.clear());
+    edit(&|c| c.group.binds.clear());
+    edit(&|c| c.aggregation.iter_mut().for_each(|a| a.having.clear()));
+    // Without its aggregation a query projects the aggregates' variables unbound: still SPARQL.
+    edit(&|c| c.aggregation = None);
+    for i in 0..q.group.paths.len() {
+        edit(&|c| {
+            c.group.paths.remove(i);
+        });
+    }
+    if let Some(v) = &q.group.values {
+        for i in 0..v.rows.len() {
+            edit(&|c| {
+                c.group.values.iter_mut().for_each(|v| {
+                    v.rows.remove(i);
+                })
+            });
+        }
+    }
+}
+
 /// Calls `f` with every tree that replaces one node of `e` by one of its children.
-fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
+pub fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
+    if e.is_guard() {
+        return;
+    }
     for c in e.children() {
         f(c.clone());
     }
-    let rebuild = |i: usize, new: Expr| -> Expr {
-        let mut e = e.clone();
-        match (&mut e, i) {
-            (Expr::Not(a) | Expr::Neg(a) | Expr::Plus(a) | Expr::Call(_, a), 0) => **a = new,
-            (
-                Expr::And(a, _) | Expr::Or(a, _) | Expr::Cmp(_, a, _) | Expr::Arith(_, a, _) | Expr::Coalesce(a, _),
-                0,
-            ) => **a = new,
-            (
-                Expr::And(_, b) | Expr::Or(_, b) | Expr::Cmp(_, _, b) | Expr::Arith(_, _, b) | Expr::Coalesce(_, b),
-                1,
-            ) => **b = new,
-            _ => {}
-        }
-        e
-    };
     for (i, c) in e.children().into_iter().enumerate() {
-        expr_steps(c, &mut |x| f(rebuild(i, x)));
+        expr_steps(c, &mut |x| {
+            let mut e = e.clone();
+            if let Some(slot) = e.children_mut().into_iter().nth(i) {
+                *slot = x;
+            }
+            f(e)
+        });
     }
 }
 
@@ -119,12 +148,23 @@ fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
 /// one bug into many.
 pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     let mut f = BTreeSet::new();
+    // A store's error message or panic names its bug (the key keeps its first words), and a
+    // partition overlap has one cause whatever the operators: the query's shape would split each.
+    let named = matches!(evidence.class, FindingClass::Error | FindingClass::Crash);
+    if named || evidence.key == crate::oracles::partition::OVERLAP {
+        return Shape { head: evidence.key.clone(), features: f };
+    }
     let q = &case.query;
     let g = &q.group;
     for (on, name) in [
         (q.distinct, "distinct"),
         (g.union.is_some(), "union"),
         (g.optional.is_some(), "optional"),
+        (g.values.is_some(), "values"),
+        (g.minus.is_some(), "minus"),
+        (!g.binds.is_empty(), "bind"),
+        (!g.paths.is_empty(), "path"),
+        (q.aggregation.is_some(), "group"),
         (!q.order.is_empty(), "order"),
         (q.limit.is_some(), "limit"),
         (q.offset.is_some(), "offset"),
@@ -140,8 +180,16 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
             }
         }
     }
-    for e in g.filters.iter().chain(&case.pred) {
+    let aggs = q.aggregation.iter().flat_map(|a| a.aggs.iter().map(|(_, x)| x));
+    for a in aggs {
+        f.insert(format!("agg:{}{}", crate::print::agg_func(a.func), if a.distinct { "-distinct" } else { "" }));
+    }
+    let having = q.aggregation.iter().flat_map(|a| &a.having);
+    for e in g.filters.iter().chain(&case.pred).chain(g.binds.iter().map(|(e, _)| e)).chain(having) {
         ops(e, &mut f);
+    }
+    for p in &g.paths {
+        path_ops(&p.path, &mut f);
     }
     Shape { head: evidence.key.clone(), features: f }
 }
@@ -168,12 +216,33 @@ fn ops(e: &Expr, out: &mut BTreeSet<String>) {
         Expr::Plus(_) => "plus".into(),
         Expr::Bound(_) => "BOUND".into(),
         Expr::Call(func, _) => crate::print::func(*func).into(),
-        Expr::Coalesce(..) => "COALESCE".into(),
+        Expr::Exists(true, _) => "NOT EXISTS".into(),
+        Expr::Exists(false, _) => "EXISTS".into(),
+        Expr::Agg(a) => format!("agg:{}", crate::print::agg_func(a.func)),
     };
     if !name.is_empty() {
         out.insert(name);
     }
     for c in e.children() {
         ops(c, out);
+    }
+}
+
+fn path_ops(p: &Path, out: &mut BTreeSet<String>) {
+    let (name, subs): (&str, Vec<&Path>) = match p {
+        Path::Iri(_) => ("", vec![]),
+        Path::Inv(a) => ("path:^", vec![a]),
+        Path::Seq(a, b) => ("path:/", vec![a, b]),
+        Path::Alt(a, b) => ("path:|", vec![a, b]),
+        Path::Star(a) => ("path:*", vec![a]),
+        Path::Plus(a) => ("path:+", vec![a]),
+        Path::Opt(a) => ("path:?", vec![a]),
+        Path::Neg(_) => ("path:!", vec![]),
+    };
+    if !name.is_empty() {
+        out.insert(name.to_string());
+    }
+    for s in subs {
+        path_ops(s, out);
     }
 }

@@ -5,6 +5,8 @@
 
 #[path = "sparql/common.rs"]
 mod common;
+#[path = "sparql/constructs.rs"]
+mod constructs;
 #[path = "sparql/jena.rs"]
 mod jena;
 #[path = "sparql/oracles.rs"]

@@ -2,7 +2,7 @@
 //! Oxigraph's own fuzz target makes). Only stores whose dialect names an optimizer switch
 //! take part; the others are left alone.
 
-use super::differential::{mode, same};
+use super::differential::{mode, same, unwindowed};
 use super::{answer, render, Ran, SparqlDetail};
 use crate::dialect;
 use crate::model::Case;
@@ -31,7 +31,11 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         }
         ran = true;
         nonempty |= answers.iter().any(|a| matches!(a, Ran::Rows(r) if !r.is_empty()));
-        let m = mode(&case.query, &answers);
+        let full = match unwindowed(case, e.as_mut(), opts) {
+            Ok(f) => f,
+            Err(check) => return check,
+        };
+        let m = mode(&case.query, &answers, full.as_ref());
         if !same(&answers[0], &answers[1], m) {
             let errs = answers.iter().any(|a| matches!(a, Ran::Error(_)));
             let detail = SparqlDetail {

@@ -121,7 +121,10 @@ pub fn answer(
     };
     let project: Vec<String> = case.query.project.iter().map(|v| format!("v{v}")).collect();
     Ok(match normalize::normalize(&rows, &project, map.as_ref(), norm) {
-        Some(r) => Ran::Rows(r),
+        Some(mut r) => {
+            normalize::settle(&mut r, &normalize::columns(&case.query));
+            Ran::Rows(r)
+        }
         None => Ran::Error(format!("answered columns {:?} for the projection {project:?}", rows.columns)),
     })
 }

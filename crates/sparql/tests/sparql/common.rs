@@ -56,3 +56,10 @@ pub fn campaign(specs: &[&str], oracle: SparqlOracle, seed: u64, n: u64) -> Tall
     }
     tally
 }
+
+/// The SPARQL store of that name, opened, or `None` where it is not installed (a store
+/// `CROSSCHECK_REQUIRE_ENGINES` names must be here: the test fails without it).
+pub fn open_if(name: &str) -> Option<Box<dyn Engine>> {
+    let factory = crosscheck_engines::sparql::registry().into_iter().find(|f| f.name() == name)?;
+    crosscheck_engines::testing::available(factory).then(|| open(name))
+}

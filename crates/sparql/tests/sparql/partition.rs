@@ -84,3 +84,34 @@ fn a_store_that_keeps_errors_in_filter_not_p_is_caught() {
     let crosscheck_core::Check::Finding(ev) = check else { panic!("not caught: {check:?}") };
     assert!(ev.key.starts_with("partition:"), "{ev:?}");
 }
+
+/// The partition identity holds on Oxigraph over cases that use the constructs beyond RD²
+/// (paths, VALUES, BIND, MINUS, EXISTS in the predicate): counted, so the run is known to
+/// have exercised them.
+#[test]
+fn the_identity_holds_with_the_new_constructs() {
+    use crosscheck_core::{GenOptions, Kind};
+    use crosscheck_sparql::{SparqlKind, SparqlOracle};
+    let n = 1500;
+    let infos = vec![open("oxigraph").info().clone()];
+    let mut gen =
+        SparqlKind.generator(&GenOptions { seed: 9, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
+    let (mut paths, mut values, mut binds, mut minus, mut exists) = (0, 0, 0, 0, 0);
+    for i in 0..n {
+        let c = gen.case(i, SparqlOracle::Partition);
+        let g = &c.query.group;
+        paths += usize::from(!g.paths.is_empty());
+        values += usize::from(g.values.is_some());
+        binds += usize::from(!g.binds.is_empty());
+        minus += usize::from(g.minus.is_some());
+        let text = c.pred.as_ref().map(|p| print::expr(&c.graph, p)).unwrap_or_default();
+        exists += usize::from(text.contains("EXISTS"));
+    }
+    println!(
+        "of {n} partition cases: paths {paths}, VALUES {values}, BIND {binds}, MINUS {minus}, EXISTS in p {exists}"
+    );
+    assert!(paths > 0 && values > 0 && binds > 0 && minus > 0 && exists > 0);
+    let t = super::common::campaign(&["oxigraph"], SparqlOracle::Partition, 9, n);
+    assert!(t.finding.is_none(), "{:?}", t.finding);
+    assert_eq!(t.skips, Vec::<String>::new());
+}

@@ -2,10 +2,78 @@
 //! non-empty rates stay where RD²'s targets put them (measured and printed).
 
 use super::common::campaign;
-use crosscheck_core::{GenOptions, Kind};
+use crosscheck_core::{Evidence, FindingClass, GenOptions, Generator, Kind};
+use crosscheck_sparql::dialect::{self, Dialect};
 use crosscheck_sparql::oracles::partition;
-use crosscheck_sparql::{print, SparqlKind, SparqlOracle};
+use crosscheck_sparql::{print, SparqlGen, SparqlKind, SparqlOracle};
+use std::collections::BTreeMap;
 use std::time::Instant;
+
+fn dialects(names: &[&str]) -> Vec<&'static dyn Dialect> {
+    names.iter().map(|n| dialect::by_name(n).unwrap_or_else(|| panic!("{n}"))).collect()
+}
+
+/// For every store mix (each dialect's capabilities change the stream), several seeds and
+/// every oracle: each text parses back, and a partition case never aggregates.
+#[test]
+fn every_generated_text_parses_back_for_every_store_mix() {
+    let mixes: [&[&str]; 4] =
+        [&["oxigraph"], &["virtuoso"], &["rdflib", "comunica"], &["oxigraph", "rdflib", "comunica", "virtuoso"]];
+    for mix in mixes {
+        for seed in 1..=4 {
+            let mut gen = SparqlGen::new(seed, dialects(mix));
+            for i in 0..1500 {
+                for oracle in [SparqlOracle::Differential, SparqlOracle::Partition] {
+                    let case = gen.case(i * 3, oracle);
+                    let text = print::query(&case.graph, &case.query, None);
+                    assert_eq!(print::parses(&text), Ok(()), "{mix:?} seed {seed}: {text}");
+                    if let Some(p) = &case.pred {
+                        assert!(case.query.aggregation.is_none(), "{text}");
+                        for t in partition::texts(&case, p) {
+                            assert_eq!(print::parses(&t), Ok(()), "{mix:?} seed {seed}: {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The share of generated queries holding each construct (the features dedup uses), printed as
+/// a table; every construct of the full dialect is generated.
+#[test]
+fn construct_shares() {
+    let n = 5000;
+    let mut gen = SparqlGen::new(7, dialects(&["oxigraph"]));
+    let ev = Evidence {
+        class: FindingClass::Logic,
+        engines: vec![],
+        summary: String::new(),
+        expected: String::new(),
+        actual: String::new(),
+        key: String::new(),
+        detail: crosscheck_core::Detail::none(),
+    };
+    let mut count: BTreeMap<String, u32> = BTreeMap::new();
+    for i in 0..n {
+        let case = gen.case(i, SparqlOracle::Differential);
+        for f in SparqlKind.signature(SparqlOracle::Differential, &case, &ev).features {
+            // Constants' datatypes say nothing of the constructs.
+            if !f.starts_with("lit:") && !f.starts_with("pattern-lit:") {
+                *count.entry(f).or_default() += 1;
+            }
+        }
+    }
+    println!("construct            share of {n} queries (oxigraph's dialect)");
+    for (f, c) in &count {
+        println!("{f:<20} {:>5.1}%", f64::from(*c) * 100.0 / n as f64);
+    }
+    for needed in ["path", "values", "bind", "minus", "group", "EXISTS", "NOT EXISTS", "REGEX", "xsd:integer"] {
+        assert!(count.contains_key(needed), "{needed} never generated: {count:?}");
+    }
+    assert!(count.keys().any(|k| k.starts_with("agg:GROUP_CONCAT")), "{count:?}");
+    assert!(count.keys().any(|k| k.starts_with("path:*")), "{count:?}");
+}
 
 #[test]
 fn every_generated_text_parses_back() {

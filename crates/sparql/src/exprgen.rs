@@ -1,0 +1,311 @@
+//! Expressions for the query generator: RD²'s FILTER trees (a root type uniform over boolean,
+//! numeric and string, operators of the required type down to a depth, leaves the query's
+//! variables or graph constants), the built-ins and casts behind their capabilities, EXISTS,
+//! and the values BIND and aggregates return, which must be defined to the last digit.
+
+use crate::dialect::Cap;
+use crate::gen::literal;
+use crate::model::{AggFunc, ArithOp, CmpOp, Expr, Func, Lit, XsdCast};
+use crate::query::QueryGen;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// The FILTER tree depth. RD²'s repository uses 5; trees that deep are mostly errors (a type
+/// mismatch anywhere below a comparison), which says little, so the default is 3.
+pub const MAX_DEPTH: u32 = 3;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ty {
+    Bool,
+    Num,
+    Str,
+}
+
+const CMP: [CmpOp; 6] = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge];
+
+/// Whether an expression can evaluate to a language-tagged literal: a variable, or such a
+/// constant (functions the generator calls on them return simple literals, or keep the tag
+/// only on a string argument that is itself guarded where its EBV is taken).
+fn may_be_lang(e: &Expr) -> bool {
+    match e {
+        Expr::Var(_) => true,
+        Expr::Lit(l) => l.lang.is_some(),
+        Expr::Call(Func::UCase | Func::LCase | Func::Coalesce, args) => args.iter().any(may_be_lang),
+        _ => false,
+    }
+}
+
+impl<R: Rng> QueryGen<'_, R> {
+    /// A FILTER: a tree whose root type is uniform over boolean, numeric and string (a
+    /// non-boolean root is used through its effective boolean value), as in RD².
+    pub(crate) fn filter(&mut self) -> Expr {
+        let ty = *[Ty::Bool, Ty::Num, Ty::Str].choose(self.rng).unwrap_or(&Ty::Bool);
+        let e = self.expr(ty, MAX_DEPTH);
+        self.ebv(e)
+    }
+
+    /// The partition oracle's predicate: a filter tree like any other.
+    pub fn predicate(&mut self) -> Expr {
+        self.filter()
+    }
+
+    /// `e` where its effective boolean value is taken. When the run's stores differ on the
+    /// EBV of a language-tagged literal (SPARQL 1.1: an error; RDF 1.0-era stores: the
+    /// string's), a term that may be one becomes `LANG(e) = "" && e`: false for a tagged
+    /// literal everywhere (`false && error` is false), e's own EBV for every other term.
+    fn ebv(&mut self, e: Expr) -> Expr {
+        if !self.guard_ebv || !may_be_lang(&e) {
+            return e;
+        }
+        let untagged = Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(Expr::call(Func::Lang, vec![e.clone()])),
+            Box::new(Expr::Lit(Lit::typed("", "string"))),
+        );
+        Expr::And(Box::new(untagged), Box::new(e))
+    }
+
+    pub(crate) fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
+        if depth == 0 || self.rng.gen_bool(0.25) {
+            return self.leaf(ty);
+        }
+        let d = depth - 1;
+        match ty {
+            Ty::Bool => self.bool_expr(d),
+            Ty::Num => self.num_expr(d),
+            Ty::Str => self.str_expr(d),
+        }
+    }
+
+    fn num_expr(&mut self, d: u32) -> Expr {
+        let funcs = self.has(Cap::Functions);
+        match self.rng.gen_range(0..9) {
+            0 | 1 if !self.has(Cap::ArithErrors) => self.num_const(),
+            0 => Expr::Neg(Box::new(self.expr(Ty::Num, d))),
+            1 => Expr::Plus(Box::new(self.expr(Ty::Num, d))),
+            6 if funcs => {
+                let f = *[Func::Abs, Func::Ceil, Func::Floor, Func::Round].choose(self.rng).unwrap_or(&Func::Abs);
+                Expr::call(f, vec![self.expr(Ty::Num, d)])
+            }
+            7 if funcs => Expr::call(Func::StrLen, vec![self.expr(Ty::Str, d)]),
+            8 if self.has(Cap::Casts) => {
+                // A double cast to a decimal has as many digits as the store keeps (Oxigraph
+                // 18, Comunica 16, Virtuoso 15): not a value to return.
+                let tos: &[XsdCast] = if self.value_mode {
+                    &[XsdCast::Integer, XsdCast::Double]
+                } else {
+                    &[XsdCast::Integer, XsdCast::Decimal, XsdCast::Double]
+                };
+                let to = *tos.choose(self.rng).unwrap_or(&XsdCast::Integer);
+                Expr::call(Func::Cast(to), vec![self.any_leaf()])
+            }
+            k => {
+                // A store that aborts the query on an arithmetic error (Virtuoso) gets only
+                // operations that cannot err: no division, numeric constants for operands.
+                let safe = !self.has(Cap::ArithErrors);
+                let ops: &[ArithOp] = if self.value_mode || safe {
+                    &[ArithOp::Add, ArithOp::Sub, ArithOp::Mul]
+                } else {
+                    &[ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div]
+                };
+                let op = ops[k % ops.len()];
+                let operand = |g: &mut Self| if safe { g.num_const() } else { g.expr(Ty::Num, d) };
+                let (a, b) = (operand(self), operand(self));
+                Expr::Arith(op, Box::new(a), Box::new(b))
+            }
+        }
+    }
+
+    /// A finite number: from the graph's pool (INF and NaN left out) or a small integer.
+    fn num_const(&mut self) -> Expr {
+        let finite: Vec<&Lit> = self.pools.numbers.iter().filter(|l| !l.lexical.contains(['I', 'N'])).collect();
+        match finite.choose(self.rng) {
+            Some(l) if self.rng.gen_bool(0.5) => Expr::Lit((*l).clone()),
+            _ => Expr::Lit(Lit::typed(self.rng.gen_range(-100..100).to_string(), "integer")),
+        }
+    }
+
+    fn str_expr(&mut self, d: u32) -> Expr {
+        match self.rng.gen_range(0..4) {
+            0 | 1 if self.has(Cap::Builtins) => {
+                let f = *[Func::Str, Func::Lang, Func::Datatype].choose(self.rng).unwrap_or(&Func::Str);
+                let x = self.any_leaf();
+                if f == Func::Str && self.value_mode {
+                    self.text_of(x)
+                } else {
+                    Expr::call(f, vec![x])
+                }
+            }
+            2 if self.has(Cap::Functions) => {
+                let f = if self.rng.gen_bool(0.5) { Func::UCase } else { Func::LCase };
+                Expr::call(f, vec![self.expr(Ty::Str, d)])
+            }
+            3 if self.has(Cap::Casts) && self.value_mode => {
+                let x = self.leaf(Ty::Str);
+                self.text_of(x)
+            }
+            3 if self.has(Cap::Casts) => Expr::call(Func::Cast(XsdCast::String), vec![self.leaf(Ty::Str)]),
+            _ => self.leaf(Ty::Str),
+        }
+    }
+
+    fn bool_expr(&mut self, d: u32) -> Expr {
+        match self.rng.gen_range(0..11) {
+            0 => {
+                let a = self.expr(Ty::Bool, d);
+                Expr::negate(self.ebv(a))
+            }
+            1 | 2 => {
+                let (a, b) = (self.expr(Ty::Bool, d), self.expr(Ty::Bool, d));
+                let (a, b) = (Box::new(self.ebv(a)), Box::new(self.ebv(b)));
+                if self.rng.gen_bool(0.5) {
+                    Expr::And(a, b)
+                } else {
+                    Expr::Or(a, b)
+                }
+            }
+            3 if self.next_var > 0 && self.rng.gen_bool(0.5) => Expr::Bound(self.rng.gen_range(0..self.next_var)),
+            3 if self.has(Cap::Builtins) => {
+                let f = *[Func::IsIri, Func::IsLiteral, Func::IsBlank].choose(self.rng).unwrap_or(&Func::IsIri);
+                Expr::call(f, vec![self.any_leaf()])
+            }
+            4 if self.has(Cap::Functions) => self.string_test(d),
+            5 if self.has(Cap::Functions) => {
+                if self.rng.gen_bool(0.5) {
+                    Expr::call(Func::IsNumeric, vec![self.any_leaf()])
+                } else {
+                    Expr::call(Func::SameTerm, vec![self.any_leaf(), self.any_leaf()])
+                }
+            }
+            6 if self.has(Cap::Exists) && !self.value_mode => {
+                let patterns = self.bgp(1);
+                Expr::Exists(self.rng.gen_bool(0.5), patterns)
+            }
+            _ => {
+                let op = *CMP.choose(self.rng).unwrap_or(&CmpOp::Eq);
+                let ty = *[Ty::Num, Ty::Num, Ty::Str, Ty::Bool].choose(self.rng).unwrap_or(&Ty::Num);
+                Expr::Cmp(op, Box::new(self.expr(ty, d)), Box::new(self.expr(ty, d)))
+            }
+        }
+    }
+
+    /// CONTAINS, STRSTARTS, STRENDS or REGEX of a string and a piece of a graph string.
+    fn string_test(&mut self, d: u32) -> Expr {
+        let text = self.expr(Ty::Str, d);
+        let piece = self.piece();
+        match self.rng.gen_range(0..4) {
+            0 => Expr::call(Func::Contains, vec![text, Expr::Lit(Lit::typed(piece, "string"))]),
+            1 => Expr::call(Func::StrStarts, vec![text, Expr::Lit(Lit::typed(piece, "string"))]),
+            2 => Expr::call(Func::StrEnds, vec![text, Expr::Lit(Lit::typed(piece, "string"))]),
+            _ => {
+                // Letters and digits only, with anchors: the part of regular-expression syntax
+                // XPath, Python, JavaScript and PCRE read alike.
+                let anchored = match self.rng.gen_range(0..3) {
+                    0 => format!("^{piece}"),
+                    1 => format!("{piece}$"),
+                    _ => piece,
+                };
+                Expr::call(Func::Regex, vec![text, Expr::Lit(Lit::typed(anchored, "string"))])
+            }
+        }
+    }
+
+    /// A run of letters and digits from a graph string (often empty-free), for string tests.
+    fn piece(&mut self) -> String {
+        let from = self.pools.strings.choose(self.rng).map(|l| l.lexical.clone()).unwrap_or_default();
+        let alnum: Vec<char> = from.chars().filter(char::is_ascii_alphanumeric).collect();
+        if alnum.is_empty() {
+            return ["a", "e", "1", "0"].choose(self.rng).copied().unwrap_or("a").to_string();
+        }
+        let start = self.rng.gen_range(0..alnum.len());
+        let len = self.rng.gen_range(1..=(alnum.len() - start).min(3));
+        alnum[start..start + len].iter().collect()
+    }
+
+    /// A variable of the query (RD²'s paper: leaves may be variables) or a constant.
+    pub(crate) fn any_leaf(&mut self) -> Expr {
+        if self.next_var > 0 && self.rng.gen_bool(0.7) {
+            return Expr::Var(self.rng.gen_range(0..self.next_var));
+        }
+        match self.pools.iris.choose(self.rng) {
+            Some(i) if self.rng.gen_bool(0.3) => Expr::Iri(i.clone()),
+            _ => Expr::Lit(literal(self.rng)),
+        }
+    }
+
+    pub(crate) fn any_var(&mut self) -> Expr {
+        Expr::Var(self.rng.gen_range(0..self.next_var.max(1)))
+    }
+
+    /// A leaf of type `ty`: a variable (half the time), else a constant from the graph's pool
+    /// of that type (half the time), else a fresh one.
+    fn leaf(&mut self, ty: Ty) -> Expr {
+        if self.next_var > 0 && self.rng.gen_bool(0.5) {
+            return Expr::Var(self.rng.gen_range(0..self.next_var));
+        }
+        let pool = match ty {
+            Ty::Bool => &self.pools.booleans,
+            Ty::Num => &self.pools.numbers,
+            Ty::Str => &self.pools.strings,
+        };
+        if let Some(l) = pool.choose(self.rng).filter(|_| self.rng.gen_bool(0.5)) {
+            return Expr::Lit(l.clone());
+        }
+        Expr::Lit(match ty {
+            Ty::Bool => Lit::typed(if self.rng.gen_bool(0.5) { "true" } else { "false" }, "boolean"),
+            Ty::Num => Lit::typed(self.rng.gen_range(-100..100).to_string(), "integer"),
+            Ty::Str => Lit::typed(crate::gen::integer(self.rng).to_string(), "string"),
+        })
+    }
+
+    /// A value for BIND: numeric or string, boolean only where every store returns booleans
+    /// as `xsd:boolean` (`Cap::BoolValues`); never a division, whose decimal digits past the
+    /// standard's minimum are each store's own.
+    pub(crate) fn value(&mut self) -> Expr {
+        let mut tys = vec![Ty::Num, Ty::Str];
+        if self.has(Cap::BoolValues) {
+            tys.push(Ty::Bool);
+        }
+        let ty = *tys.choose(self.rng).unwrap_or(&Ty::Num);
+        self.value_mode = true;
+        let e = self.expr(ty, 2);
+        self.value_mode = false;
+        e
+    }
+
+    /// `STR(x)` as a value a store returns: "" for a blank node (STR of one is an error that
+    /// rdflib and Virtuoso answer with a label) and, when a store of the run does not keep
+    /// lexical forms (`Cap::LexicalForms`: Oxigraph writes a stored `"5.5E-3"^^xsd:double` back
+    /// as `0.0055`), for a literal other than a string, whose STR would be that store's spelling.
+    fn text_of(&mut self, x: Expr) -> Expr {
+        let empty = || Expr::Lit(Lit::typed("", "string"));
+        let mut skip = Expr::call(Func::IsBlank, vec![x.clone()]);
+        if !self.has(Cap::LexicalForms) {
+            let untagged = Expr::Cmp(CmpOp::Eq, Box::new(Expr::call(Func::Lang, vec![x.clone()])), Box::new(empty()));
+            let typed = Expr::Cmp(
+                CmpOp::Ne,
+                Box::new(Expr::call(Func::Datatype, vec![x.clone()])),
+                Box::new(Expr::Iri(format!("{}string", crate::model::XSD))),
+            );
+            let literal = Expr::call(Func::IsLiteral, vec![x.clone()]);
+            let number = Expr::And(Box::new(Expr::And(Box::new(literal), Box::new(untagged))), Box::new(typed));
+            skip = Expr::Or(Box::new(skip), Box::new(number));
+        }
+        Expr::call(Func::If, vec![skip, empty(), Expr::call(Func::Str, vec![x])])
+    }
+
+    /// An aggregate's argument, of one type whatever a solution binds: a term's string (""
+    /// for a blank node, which has none, and for an unbound variable) for MIN, MAX and
+    /// GROUP_CONCAT, or its length for SUM, AVG, MIN and MAX.
+    pub(crate) fn agg_arg(&mut self, f: AggFunc) -> Expr {
+        let v = self.any_var();
+        let text = Expr::call(Func::Coalesce, vec![self.text_of(v), Expr::Lit(Lit::typed("", "string"))]);
+        let numeric =
+            matches!(f, AggFunc::Sum | AggFunc::Avg) || !matches!(f, AggFunc::GroupConcat) && self.rng.gen_bool(0.5);
+        if numeric {
+            Expr::call(Func::StrLen, vec![text])
+        } else {
+            text
+        }
+    }
+}
