@@ -1,13 +1,36 @@
 //! Reducer steps (patterns, filters, triples) and the deduplication signature. The reducer in
 //! core keeps a candidate only if the finding's own oracle still fails the same way.
 
-use crate::model::{Case, Expr, PTerm, Path, Query};
+use crate::model::{Case, Expr, Node, PTerm, Path, Query, Triple, BNODE_MARK};
 use crosscheck_core::{Evidence, FindingClass, Shape};
 use std::collections::BTreeSet;
 
 /// Triples + query nodes + the partition predicate's nodes.
 pub fn size(case: &Case) -> usize {
     case.graph.triples.len() + case.query.size() + case.pred.as_ref().map_or(0, Expr::size)
+}
+
+/// `smaller` with the marker triple of every blank node it still uses: without it the stores'
+/// labels of that node map to nothing, and a reduction ended on "different" unmapped labels.
+fn marked(case: &Case, mut smaller: Case) -> Case {
+    let used: BTreeSet<u32> = smaller
+        .graph
+        .triples
+        .iter()
+        .filter(|t| t.p != BNODE_MARK)
+        .flat_map(|t| [&t.s, &t.o])
+        .filter_map(|n| if let Node::Blank(b) = n { Some(*b) } else { None })
+        .collect();
+    let lost: Vec<Triple> = case
+        .graph
+        .triples
+        .iter()
+        .filter(|t| t.p == BNODE_MARK && matches!(t.s, Node::Blank(b) if used.contains(&b)))
+        .filter(|t| !smaller.graph.triples.contains(t))
+        .cloned()
+        .collect();
+    smaller.graph.triples.extend(lost);
+    smaller
 }
 
 /// Smaller cases, most aggressive first: half the graph, one triple, then query parts.
@@ -18,13 +41,13 @@ pub fn shrink(case: &Case) -> Vec<Case> {
         for (from, to) in [(0, n / 2), (n / 2, n)] {
             let mut c = case.clone();
             c.graph.triples.drain(from..to);
-            out.push(c);
+            out.push(marked(case, c));
         }
     }
     for i in 0..n {
         let mut c = case.clone();
         c.graph.triples.remove(i);
-        out.push(c);
+        out.push(marked(case, c));
     }
     for q in query_steps(&case.query) {
         out.push(Case { query: q, ..case.clone() });

@@ -39,3 +39,31 @@ fn a_drop_row_finding_reduces_to_a_tiny_case() {
     let shape = kind.signature(SparqlOracle::Differential, &small, &ev);
     assert!(shape.head.starts_with("differential:"), "{shape:?}");
 }
+
+/// Every graph a reduction step proposes keeps the marker triple of each blank node it still
+/// uses, so stores' labels of the node keep mapping to one id.
+#[test]
+fn reduction_steps_keep_blank_node_markers() {
+    use crosscheck_core::GenOptions;
+    use crosscheck_sparql::model::{Node, BNODE_MARK};
+    let kind = SparqlKind;
+    let infos = vec![open("oxigraph").info().clone()];
+    let mut gen = kind.generator(&GenOptions { seed: 3, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
+    let mut blank_steps = 0;
+    for i in 0..20 {
+        let case = gen.case(i * 200, SparqlOracle::Differential);
+        for step in kind.shrink(&case) {
+            let triples = &step.graph.triples;
+            for t in triples.iter().filter(|t| t.p != BNODE_MARK) {
+                for n in [&t.s, &t.o] {
+                    if let Node::Blank(b) = n {
+                        blank_steps += 1;
+                        let mark = triples.iter().any(|m| m.p == BNODE_MARK && m.s == Node::Blank(*b));
+                        assert!(mark, "blank node {b} lost its marker: {triples:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(blank_steps > 0, "no generated graph had a blank node");
+}
