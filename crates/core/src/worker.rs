@@ -8,7 +8,7 @@
 use crate::board::Board;
 use crate::dedup::Dedup;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
-use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Helpers, Kind, Oracle};
+use crate::kind::{Check, CheckOptions, Evidence, GenOptions, Generator, Helpers, Kind, Oracle};
 use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
 use crate::timed::Timed;
@@ -272,16 +272,7 @@ impl<'a, K: Kind> Worker<'a, K> {
         if !self.setup.is_some_and(|(_, ok)| ok) {
             return (Check::Skip("setup failed".into()), false);
         }
-        let check = self.kind.check_with(oracle, case, &mut self.engines, &mut self.helpers, &self.opts);
-        if let Check::Finding(ev) = &check {
-            if ev.class == FindingClass::Crash {
-                // An engine that crashed in its own server (PostgreSQL, MariaDB) lost the
-                // setup with it: the next case prepares again, which restarts the server.
-                // Otherwise every later case of this setup would meet a dead server.
-                self.setup = None;
-            }
-        }
-        (check, false)
+        (self.kind.check_with(oracle, case, &mut self.engines, &mut self.helpers, &self.opts), false)
     }
 
     /// When a reduction must end: its own bound, or the campaign's end if that comes first.
