@@ -113,3 +113,31 @@ fn two_sqlite_instances_agree_where_a_rowid_key_was_at_its_limit() {
     assert!(keys.sum::<usize>() > 0, "the case still has a keyed table");
     assert!(matches!(check(&mut engines, &case), Check::Pass { .. }));
 }
+
+/// One statement crashed MariaDB's private server (a self-check met such a crash every few
+/// thousand cases): that check is a crash finding, the later checks of the same database are
+/// skipped (the database is gone), and the next preparation starts a new server. Before, each
+/// later check was a "cannot connect" crash finding, thousands per crash.
+#[test]
+fn a_crashed_private_server_is_one_finding_then_skips_until_prepared_again() {
+    use crosscheck_engines::sql::mariadb::MariaDbEngine;
+    if !crosscheck_engines::testing::sql_available("mariadb") {
+        return;
+    }
+    let spec = EngineSpec { name: "mariadb".into(), location: None, label: None };
+    let e = MariaDbEngine::open(&spec).unwrap_or_else(|e| panic!("mariadb opens: {e}"));
+    let pid = e.server_pid().expect("a private server");
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(e)];
+    let case = float_sum(&[1.5, 2.5]);
+    assert_eq!(check(&mut engines, &case), Check::Pass { nonempty: true });
+    let killed = std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+    assert!(killed.is_ok_and(|s| s.success()), "kill {pid}");
+    match SqlKind.check(case.oracle, &case, &mut engines, &OPTS) {
+        Check::Finding(e) => assert_eq!(e.class, FindingClass::Crash, "{e:?}"),
+        other => panic!("expected a crash finding, got {other:?}"),
+    }
+    for _ in 0..3 {
+        assert!(matches!(SqlKind.check(case.oracle, &case, &mut engines, &OPTS), Check::Skip(_)));
+    }
+    assert_eq!(check(&mut engines, &case), Check::Pass { nonempty: true });
+}
