@@ -141,3 +141,17 @@ fn a_crashed_private_server_is_one_finding_then_skips_until_prepared_again() {
     }
     assert_eq!(check(&mut engines, &case), Check::Pass { nonempty: true });
 }
+
+/// Seed 7's tlp run on SQLite grouped `-9223372036854775808 - (- c0)` over a REAL 0.0 and a
+/// blob: the real -9.223372036854775808e18 and the integer -9223372036854775808 are one group
+/// for SQLite, so the partitions' union must fold them into one row too.
+#[test]
+fn an_overflowed_real_and_its_equal_integer_are_one_group() {
+    let mut engines = vec![open("sqlite")];
+    let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
+    let mut gen =
+        SqlKind.generator(&GenOptions { seed: 3289223769585499172, seeds_dir: None }, &infos).expect("generator");
+    let case = gen.case(258428, SqlOracle::Tlp);
+    assert_eq!(case.oracle, SqlOracle::TlpGroupBy);
+    assert_eq!(check(&mut engines, &case), Check::Pass { nonempty: true });
+}
