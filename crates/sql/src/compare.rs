@@ -81,6 +81,9 @@ pub fn compare_with(expected: &Rows, actual: &Rows, fold: &Fold, opts: &CompareO
     (!d.is_empty()).then_some(d)
 }
 
+/// 2^63: the floats in `-2^63..2^63` are the ones an i64 holds.
+const I64_END: f64 = 9_223_372_036_854_775_808.0;
+
 /// An exact equality key, as SQL's DISTINCT compares: 1 equals 1.0 and 0.0 equals -0.0, but
 /// two reals differ by any bit (unlike the rounded canonical form used for comparison).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -99,7 +102,10 @@ fn key(v: &Value) -> Key {
         Value::Int(i) => Key::Int(*i),
         Value::Bool(b) => Key::Int(*b as i64),
         Value::Float(f) => {
-            if *f == f.trunc() && f.abs() < 9.2e18 {
+            // Exactly the floats that equal an i64: SQL compares 9223372036854774784 and
+            // 9.223372036854774784e18 equal, so GROUP BY and DISTINCT keep one of them (integer
+            // arithmetic that overflowed to a real meets such integers).
+            if *f == f.trunc() && (-I64_END..I64_END).contains(f) {
                 Key::Int(crosscheck_core::value::trunc_i64(*f))
             } else {
                 Key::Real((*f + 0.0).to_bits())
@@ -126,4 +132,26 @@ pub fn dedup(rows: &Rows, fold: &Fold) -> Rows {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dedup, Fold};
+    use crosscheck_core::{Rows, Value};
+
+    fn distinct(values: Vec<Value>) -> usize {
+        let rows = Rows::new(vec!["c".into()], values.into_iter().map(|v| vec![v]).collect());
+        dedup(&rows, &Fold::none(&rows)).len()
+    }
+
+    /// A real and an integer of the same value are one value for DISTINCT and GROUP BY, up
+    /// to the end of the i64 range; 2^63 as a real equals no i64.
+    #[test]
+    fn integral_reals_join_their_integers_up_to_the_i64_range() {
+        let near = 9_223_372_036_854_774_784_i64;
+        assert_eq!(distinct(vec![Value::Int(near), Value::Float(near as f64)]), 1);
+        assert_eq!(distinct(vec![Value::Int(i64::MIN), Value::Float(-9_223_372_036_854_775_808.0)]), 1);
+        assert_eq!(distinct(vec![Value::Int(i64::MAX), Value::Float(9_223_372_036_854_775_808.0)]), 2);
+        assert_eq!(distinct(vec![Value::Float(0.0), Value::Float(-0.0), Value::Int(0)]), 1);
+    }
 }

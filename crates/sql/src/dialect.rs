@@ -5,7 +5,7 @@
 //! can declare them in their [`crosscheck_core::EngineInfo`]), and for a differential run it
 //! takes only those every engine of the run has (see [`Caps::common`]).
 
-use crate::ast::{BinOp, Collation, Expr, Func, SqlType, ToSql};
+use crate::ast::{Agg, BinOp, Collation, Expr, Func, SqlType, ToSql};
 use std::collections::BTreeSet;
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
@@ -52,6 +52,10 @@ pub mod cap {
     /// A non-INTEGER PRIMARY KEY column accepts NULL (a SQLite quirk,
     /// <https://sqlite.org/lang_createtable.html#the_primary_key>).
     pub const PK_NULL: &str = "primary-key-null";
+    /// An `INTEGER PRIMARY KEY` is the rowid: a NULL or left-out key takes the largest rowid
+    /// plus one, but a random unused one once the largest is 9223372036854775807
+    /// (<https://sqlite.org/autoinc.html>), so two runs of one script differ.
+    pub const ROWID_ALIAS: &str = "rowid-alias";
     /// `TOTAL()` aggregate.
     pub const TOTAL: &str = "agg:total";
     /// LIMIT / OFFSET inside an `IN (SELECT ...)` subquery (MariaDB refuses it:
@@ -79,6 +83,11 @@ pub mod cap {
     /// Null-safe equality (`IS`, `IS NOT DISTINCT FROM`, `<=>`). Common: GlueSQL's spelling
     /// repeats both operands, so nested comparisons print exponentially long queries.
     pub const NULL_SAFE_EQ: &str = "null-safe-eq";
+    /// HAVING may name a column that the GROUP BY holds only inside an expression
+    /// (`GROUP BY c || '' HAVING c || '' <> ''`). MariaDB 10.11 resolves HAVING's columns
+    /// against the select list and the GROUP BY columns only: "Unknown column 'c' in
+    /// 'HAVING'" (measured; <https://mariadb.com/kb/en/select/#having>).
+    pub const HAVING_GROUP_EXPR: &str = "having-group-expression";
     /// Capabilities of every dialect but GlueSQL's, which has none of them: a dialect's
     /// profile names the group instead of each.
     pub const COMMON: &[&str] = &[
@@ -105,6 +114,23 @@ pub struct ConfigVariant {
     pub enable: &'static [&'static str],
     /// Statements that switch it back off after the query.
     pub disable: &'static [&'static str],
+}
+
+/// An aggregate and the argument types a dialect accepts for it: the generator writes
+/// `func(x)` only for an `x` of one of these types (a strict dialect refuses the others:
+/// PostgreSQL has no `min(boolean)`, DuckDB no `sum(BLOB)`). `COUNT` takes every type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AggArgs {
+    pub func: Agg,
+    pub types: &'static [SqlType],
+}
+
+/// Every column type, for dialects that take any argument.
+pub const ANY_TYPE: &[SqlType] = &[SqlType::Bool, SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Blob];
+
+/// The capability that says `func` takes an argument of type `t` (see [`AggArgs`]).
+pub fn agg_cap(func: Agg, t: SqlType) -> String {
+    format!("agg:{}({t:?})", func.name())
 }
 
 /// A dialect's names of the column types.
@@ -139,6 +165,8 @@ pub struct Profile {
     /// The scalar functions it lacks or has with another meaning than SQLite's: in groups, so
     /// that [`SQLITE_OWN_FUNCS`] is declared once.
     pub lacks_funcs: &'static [&'static [Func]],
+    /// The aggregates the generator writes and the argument types each accepts.
+    pub aggregates: &'static [AggArgs],
     pub expected_errors: &'static [&'static str],
     pub config_variants: &'static [ConfigVariant],
     pub type_names: TypeNames,
@@ -186,6 +214,9 @@ pub trait Dialect: Sync + AsDialect {
             self.profile().caps.iter().flat_map(|group| group.iter()).map(|s| s.to_string()).collect();
         let funcs = Func::ALL.iter().filter(|f| !self.lacks_func(**f));
         v.extend(funcs.map(|f| format!("fn:{}", f.name())));
+        for a in self.profile().aggregates {
+            v.extend(a.types.iter().map(|t| agg_cap(a.func, *t)));
+        }
         v
     }
 
@@ -399,12 +430,22 @@ static SQLITE: Profile = Profile {
             cap::REAL_DIV,
             cap::LIKE_NOCASE,
             cap::PK_NULL,
+            cap::ROWID_ALIAS,
             cap::LIMIT_IN_SUBQUERY,
             cap::SUBSTR_NONPOSITIVE,
+            cap::HAVING_GROUP_EXPR,
         ],
     ],
     // The reference dialect: the others are compared with it.
     lacks_funcs: &[],
+    // Any value: sum() reads text and blobs as numbers, min() and max() compare any two
+    // values (https://sqlite.org/lang_aggfunc.html).
+    aggregates: &[
+        AggArgs { func: Agg::Sum, types: ANY_TYPE },
+        AggArgs { func: Agg::Total, types: ANY_TYPE },
+        AggArgs { func: Agg::Min, types: ANY_TYPE },
+        AggArgs { func: Agg::Max, types: ANY_TYPE },
+    ],
     // https://sqlite.org/rescode.html: constraint violations of generated rows and indexes,
     // and the two places SQLite reports integer overflow instead of going to a real:
     // abs(-9223372036854775808) and SUM (https://sqlite.org/lang_aggfunc.html#sumunc).
@@ -518,5 +559,11 @@ impl Caps {
 
     pub fn has_fn(&self, f: Func) -> bool {
         self.0.contains(&format!("fn:{}", f.name()))
+    }
+
+    /// Does every engine of the run take `func` over an argument of type `t`? `COUNT` takes
+    /// any.
+    pub fn has_agg(&self, func: Agg, t: SqlType) -> bool {
+        func == Agg::Count || self.0.contains(&agg_cap(func, t))
     }
 }

@@ -601,7 +601,13 @@ impl<'a> ExprGen<'a> {
             _ => {
                 let func = if self.rng.gen() { Agg::Min } else { Agg::Max };
                 let arg = self.expr(t, d.min(1));
-                Expr::Agg { func, distinct: false, arg: Some(Box::new(arg)) }
+                if self.env.caps.has_agg(func, t) {
+                    Expr::Agg { func, distinct: false, arg: Some(Box::new(arg)) }
+                } else {
+                    // No `func(t)` in the dialect (PostgreSQL's min(boolean), min(bytea)): a
+                    // literal of type `t` stands in, after the same draws.
+                    self.literal(t)
+                }
             }
         };
         self.group_keys = keys;

@@ -231,7 +231,11 @@ fn gen_columns(
             unique: !primary_key && rng.gen_bool(0.1) && keyable,
             // Only SQLite lets a non-INTEGER primary key hold NULL.
             not_null: rng.gen_bool(0.1) || (primary_key && !caps.has(cap::PK_NULL)),
-            default: if rng.gen_bool(0.1) { domain.first().cloned() } else { None },
+            default: if rng.gen_bool(0.1) {
+                domain.first().cloned().map(|v| rowid_safe(v, ty, primary_key, caps))
+            } else {
+                None
+            },
             collate,
         });
         domains.push(domain);
@@ -269,6 +273,7 @@ fn gen_rows(
             if v == Lit::Null && c.primary_key && !caps.has(cap::PK_NULL) {
                 v = domains[ci].first().cloned().unwrap_or(Lit::Int(0));
             }
+            let v = rowid_safe(v, c.ty, c.primary_key, caps);
             col_values[ci].push(v.clone());
             names.push(c.name.clone());
             values.push(Expr::Lit(v));
@@ -280,6 +285,26 @@ fn gen_rows(
         inserts.push(Stmt::Insert { table: name.to_string(), columns: names, values });
     }
     (inserts, col_values)
+}
+
+/// A key for a rowid column that leaves room for a table's new rowids (at most 6 rows) below
+/// i64::MAX: past it SQLite picks a random rowid for a NULL or left-out key. Keys are moved
+/// down, so distinct keys stay distinct; text that the column's affinity reads as such a key
+/// too.
+fn rowid_safe(v: Lit, ty: Option<SqlType>, primary_key: bool, caps: &Caps) -> Lit {
+    if !(primary_key && ty == Some(SqlType::Int) && caps.has(cap::ROWID_ALIAS)) {
+        return v;
+    }
+    const ROOM: i64 = 8;
+    let key = match &v {
+        Lit::Int(i) => Some(*i),
+        Lit::Text(s) => s.trim().parse::<i64>().ok(),
+        _ => None,
+    };
+    match key {
+        Some(k) if k > i64::MAX - ROOM => Lit::Int(k - ROOM),
+        _ => v,
+    }
 }
 
 /// The values of every column, by type, for literals that hit stored data.

@@ -7,3 +7,5 @@ mod dialects;
 mod gluesql;
 #[path = "sql/leg.rs"]
 mod leg;
+#[path = "sql/selfcheck.rs"]
+mod selfcheck;

@@ -3,13 +3,15 @@
 //! scratch database of its own that it drops at the end. One client session runs the
 //! statements, with the session's own statement timeout and, for a server that does not honour
 //! it, a watchdog that cancels from outside; a lost connection is a crash outcome with the
-//! server's log, and the next reset starts a new server if the private one died. What differs
-//! between servers is their [`Driver`].
+//! server's log, and the next reset starts a new server if the private one died. Until then
+//! its working database is gone, and statements get an expected error (as a bridged engine's
+//! do after a crash), not one crash finding each. What differs between servers is their
+//! [`Driver`].
 
 use crate::transport::server::{self, Action, ServerProcess, Watchdog, CANCEL_GRACE};
 use crate::Opener;
 use crosscheck_core::engine::info_for;
-use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError};
+use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, ErrorClass, Outcome, SetupError};
 use std::time::{Duration, Instant};
 
 /// What a client error means.
@@ -85,6 +87,9 @@ pub struct ServerEngine<D: Driver> {
     /// The statement timeout the session has, in ms (none on a new or reset session).
     timeout_ms: Option<u64>,
     watchdog: Watchdog,
+    /// The private server died (a crash already reported): its database is gone until the next
+    /// reset starts a new one.
+    dead: bool,
 }
 
 impl<D: Driver> Opener for D {
@@ -119,6 +124,7 @@ impl<D: Driver> ServerEngine<D> {
             conn: None,
             timeout_ms: None,
             watchdog: Watchdog::new(),
+            dead: false,
         };
         let version = D::version(e.connect()?)?;
         e.info = info_for(spec, version, D::NAME, &[]);
@@ -154,10 +160,16 @@ impl<D: Driver> ServerEngine<D> {
     /// Runs `text` with the session's timeout at `limit`, and a watchdog cancel in case the
     /// server does not honour it.
     fn run_guarded(&mut self, text: &str, limit: Duration) -> Outcome {
+        if self.dead {
+            let message =
+                format!("{}: the private server crashed earlier; its database is gone until the next reset", D::NAME);
+            return Outcome::Error { message, class: ErrorClass::Expected };
+        }
         let start = Instant::now();
         // PostgreSQL's setting is an int.
         let ms = crosscheck_core::millis(limit).clamp(1, i32::MAX as u64);
         if let Err(e) = self.connect() {
+            self.dead = self.server_died();
             return Outcome::Crash { signal: None, code: None, stderr_tail: e.message };
         }
         let Some(conn) = self.conn.as_mut() else { return Outcome::error(format!("{}: no connection", D::NAME)) };
@@ -182,16 +194,32 @@ impl<D: Driver> ServerEngine<D> {
             Failure::Refused => Outcome::error(D::error_text(e)),
             Failure::Lost => {
                 self.conn = None;
-                // A server that crashed takes a moment to exit.
-                std::thread::sleep(Duration::from_millis(100));
-                let (died, log) = match &mut self.home {
-                    Home::Private { proc, .. } => (!proc.alive(), server::log_tail(&proc.log, 4096)),
-                    Home::Existing { .. } => (false, String::new()),
+                // A server that crashed takes a moment to exit (MariaDB writes its stack
+                // first): give it up to a second before calling it alive.
+                for _ in 0..20 {
+                    if matches!(self.home, Home::Existing { .. }) || self.server_died() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                let log = match &self.home {
+                    Home::Private { proc, .. } => server::log_tail(&proc.log, 4096),
+                    Home::Existing { .. } => String::new(),
                 };
-                let died = if died { " (the server exited)" } else { "" };
+                self.dead = self.server_died();
+                let died = if self.dead { " (the server exited)" } else { "" };
                 let stderr_tail = format!("connection lost: {}{died}\n{log}", D::error_text(e));
                 Outcome::Crash { signal: None, code: None, stderr_tail }
             }
+        }
+    }
+
+    /// Whether the private server is no longer running (a user's server is never ours to
+    /// restart).
+    fn server_died(&mut self) -> bool {
+        match &mut self.home {
+            Home::Private { proc, .. } => !proc.alive(),
+            Home::Existing { .. } => false,
         }
     }
 
@@ -224,6 +252,7 @@ impl<D: Driver> Engine for ServerEngine<D> {
                 self.conn = None;
             }
         }
+        self.dead = false;
         self.connect()?;
         if let Err(first) = self.reset_session() {
             self.conn = None;

@@ -164,7 +164,7 @@ fn on_each_engine(
     case: &SqlCase,
     engines: &mut [Box<dyn Engine>],
     opts: &CheckOptions,
-    judge: impl Fn(&dyn Engine, &[Rows]) -> Result<bool, Check>,
+    judge: impl Fn(&mut dyn Engine, &[Rows]) -> Result<bool, Check>,
 ) -> Check {
     let mut nonempty = false;
     for e in engines.iter_mut() {
@@ -176,7 +176,7 @@ fn on_each_engine(
                 Err(c) => return c,
             }
         }
-        match judge(e.as_ref(), &results) {
+        match judge(e.as_mut(), &results) {
             Ok(n) => nonempty |= n,
             Err(c) => return c,
         }
