@@ -487,3 +487,48 @@ fn engines_that_refuse_different_setup_statements_are_not_compared() {
         other => panic!("expected a skip, got {other:?}"),
     }
 }
+
+/// A view the query reads keeps only what the failure needs: a fault of the query's WHERE
+/// reduces with the view's own WHERE and function gone.
+#[test]
+fn reduction_simplifies_the_body_of_a_view_it_keeps() {
+    let mut case = known_case("tlp-where");
+    let body = Select {
+        items: vec![Item { expr: Expr::Func(Func::Abs, vec![col("t0", "c0")]), alias: None }],
+        from: vec![TableRef { name: "t0".into(), alias: None }],
+        where_: Some(Expr::bin(BinOp::Gt, col("t0", "c0"), int(-100))),
+        ..Select::default()
+    };
+    std::sync::Arc::make_mut(&mut case.setup).push(Stmt::CreateView {
+        name: "v0".into(),
+        columns: vec!["c0".into()],
+        select: body,
+    });
+    case.query.select.from = vec![TableRef { name: "v0".into(), alias: None }];
+    case.query.select.items = vec![Item { expr: col("v0", "c0"), alias: None }];
+    case.query.pred = Some(Expr::bin(BinOp::Gt, col("v0", "c0"), int(1)));
+    let Check::Finding(ev) = check("mutant:sqlite:where-drop", "tlp-where", &case) else {
+        panic!("where-drop not caught on the view case");
+    };
+    let mut engines = vec![engine("mutant:sqlite:where-drop")];
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let r = crosscheck_core::worker::reduce_offline(
+        &SqlKind,
+        crosscheck_sql::SqlOracle::TlpWhere,
+        &case,
+        &ev,
+        &mut engines,
+        &OPTS,
+        deadline,
+    )
+    .expect("a smaller case");
+    let small: SqlCase = serde_json::from_value(r.case).expect("a reduced SQL case");
+    for st in small.setup.iter() {
+        if let Stmt::CreateView { select, .. } = st {
+            assert!(select.where_.is_none(), "view kept its WHERE: {select:?}");
+            let mut funcs = 0;
+            select.visit_exprs(&mut |e| funcs += usize::from(matches!(e, Expr::Func(..))));
+            assert_eq!(funcs, 0, "view kept its function: {select:?}");
+        }
+    }
+}
