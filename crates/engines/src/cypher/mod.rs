@@ -1,0 +1,49 @@
+//! The Cypher engines (one file each, one line each in [`registry`]). The leg prints the graph
+//! script and the queries in each engine's dialect and normalizes answers; an adapter only
+//! talks to its engine.
+//!
+//! Text protocol (shared by every engine): `Engine::run` takes one or more Cypher statements,
+//! each but the last ending with `;` and a newline (the leg's graph scripts: DDL, then the
+//! nodes, then the relationships). They run in order; the answer is the last one's: `Done` for
+//! a statement that returns no columns, `Rows` with the returned columns in order, or the first
+//! error. Values come back as the engine typed them: integers as `Value::Int`, floats as
+//! `Value::Float`, strings, booleans, lists as `Value::List`, maps as `Value::Map`, null as
+//! `Value::Null`; a whole node or relationship (which the leg never returns) as `Value::Node` /
+//! `Value::Edge` holding the engine's own id.
+
+pub mod bridged;
+pub mod falkordb;
+pub mod kuzu;
+pub mod resp;
+
+use crosscheck_core::{EngineFactory, Value};
+use serde_json::Value as Json;
+
+/// Every Cypher engine of this layer, one line each.
+pub fn registry() -> Vec<&'static dyn EngineFactory> {
+    vec![&kuzu::FACTORY, &falkordb::FACTORY]
+}
+
+/// A value as the Python host writes it (`bridge/graphdb.py`).
+pub fn value_of(j: &Json) -> Value {
+    match j {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) if !n.is_f64() => Value::Int(i),
+            (_, Some(f)) => Value::Float(f),
+            _ => Value::BigInt(n.to_string()),
+        },
+        Json::String(s) => Value::Text(s.clone()),
+        Json::Array(items) => Value::List(items.iter().map(value_of).collect()),
+        Json::Object(o) => {
+            if let Some(Json::Object(m)) = o.get("map") {
+                Value::Map(m.iter().map(|(k, v)| (k.clone(), value_of(v))).collect())
+            } else if let Some(f) = o.get("float").and_then(Json::as_str) {
+                Value::Float(f.parse().unwrap_or(f64::NAN))
+            } else {
+                Value::Text(o.get("other").and_then(Json::as_str).unwrap_or_default().to_string())
+            }
+        }
+    }
+}
