@@ -1,0 +1,101 @@
+//! The Cypher dialects: what each engine can take (the generator never builds what a dialect of
+//! the run lacks: GDsmith's per-engine feature masks) and how its graph script starts.
+
+use crate::model::{Schema, Ty};
+
+/// A construct some dialects lack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cap {
+    /// Nodes with more than one label. Kuzu keeps each node in one node table, and
+    /// `(n:L0:L1)` in a Kuzu pattern means L0 *or* L1.
+    MultiLabel,
+    /// `MATCH` right after `OPTIONAL MATCH`. FalkorDB: "A WITH clause is required to introduce
+    /// a MATCH clause after an OPTIONAL MATCH."
+    MatchAfterOptional,
+}
+
+/// A dialect: its name (what the engine reports), capabilities and schema statements.
+pub trait Dialect: Sync {
+    fn name(&self) -> &'static str;
+    fn has(&self, cap: Cap) -> bool;
+    /// The statements that declare the schema before the graph is created (schema-first
+    /// engines); none for schema-free ones.
+    fn ddl(&self, schema: &Schema) -> Vec<String>;
+    /// Whether an error message is one this engine raises by design for a valid query.
+    fn expected_error(&self, _message: &str) -> bool {
+        false
+    }
+}
+
+/// Kuzu (and LadybugDB): schema first, one label per node, relationship tables naming their
+/// FROM/TO label pairs (docs.kuzudb.com, "Create table").
+pub struct Kuzu;
+
+impl Dialect for Kuzu {
+    fn name(&self) -> &'static str {
+        "kuzu"
+    }
+
+    fn has(&self, cap: Cap) -> bool {
+        match cap {
+            Cap::MultiLabel => false,
+            Cap::MatchAfterOptional => true,
+        }
+    }
+
+    fn ddl(&self, schema: &Schema) -> Vec<String> {
+        let cols = |props: &[crate::model::Prop]| -> String {
+            props.iter().map(|p| format!(", {} {}", p.key, kuzu_type(p.ty))).collect()
+        };
+        let mut out: Vec<String> = schema
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(i, props)| format!("CREATE NODE TABLE L{i}(id INT64{}, PRIMARY KEY(id))", cols(props)))
+            .collect();
+        for (i, t) in schema.types.iter().enumerate() {
+            let pairs: Vec<String> = t.pairs.iter().map(|(a, b)| format!("FROM L{a} TO L{b}")).collect();
+            out.push(format!("CREATE REL TABLE T{i}({}, id INT64{})", pairs.join(", "), cols(&t.props)));
+        }
+        out
+    }
+}
+
+fn kuzu_type(t: Ty) -> &'static str {
+    match t {
+        Ty::Int => "INT64",
+        Ty::Str => "STRING",
+        Ty::Bool => "BOOLEAN",
+    }
+}
+
+/// FalkorDB: schema free, multi-label nodes.
+pub struct FalkorDb;
+
+impl Dialect for FalkorDb {
+    fn name(&self) -> &'static str {
+        "falkordb"
+    }
+
+    fn has(&self, cap: Cap) -> bool {
+        match cap {
+            Cap::MultiLabel => true,
+            Cap::MatchAfterOptional => false,
+        }
+    }
+
+    fn ddl(&self, _: &Schema) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+static DIALECTS: &[&dyn Dialect] = &[&Kuzu, &FalkorDb];
+
+pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
+    DIALECTS.iter().copied().find(|d| d.name() == name)
+}
+
+/// Whether every dialect of the run has `cap`.
+pub fn all_have(dialects: &[&'static dyn Dialect], cap: Cap) -> bool {
+    dialects.iter().all(|d| d.has(cap))
+}

@@ -1,0 +1,303 @@
+//! Reducer steps (graph elements, clauses, patterns, predicates, projections) and the
+//! deduplication signature. The reducer in core keeps a candidate only if the finding's own
+//! oracle still fails the same way, so a step may produce an invalid query: it is rejected.
+
+use crate::model::{Case, Clause, Expr, Query};
+use crate::print;
+use crosscheck_core::{Evidence, Shape};
+use std::collections::BTreeSet;
+
+/// Graph elements and their properties, plus the query's and the predicate's nodes.
+pub fn size(case: &Case) -> usize {
+    let g = &case.graph;
+    let props: usize =
+        g.nodes.iter().map(|n| n.props.len()).sum::<usize>() + g.rels.iter().map(|r| r.props.len()).sum::<usize>();
+    g.nodes.len() + g.rels.len() + props + query_size(&case.query) + case.split.as_ref().map_or(0, |s| s.pred.size())
+}
+
+fn query_size(q: &Query) -> usize {
+    let clause = |c: &Clause| match c {
+        Clause::Match { patterns, filter, .. } => {
+            let p: usize = patterns.iter().map(|p| 1 + 2 * p.hops.len() + p.start.props.len()).sum();
+            1 + p + filter.as_ref().map_or(0, Expr::size)
+        }
+        Clause::With { items, filter, .. } => {
+            1 + items.iter().map(|i| i.expr.size()).sum::<usize>() + filter.as_ref().map_or(0, Expr::size)
+        }
+        Clause::Unwind { list, .. } => 1 + list.iter().map(Expr::size).sum::<usize>(),
+    };
+    let r = &q.ret;
+    q.clauses.iter().map(clause).sum::<usize>()
+        + r.items.iter().map(|i| i.expr.size()).sum::<usize>()
+        + usize::from(r.distinct)
+        + usize::from(r.order)
+        + usize::from(r.limit.is_some())
+}
+
+/// Smaller cases, most aggressive first: half the graph, one element, then query parts.
+pub fn shrink(case: &Case) -> Vec<Case> {
+    let mut out = Vec::new();
+    let g = &case.graph;
+    let without = |ids: &[i64]| {
+        let mut c = case.clone();
+        c.graph.nodes.retain(|n| !ids.contains(&n.id));
+        c.graph.rels.retain(|r| !ids.contains(&r.from) && !ids.contains(&r.to));
+        c
+    };
+    let ids: Vec<i64> = g.nodes.iter().map(|n| n.id).collect();
+    if ids.len() > 1 {
+        out.push(without(&ids[..ids.len() / 2]));
+        out.push(without(&ids[ids.len() / 2..]));
+    }
+    out.extend(ids.iter().map(|id| without(&[*id])));
+    for i in 0..g.rels.len() {
+        let mut c = case.clone();
+        c.graph.rels.remove(i);
+        out.push(c);
+    }
+    for (i, n) in g.nodes.iter().enumerate() {
+        for j in 0..n.props.len() {
+            let mut c = case.clone();
+            c.graph.nodes[i].props.remove(j);
+            out.push(c);
+        }
+    }
+    for (i, r) in g.rels.iter().enumerate() {
+        for j in 0..r.props.len() {
+            let mut c = case.clone();
+            c.graph.rels[i].props.remove(j);
+            out.push(c);
+        }
+    }
+    clause_removals(case, &mut out);
+    for q in query_steps(&case.query) {
+        out.push(Case { query: q, ..case.clone() });
+    }
+    if let Some(s) = &case.split {
+        expr_steps(&s.pred, &mut |e| {
+            let mut c = case.clone();
+            if let Some(s) = c.split.as_mut() {
+                s.pred = e;
+            }
+            out.push(c);
+        });
+    }
+    out
+}
+
+/// Each clause removed (never the partition's MATCH; the split's index follows).
+fn clause_removals(case: &Case, out: &mut Vec<Case>) {
+    for i in 0..case.query.clauses.len() {
+        let mut c = case.clone();
+        if let Some(s) = c.split.as_mut() {
+            if s.clause == i {
+                continue;
+            }
+            if s.clause > i {
+                s.clause -= 1;
+            }
+        }
+        c.query.clauses.remove(i);
+        out.push(c);
+    }
+}
+
+fn query_steps(q: &Query) -> Vec<Query> {
+    let mut out = Vec::new();
+    let mut edit = |f: &dyn Fn(&mut Query)| {
+        let mut c = q.clone();
+        f(&mut c);
+        if c != *q {
+            out.push(c);
+        }
+    };
+    edit(&|c| c.ret.limit = None);
+    edit(&|c| c.ret.distinct = false);
+    if q.ret.limit.is_none() {
+        edit(&|c| c.ret.order = false);
+    }
+    for i in 0..q.ret.items.len() {
+        if q.ret.items.len() > 1 {
+            edit(&|c| {
+                c.ret.items.remove(i);
+            });
+        }
+    }
+    for (i, cl) in q.clauses.iter().enumerate() {
+        clause_steps(cl, &mut |new| {
+            let mut c = q.clone();
+            c.clauses[i] = new;
+            out.push(c);
+        });
+    }
+    for (i, item) in q.ret.items.iter().enumerate() {
+        expr_steps(&item.expr, &mut |e| {
+            let mut c = q.clone();
+            c.ret.items[i].expr = e;
+            out.push(c);
+        });
+    }
+    out
+}
+
+/// Smaller versions of one clause: a pattern, hop, label, item or list member less; its WHERE
+/// gone or replaced by a child.
+fn clause_steps(cl: &Clause, f: &mut dyn FnMut(Clause)) {
+    let mut edit = |g: &dyn Fn(&mut Clause)| {
+        let mut c = cl.clone();
+        g(&mut c);
+        if c != *cl {
+            f(c);
+        }
+    };
+    match cl {
+        Clause::Match { patterns, .. } => {
+            for i in 0..patterns.len() {
+                if patterns.len() > 1 {
+                    edit(&|c| {
+                        if let Clause::Match { patterns, .. } = c {
+                            patterns.remove(i);
+                        }
+                    });
+                }
+                edit(&|c| {
+                    if let Clause::Match { patterns, .. } = c {
+                        patterns[i].hops.pop();
+                        patterns[i].start.props.clear();
+                        patterns[i].start.label = None;
+                    }
+                });
+            }
+        }
+        Clause::With { items, .. } => {
+            for i in 0..items.len() {
+                if items.len() > 1 {
+                    edit(&|c| {
+                        if let Clause::With { items, .. } = c {
+                            items.remove(i);
+                        }
+                    });
+                }
+            }
+            edit(&|c| {
+                if let Clause::With { distinct, .. } = c {
+                    *distinct = false;
+                }
+            });
+        }
+        Clause::Unwind { list, .. } => {
+            for i in 0..list.len() {
+                if list.len() > 1 {
+                    edit(&|c| {
+                        if let Clause::Unwind { list, .. } = c {
+                            list.remove(i);
+                        }
+                    });
+                }
+            }
+        }
+    }
+    if let Some(w) = print::own_filter(cl) {
+        edit(&|c| set_filter(c, None));
+        expr_steps(w, &mut |e| {
+            let mut c = cl.clone();
+            set_filter(&mut c, Some(e));
+            f(c);
+        });
+    }
+}
+
+fn set_filter(c: &mut Clause, to: Option<Expr>) {
+    if let Clause::Match { filter, .. } | Clause::With { filter, .. } = c {
+        *filter = to;
+    }
+}
+
+/// Calls `f` with every tree that replaces one node of `e` by one of its children.
+fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
+    for c in e.children() {
+        f(c.clone());
+    }
+    for i in 0..e.children().len() {
+        let child = e.children()[i].clone();
+        expr_steps(&child, &mut |x| {
+            let mut new = e.clone();
+            if let Some(slot) = new.children_mut().into_iter().nth(i) {
+                *slot = x;
+            }
+            f(new);
+        });
+    }
+}
+
+/// The shape of a reduced case: the finding's key, the query's clauses, pattern features and
+/// operators; names and values stripped. The graph is left out: a reduced graph keeps what the
+/// bug did not need removed.
+pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
+    let mut f = BTreeSet::new();
+    let q = &case.query;
+    let mut add = |s: &str| {
+        f.insert(s.to_string());
+    };
+    for c in &q.clauses {
+        match c {
+            Clause::Match { optional, patterns, .. } => {
+                add(if *optional { "optional-match" } else { "match" });
+                if patterns.len() > 1 {
+                    add("pattern-tuple");
+                }
+                for p in patterns {
+                    for (r, _) in &p.hops {
+                        add(&format!("hop:{:?}", r.dir).to_lowercase());
+                    }
+                }
+            }
+            Clause::With { distinct, .. } => add(if *distinct { "with-distinct" } else { "with" }),
+            Clause::Unwind { .. } => add("unwind"),
+        }
+    }
+    for (on, name) in [(q.ret.distinct, "return-distinct"), (q.ret.order, "order"), (q.ret.limit.is_some(), "limit")] {
+        if on {
+            add(name);
+        }
+    }
+    let mut exprs: Vec<&Expr> = q.ret.items.iter().map(|i| &i.expr).collect();
+    for c in &q.clauses {
+        match c {
+            Clause::Match { filter, .. } => exprs.extend(filter.iter()),
+            Clause::With { items, filter, .. } => {
+                exprs.extend(items.iter().map(|i| &i.expr));
+                exprs.extend(filter.iter());
+            }
+            Clause::Unwind { list, .. } => exprs.extend(list.iter()),
+        }
+    }
+    exprs.extend(case.split.iter().map(|s| &s.pred));
+    for e in exprs {
+        ops(e, &mut f);
+    }
+    Shape { head: evidence.key.clone(), features: f }
+}
+
+fn ops(e: &Expr, out: &mut BTreeSet<String>) {
+    let name = match e {
+        Expr::Lit(_) | Expr::Var(_) | Expr::Prop(..) => String::new(),
+        Expr::Not(_) => "NOT".into(),
+        Expr::And(..) => "AND".into(),
+        Expr::Or(..) => "OR".into(),
+        Expr::Cmp(op, ..) => print::cmp_op(*op).into(),
+        Expr::Str(op, ..) => print::str_op(*op).into(),
+        Expr::IsNull(..) => "IS NULL".into(),
+        Expr::Add(..) => "+".into(),
+        Expr::Sub(..) => "-".into(),
+        Expr::Concat(..) => "concat".into(),
+        Expr::Call(func, _) => print::func(*func).into(),
+        Expr::Agg(a, _) => format!("agg:{a:?}").to_lowercase(),
+    };
+    if !name.is_empty() {
+        out.insert(name);
+    }
+    for c in e.children() {
+        ops(c, out);
+    }
+}
