@@ -12,6 +12,15 @@ pub enum Cap {
     /// `MATCH` right after `OPTIONAL MATCH`. FalkorDB: "A WITH clause is required to introduce
     /// a MATCH clause after an OPTIONAL MATCH."
     MatchAfterOptional,
+    /// String `+` with a null operand is null (openCypher). Kuzu's is the other operand
+    /// (`'a' + n.s` is `'a'` where `n.s` is null; checked in Kuzu 0.11.3's Python module).
+    ConcatNull,
+    /// `sum()` of integers is an integer, and null over no rows (Kuzu). FalkorDB's is a float,
+    /// and `0.0` over no rows.
+    IntegerSum,
+    /// An undirected pattern matches a self-loop once (FalkorDB); Kuzu matches it twice, once
+    /// per direction (`MATCH (a)-[r]-(b)` over one loop: 2 rows).
+    SelfLoopOnce,
 }
 
 /// A dialect: its name (what the engine reports), capabilities and schema statements.
@@ -38,8 +47,8 @@ impl Dialect for Kuzu {
 
     fn has(&self, cap: Cap) -> bool {
         match cap {
-            Cap::MultiLabel => false,
-            Cap::MatchAfterOptional => true,
+            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce => false,
+            Cap::MatchAfterOptional | Cap::IntegerSum => true,
         }
     }
 
@@ -79,8 +88,8 @@ impl Dialect for FalkorDb {
 
     fn has(&self, cap: Cap) -> bool {
         match cap {
-            Cap::MultiLabel => true,
-            Cap::MatchAfterOptional => false,
+            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce => true,
+            Cap::MatchAfterOptional | Cap::IntegerSum => false,
         }
     }
 
@@ -93,6 +102,13 @@ static DIALECTS: &[&dyn Dialect] = &[&Kuzu, &FalkorDb];
 
 pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
     DIALECTS.iter().copied().find(|d| d.name() == name)
+}
+
+/// Whether the dialects of the run behave alike on `cap`'s construct: all have it or none
+/// does. Constructs whose meaning differs between dialects (not whether they exist) are
+/// generated only then.
+pub fn agree(dialects: &[&'static dyn Dialect], cap: Cap) -> bool {
+    all_have(dialects, cap) || dialects.iter().all(|d| !d.has(cap))
 }
 
 /// Whether every dialect of the run has `cap`.

@@ -81,8 +81,9 @@ fn fill(rng: &mut impl Rng, props: &[&Prop], pools: &Pools) -> Vec<(String, Lit)
 }
 
 /// The graph of `round`: 6 to 14 nodes, each with one label (up to two where `multi_label`),
-/// then relationships whose type allows their endpoints' labels.
-pub fn graph(rng: &mut impl Rng, round: u64, multi_label: bool) -> (Graph, Pools) {
+/// then relationships whose type allows their endpoints' labels (no self-loop unless
+/// `self_loops`: the dialects count them differently in undirected patterns).
+pub fn graph(rng: &mut impl Rng, round: u64, multi_label: bool, self_loops: bool) -> (Graph, Pools) {
     let schema = schema(rng);
     let pools = pools(rng, &schema);
     let nl = schema.labels.len();
@@ -111,6 +112,9 @@ pub fn graph(rng: &mut impl Rng, round: u64, multi_label: bool) -> (Graph, Pools
             continue;
         }
         let (from, to) = (from[rng.gen_range(0..from.len())], to[rng.gen_range(0..to.len())]);
+        if from == to && !self_loops {
+            continue;
+        }
         let props: Vec<&Prop> = t.props.iter().collect();
         rels.push(Rel { id: next, ty, from, to, props: fill(rng, &props, &pools) });
         next += 1;

@@ -129,10 +129,18 @@ impl Generator<Case, CypherOracle> for CypherGen {
     fn case(&mut self, index: u64, oracle: CypherOracle) -> Case {
         let round = index / QUERIES_PER_ROUND;
         let dialects = &self.dialects;
-        let caps = |c: Cap| dialect::all_have(dialects, c);
+        // A construct some dialects lack is asked with `all_have`; one whose meaning differs
+        // between them with `agree`.
+        let caps = |c: Cap| match c {
+            Cap::MultiLabel | Cap::MatchAfterOptional => dialect::all_have(dialects, c),
+            Cap::ConcatNull | Cap::IntegerSum | Cap::SelfLoopOnce => dialect::agree(dialects, c),
+        };
         let (graph, pools) = match self.round.take() {
             Some(r) if r.0.round == round => r,
-            _ => gen::graph(&mut crosscheck_core::rng(self.seed ^ GRAPH_STREAM, round), round, caps(Cap::MultiLabel)),
+            _ => {
+                let mut rng = crosscheck_core::rng(self.seed ^ GRAPH_STREAM, round);
+                gen::graph(&mut rng, round, caps(Cap::MultiLabel), caps(Cap::SelfLoopOnce))
+            }
         };
         let mut rng = crosscheck_core::rng(self.seed, index);
         let rowwise = oracle == CypherOracle::Partition;

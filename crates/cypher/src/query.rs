@@ -271,7 +271,8 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 let a = if self.rng.gen_bool(0.5) { Agg::Min } else { Agg::Max };
                 (Expr::Agg(a, arg(self, ty)), Fact::Val(ty))
             }
-            4 => (Expr::Agg(Agg::Sum, arg(self, Ty::Int)), Fact::Val(Ty::Int)),
+            4 if (self.caps)(Cap::IntegerSum) => (Expr::Agg(Agg::Sum, arg(self, Ty::Int)), Fact::Val(Ty::Int)),
+            4 => (Expr::Agg(Agg::Count, arg(self, Ty::Int)), Fact::Val(Ty::Int)),
             _ => (Expr::Agg(Agg::Avg, arg(self, Ty::Int)), Fact::Float),
         }
     }
@@ -313,7 +314,8 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 _ => Expr::Call(Func::Size, sub(self, Ty::Str)),
             },
             Ty::Str => match self.rng.gen_range(0..3) {
-                0 => Expr::Concat(sub(self, Ty::Str), sub(self, Ty::Str)),
+                0 if (self.caps)(Cap::ConcatNull) => Expr::Concat(sub(self, Ty::Str), sub(self, Ty::Str)),
+                0 => Expr::Call(Func::ToUpper, sub(self, Ty::Str)),
                 1 => Expr::Call(Func::ToUpper, sub(self, Ty::Str)),
                 _ => Expr::Call(Func::ToLower, sub(self, Ty::Str)),
             },

@@ -224,9 +224,24 @@ impl FalkorDb {
         if self.alive() {
             return Outcome::error(format!("falkordb: connection lost: {e}"));
         }
-        let tail = self.server.as_ref().map(|s| one_line(&log_tail(&s.log, 600))).unwrap_or_default();
-        Outcome::Crash { signal: None, code: None, stderr_tail: tail }
+        let log = self.server.as_ref().map(|s| log_tail(&s.log, 4000)).unwrap_or_default();
+        Outcome::Crash { signal: crash_signal(&log), code: None, stderr_tail: one_line(&log_tail_of(&log, 600)) }
     }
+}
+
+/// The signal of Redis's crash report ("Redis 8.2.3 crashed by signal: 11").
+fn crash_signal(log: &str) -> Option<i32> {
+    let at = log.find("crashed by signal: ")? + "crashed by signal: ".len();
+    log[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// The last `max` bytes of `text` (on a character boundary).
+fn log_tail_of(text: &str, max: usize) -> String {
+    let mut from = text.len().saturating_sub(max);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text[from..].to_string()
 }
 
 /// A `--compact` reply: `[header, rows, statistics]` for a query that returns columns, else
