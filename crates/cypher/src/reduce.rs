@@ -18,11 +18,17 @@ pub fn size(case: &Case) -> usize {
 fn query_size(q: &Query) -> usize {
     let clause = |c: &Clause| match c {
         Clause::Match { patterns, filter, .. } => {
-            let p: usize = patterns.iter().map(|p| 1 + 2 * p.hops.len() + p.start.props.len()).sum();
+            let node = |n: &crate::model::NodePat| 1 + usize::from(n.label.is_some()) + n.props.len();
+            let hop = |(r, n): &(crate::model::RelPat, crate::model::NodePat)| {
+                1 + usize::from(r.ty.is_some()) + r.props.len() + node(n)
+            };
+            let p: usize = patterns.iter().map(|p| node(&p.start) + p.hops.iter().map(hop).sum::<usize>()).sum();
             1 + p + filter.as_ref().map_or(0, Expr::size)
         }
-        Clause::With { items, filter, .. } => {
-            1 + items.iter().map(|i| i.expr.size()).sum::<usize>() + filter.as_ref().map_or(0, Expr::size)
+        Clause::With { distinct, items, filter } => {
+            1 + usize::from(*distinct)
+                + items.iter().map(|i| i.expr.size()).sum::<usize>()
+                + filter.as_ref().map_or(0, Expr::size)
         }
         Clause::Unwind { list, .. } => 1 + list.iter().map(Expr::size).sum::<usize>(),
     };

@@ -224,7 +224,7 @@ impl FalkorDb {
         if self.alive() {
             return Outcome::error(format!("falkordb: connection lost: {e}"));
         }
-        let log = self.server.as_ref().map(|s| log_tail(&s.log, 4000)).unwrap_or_default();
+        let log = self.server.as_ref().map(|s| log_tail(&s.log, 1 << 20)).unwrap_or_default();
         Outcome::Crash { signal: crash_signal(&log), code: None, stderr_tail: one_line(&log_tail_of(&log, 600)) }
     }
 }
