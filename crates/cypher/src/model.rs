@@ -222,6 +222,28 @@ impl Expr {
         1 + self.children().iter().map(|c| c.size()).sum::<usize>()
     }
 
+    /// The type the expression's form gives it (`None` for a variable, a property or an
+    /// aggregate, whose type depends on what they name).
+    pub fn ty(&self) -> Option<Ty> {
+        match self {
+            Expr::Lit(l) => Some(l.ty()),
+            Expr::Var(_) | Expr::Prop(..) | Expr::Agg(..) => None,
+            Expr::Not(_) | Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) | Expr::Str(..) | Expr::IsNull(..) => {
+                Some(Ty::Bool)
+            }
+            Expr::Add(..) | Expr::Sub(..) | Expr::Call(Func::Size | Func::Abs, _) => Some(Ty::Int),
+            Expr::Concat(..) | Expr::Call(Func::ToUpper | Func::ToLower, _) => Some(Ty::Str),
+        }
+    }
+
+    /// The variables the expression reads.
+    pub fn vars(&self) -> Vec<&str> {
+        match self {
+            Expr::Var(v) | Expr::Prop(v, _) => vec![v.as_str()],
+            e => e.children().into_iter().flat_map(Expr::vars).collect(),
+        }
+    }
+
     pub fn has_agg(&self) -> bool {
         matches!(self, Expr::Agg(..)) || self.children().iter().any(|c| c.has_agg())
     }

@@ -40,8 +40,61 @@ fn query_size(q: &Query) -> usize {
         + usize::from(r.limit.is_some())
 }
 
-/// Smaller cases, most aggressive first: half the graph, one element, then query parts.
+/// Smaller cases, most aggressive first: half the graph, one element, then query parts. Only
+/// queries that still meet the generator's scope and type rules are offered: an invalid query
+/// can fail with the same error message as the finding and replace it.
 pub fn shrink(case: &Case) -> Vec<Case> {
+    let mut out = candidates(case);
+    out.retain(valid);
+    out
+}
+
+/// Whether every variable a clause reads is in scope there, and every WHERE and the partition
+/// predicate is boolean as far as their form says.
+pub fn valid(case: &Case) -> bool {
+    let boolish = |e: &Expr| e.ty().is_none_or(|t| t == crate::model::Ty::Bool);
+    let mut scope: BTreeSet<&str> = BTreeSet::new();
+    let reads = |e: &Expr, scope: &BTreeSet<&str>| e.vars().iter().all(|v| scope.contains(v));
+    for (i, c) in case.query.clauses.iter().enumerate() {
+        match c {
+            Clause::Match { patterns, filter, .. } => {
+                for p in patterns {
+                    scope.insert(&p.start.var);
+                    for (r, n) in &p.hops {
+                        scope.insert(&r.var);
+                        scope.insert(&n.var);
+                    }
+                }
+                if filter.as_ref().is_some_and(|f| !reads(f, &scope) || !boolish(f)) {
+                    return false;
+                }
+                if let Some(s) = case.split.as_ref().filter(|s| s.clause == i) {
+                    if !reads(&s.pred, &scope) || !boolish(&s.pred) {
+                        return false;
+                    }
+                }
+            }
+            Clause::With { items, filter, .. } => {
+                if !items.iter().all(|it| reads(&it.expr, &scope)) {
+                    return false;
+                }
+                scope = items.iter().map(|it| it.alias.as_str()).collect();
+                if filter.as_ref().is_some_and(|f| !reads(f, &scope) || !boolish(f)) {
+                    return false;
+                }
+            }
+            Clause::Unwind { list, alias } => {
+                if !list.iter().all(|e| reads(e, &scope)) {
+                    return false;
+                }
+                scope.insert(alias);
+            }
+        }
+    }
+    case.query.ret.items.iter().all(|it| reads(&it.expr, &scope))
+}
+
+fn candidates(case: &Case) -> Vec<Case> {
     let mut out = Vec::new();
     let g = &case.graph;
     let without = |ids: &[i64]| {
@@ -219,9 +272,13 @@ fn set_filter(c: &mut Clause, to: Option<Expr>) {
     }
 }
 
-/// Calls `f` with every tree that replaces one node of `e` by one of its children.
+/// Calls `f` with every tree that replaces one node of `e` by one of its children of a type
+/// that can stand in its place.
 fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
     for c in e.children() {
+        if matches!((c.ty(), e.ty()), (Some(a), Some(b)) if a != b) {
+            continue;
+        }
         f(c.clone());
     }
     for i in 0..e.children().len() {
@@ -305,5 +362,38 @@ fn ops(e: &Expr, out: &mut BTreeSet<String>) {
     }
     for c in e.children() {
         ops(c, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Graph, Item, Lit, NodePat, Pattern, Return, Schema, Split};
+
+    fn case(clauses: Vec<Clause>, ret: &str, pred: Option<Expr>) -> Case {
+        let graph = Graph { round: 0, schema: Schema { labels: vec![], types: vec![] }, nodes: vec![], rels: vec![] };
+        let item = Item { expr: Expr::Var(ret.into()), alias: "a9".into() };
+        let query = Query { clauses, ret: Return { distinct: false, items: vec![item], order: false, limit: None } };
+        Case { index: 0, graph, query, split: pred.map(|pred| Split { clause: 0, pred }) }
+    }
+
+    fn matching(var: &str) -> Clause {
+        let start = NodePat { var: var.into(), label: None, props: vec![] };
+        Clause::Match { optional: false, patterns: vec![Pattern { start, hops: vec![] }], filter: None }
+    }
+
+    #[test]
+    fn a_reduced_query_keeps_its_variables_in_scope_and_its_predicates_boolean() {
+        assert!(valid(&case(vec![matching("n0")], "n0", None)));
+        // The WITH that defined a3 was removed: a3 is read out of scope.
+        let with = Clause::With {
+            distinct: false,
+            items: vec![Item { expr: Expr::Var("a3".into()), alias: "a3".into() }],
+            filter: None,
+        };
+        assert!(!valid(&case(vec![matching("n0"), with], "a3", None)));
+        // A string where a predicate belongs.
+        assert!(!valid(&case(vec![matching("n0")], "n0", Some(Expr::Lit(Lit::Str(String::new()))))));
+        assert!(valid(&case(vec![matching("n0")], "n0", Some(Expr::IsNull(Box::new(Expr::Var("n0".into())), false)))));
     }
 }

@@ -14,6 +14,7 @@
 pub mod bridged;
 pub mod falkordb;
 pub mod kuzu;
+pub mod ladybug;
 pub mod resp;
 
 use crosscheck_core::{EngineFactory, Value};
@@ -21,7 +22,7 @@ use serde_json::Value as Json;
 
 /// Every Cypher engine of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&kuzu::FACTORY, &falkordb::FACTORY]
+    vec![&kuzu::FACTORY, &falkordb::FACTORY, &ladybug::FACTORY]
 }
 
 /// A value as the Python host writes it (`bridge/graphdb.py`).
