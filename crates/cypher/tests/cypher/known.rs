@@ -98,3 +98,8 @@ fn kuzu_known_answers() {
 fn falkordb_known_answers() {
     check_engine("falkordb");
 }
+
+#[test]
+fn ladybug_known_answers() {
+    check_engine("ladybug");
+}
