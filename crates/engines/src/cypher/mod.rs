@@ -8,8 +8,9 @@
 //! a statement that returns no columns, `Rows` with the returned columns in order, or the first
 //! error. Values come back as the engine typed them: integers as `Value::Int`, floats as
 //! `Value::Float`, strings, booleans, lists as `Value::List`, maps as `Value::Map`, null as
-//! `Value::Null`; a whole node or relationship (which the leg never returns) as `Value::Node` /
-//! `Value::Edge` holding the engine's own id.
+//! `Value::Null`. A whole node or relationship, which the leg never returns, comes back as
+//! `Value::Node` / `Value::Edge` with the engine's own id from FalkorDB, and as the text of the
+//! Python object from the Python host.
 
 pub mod bridged;
 pub mod falkordb;
