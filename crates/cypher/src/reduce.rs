@@ -2,7 +2,7 @@
 //! deduplication signature. The reducer in core keeps a candidate only if the finding's own
 //! oracle still fails the same way, so a step may produce an invalid query: it is rejected.
 
-use crate::model::{Case, Clause, Expr, Query};
+use crate::model::{Case, Clause, Expr, Query, Schema};
 use crate::print;
 use crosscheck_core::{Evidence, Shape};
 use std::collections::BTreeSet;
@@ -49,10 +49,22 @@ pub fn shrink(case: &Case) -> Vec<Case> {
     out
 }
 
+/// An expression's type as far as its form and the schema tell (property keys are globally
+/// unique, `id` is an integer).
+fn ty_in(e: &Expr, schema: &Schema) -> Option<crate::model::Ty> {
+    match e {
+        Expr::Prop(_, k) if k == "id" => Some(crate::model::Ty::Int),
+        Expr::Prop(_, k) => {
+            schema.node_props(None).into_iter().chain(schema.rel_props(None)).find(|p| p.key == *k).map(|p| p.ty)
+        }
+        e => e.ty(),
+    }
+}
+
 /// Whether every variable a clause reads is in scope there, and every WHERE and the partition
 /// predicate is boolean as far as their form says.
 pub fn valid(case: &Case) -> bool {
-    let boolish = |e: &Expr| e.ty().is_none_or(|t| t == crate::model::Ty::Bool);
+    let boolish = |e: &Expr| ty_in(e, &case.graph.schema).is_none_or(|t| t == crate::model::Ty::Bool);
     let mut scope: BTreeSet<&str> = BTreeSet::new();
     let reads = |e: &Expr, scope: &BTreeSet<&str>| e.vars().iter().all(|v| scope.contains(v));
     for (i, c) in case.query.clauses.iter().enumerate() {
@@ -129,11 +141,11 @@ fn candidates(case: &Case) -> Vec<Case> {
         }
     }
     clause_removals(case, &mut out);
-    for q in query_steps(&case.query) {
+    for q in query_steps(&case.query, &case.graph.schema) {
         out.push(Case { query: q, ..case.clone() });
     }
     if let Some(s) = &case.split {
-        expr_steps(&s.pred, &mut |e| {
+        expr_steps(&s.pred, &case.graph.schema, &mut |e| {
             let mut c = case.clone();
             if let Some(s) = c.split.as_mut() {
                 s.pred = e;
@@ -161,7 +173,7 @@ fn clause_removals(case: &Case, out: &mut Vec<Case>) {
     }
 }
 
-fn query_steps(q: &Query) -> Vec<Query> {
+fn query_steps(q: &Query, sc: &Schema) -> Vec<Query> {
     let mut out = Vec::new();
     let mut edit = |f: &dyn Fn(&mut Query)| {
         let mut c = q.clone();
@@ -183,14 +195,14 @@ fn query_steps(q: &Query) -> Vec<Query> {
         }
     }
     for (i, cl) in q.clauses.iter().enumerate() {
-        clause_steps(cl, &mut |new| {
+        clause_steps(cl, sc, &mut |new| {
             let mut c = q.clone();
             c.clauses[i] = new;
             out.push(c);
         });
     }
     for (i, item) in q.ret.items.iter().enumerate() {
-        expr_steps(&item.expr, &mut |e| {
+        expr_steps(&item.expr, sc, &mut |e| {
             let mut c = q.clone();
             c.ret.items[i].expr = e;
             out.push(c);
@@ -201,7 +213,7 @@ fn query_steps(q: &Query) -> Vec<Query> {
 
 /// Smaller versions of one clause: a pattern, hop, label, item or list member less; its WHERE
 /// gone or replaced by a child.
-fn clause_steps(cl: &Clause, f: &mut dyn FnMut(Clause)) {
+fn clause_steps(cl: &Clause, sc: &Schema, f: &mut dyn FnMut(Clause)) {
     let mut edit = |g: &dyn Fn(&mut Clause)| {
         let mut c = cl.clone();
         g(&mut c);
@@ -258,7 +270,7 @@ fn clause_steps(cl: &Clause, f: &mut dyn FnMut(Clause)) {
     }
     if let Some(w) = print::own_filter(cl) {
         edit(&|c| set_filter(c, None));
-        expr_steps(w, &mut |e| {
+        expr_steps(w, sc, &mut |e| {
             let mut c = cl.clone();
             set_filter(&mut c, Some(e));
             f(c);
@@ -274,16 +286,16 @@ fn set_filter(c: &mut Clause, to: Option<Expr>) {
 
 /// Calls `f` with every tree that replaces one node of `e` by one of its children of a type
 /// that can stand in its place.
-fn expr_steps(e: &Expr, f: &mut dyn FnMut(Expr)) {
+fn expr_steps(e: &Expr, sc: &Schema, f: &mut dyn FnMut(Expr)) {
     for c in e.children() {
-        if matches!((c.ty(), e.ty()), (Some(a), Some(b)) if a != b) {
+        if matches!((ty_in(c, sc), ty_in(e, sc)), (Some(a), Some(b)) if a != b) {
             continue;
         }
         f(c.clone());
     }
     for i in 0..e.children().len() {
         let child = e.children()[i].clone();
-        expr_steps(&child, &mut |x| {
+        expr_steps(&child, sc, &mut |x| {
             let mut new = e.clone();
             if let Some(slot) = new.children_mut().into_iter().nth(i) {
                 *slot = x;

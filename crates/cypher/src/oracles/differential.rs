@@ -73,6 +73,16 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         })
         .collect();
     let (a, b) = (groups.0[0][0], groups.0[1][0]);
+    // An error's message is part of the key: reduction must keep the same engine's same error,
+    // not slip to another engine rejecting a smaller query.
+    let errors: Vec<String> = labels
+        .iter()
+        .zip(&answers)
+        .filter_map(|(l, r)| match r {
+            Ran::Error(m) => Some(format!("{l}:{}", super::message_key(m))),
+            Ran::Rows(_) => None,
+        })
+        .collect();
     let detail =
         CypherDetail { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
     Check::finding(Evidence {
@@ -81,7 +91,8 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         summary: format!("engines disagree: {}", summary.join("; ")),
         expected: format!("{}: {}", labels[a], render(&answers[a])),
         actual: format!("{}: {}", labels[b], render(&answers[b])),
-        key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase(),
+        key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()
+            + &errors.iter().map(|e| format!(":error:{e}")).collect::<String>(),
         detail: crosscheck_core::Detail::of(&detail),
     })
 }

@@ -74,7 +74,7 @@ pub fn compare_options() -> CompareOptions {
 /// check to return at once: a timeout (skipped), an error the dialect expects, or a crash.
 pub fn run(e: &mut dyn Engine, q: &Query, text: &str, opts: &CheckOptions) -> Result<Ran, Check> {
     match e.run(text, opts.timeout) {
-        Outcome::Rows(r) if r.columns.len() == q.ret.items.len() => Ok(Ran::Rows(r)),
+        Outcome::Rows(r) if r.columns.len() == q.ret.items.len() || r.is_empty() => Ok(Ran::Rows(r)),
         Outcome::Rows(r) => {
             Ok(Ran::Error(format!("answered {} columns for {} items", r.columns.len(), q.ret.items.len())))
         }
@@ -125,10 +125,9 @@ pub fn render(r: &Ran) -> String {
     }
 }
 
-/// An engine's error on a valid query, as a finding of class `error`; the key keeps the
-/// message's first words with numbers masked (one message, one key).
-pub fn error_finding(label: &str, message: &str, detail: &CypherDetail) -> Check {
-    let mut key = String::from("error:");
+/// A message's first 60 characters with numbers masked: one message, one key.
+pub fn message_key(message: &str) -> String {
+    let mut key = String::new();
     for c in message.chars().take(60) {
         if !c.is_ascii_digit() {
             key.push(c);
@@ -136,6 +135,12 @@ pub fn error_finding(label: &str, message: &str, detail: &CypherDetail) -> Check
             key.push('#');
         }
     }
+    key
+}
+
+/// An engine's error on a valid query, as a finding of class `error`.
+pub fn error_finding(label: &str, message: &str, detail: &CypherDetail) -> Check {
+    let key = format!("error:{}", message_key(message));
     Check::finding(Evidence {
         class: FindingClass::Error,
         engines: vec![label.to_string()],

@@ -103,3 +103,8 @@ fn falkordb_known_answers() {
 fn ladybug_known_answers() {
     check_engine("ladybug");
 }
+
+#[test]
+fn graphqlite_known_answers() {
+    check_engine("graphqlite");
+}

@@ -6,7 +6,7 @@
 //! each but the last ending with `;` and a newline (the leg's graph scripts: DDL, then the
 //! nodes, then the relationships). They run in order; the answer is the last one's: `Done` for
 //! a statement that returns no columns, `Rows` with the returned columns in order, or the first
-//! error. Values come back as the engine typed them: integers as `Value::Int`, floats as
+//! error (an empty answer may name no columns: GraphQLite's JSON rows carry them). Values come back as the engine typed them: integers as `Value::Int`, floats as
 //! `Value::Float`, strings, booleans, lists as `Value::List`, maps as `Value::Map`, null as
 //! `Value::Null`. A whole node or relationship, which the leg never returns, comes back as
 //! `Value::Node` / `Value::Edge` with the engine's own id from FalkorDB, and as the text of the
@@ -14,6 +14,7 @@
 
 pub mod bridged;
 pub mod falkordb;
+pub mod graphqlite;
 pub mod kuzu;
 pub mod ladybug;
 pub mod resp;
@@ -23,7 +24,7 @@ use serde_json::Value as Json;
 
 /// Every Cypher engine of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&kuzu::FACTORY, &falkordb::FACTORY, &ladybug::FACTORY]
+    vec![&kuzu::FACTORY, &falkordb::FACTORY, &ladybug::FACTORY, &graphqlite::FACTORY]
 }
 
 /// A value as the Python host writes it (`bridge/graphdb.py`).
