@@ -22,6 +22,8 @@ MATRIX=(
   "datalog-dlsmith|datalog|cozo,reference|dlsmith|"
   "datalog-differential|datalog|reference,cozo,nemo,z3,clingo,swipl,sqlite,postgres,duckdb|differential|"
   "datalog-config|datalog|cozo,sqlite|config|"
+  "cypher-differential|cypher|kuzu,falkordb|differential|"
+  "cypher-partition|cypher|kuzu|partition|"
 )
 
 dump() {

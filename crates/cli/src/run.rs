@@ -15,7 +15,7 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// sql, smt, datalog, sparql (cypher is planned)
+    /// sql, smt, datalog, sparql, cypher
     pub(crate) kind: String,
     /// Engines, comma-separated: NAME[=LOCATION][@LABEL]; mutant:<engine>:<fault> injects a fault
     #[arg(long)]

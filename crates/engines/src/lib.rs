@@ -1,11 +1,12 @@
 //! crosscheck's engines layer: every engine behind core's [`Engine`] interface, grouped by the
-//! language it speaks (`sql`, `smt`, `datalog`, `sparql`), the processes, bridges and private servers they run in
+//! language it speaks (`sql`, `smt`, `datalog`, `sparql`, `cypher`), the processes, bridges and private servers they run in
 //! (`transport`), and fault injection (`mutant`).
 //!
 //! Invariant: this crate depends on core only, never on a leg. Engines report what they are
 //! (name, label, version, location, the dialect they speak); what a dialect can express is the
 //! leg's knowledge, derived from the dialect name.
 
+pub mod cypher;
 pub mod datalog;
 pub mod mutant;
 pub mod smt;

@@ -35,7 +35,7 @@ fn check_usage_error(args: &[&str], needle: &str) {
 #[test]
 fn bad_input_gets_one_line_and_exit_2() {
     check_usage_error(&["run", "nosql", "--tests", "1"], "unknown kind \"nosql\"");
-    check_usage_error(&["run", "cypher", "--tests", "1"], "not built yet");
+    check_usage_error(&["run", "cypher", "--oracle", "tlp", "--tests", "1"], "unknown oracle \"tlp\"");
     check_usage_error(&["run", "sql", "--engines", "sqllite", "--tests", "1"], "unknown engine \"sqllite\"");
     check_usage_error(&["run", "sql", "--engines", "mutant:sqlite:nope", "--tests", "1"], "unknown fault");
     check_usage_error(&["run", "sql", "--oracle", "tlp-nope", "--tests", "1"], "unknown oracle \"tlp-nope\"");

@@ -44,6 +44,8 @@ pub const HOST: &str = concat!(
     include_str!("../../bridge/rdflib.py"),
     "\n",
     include_str!("../../bridge/pyoxigraph.py"),
+    "\n",
+    include_str!("../../bridge/graphdb.py"),
     "\nsys.exit(main())\n",
 );
 

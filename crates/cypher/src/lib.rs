@@ -1,0 +1,163 @@
+//! The Cypher leg: GDsmith's differential testing of graph database engines (a random schema
+//! and property graph, skeleton queries completed from the context so that they are valid and
+//! free of undefined behaviour, multiset comparison of typed answers), plus GDBMeter's query
+//! partitioning for one engine alone. The engines live in `crosscheck-engines`
+//! (`cypher::registry`); the leg knows what each can run by the dialect it reports.
+
+pub mod dialect;
+pub mod gen;
+pub mod model;
+pub mod oracles;
+pub mod print;
+pub mod query;
+pub mod reduce;
+pub mod repro;
+
+pub use model::Case;
+pub use oracles::CypherOracle;
+
+use crate::dialect::Cap;
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, GenOptions, Generator, Kind, Outcome, Shape};
+use rand::Rng;
+
+/// Queries per graph. GDsmith runs 1,000; more rounds of fewer queries vary the graphs more
+/// for the same time, and loading a graph of a few dozen elements is cheap.
+pub const QUERIES_PER_ROUND: u64 = 100;
+
+/// Separates the graph stream from the query stream of one seed.
+const GRAPH_STREAM: u64 = 0x4359_5048_4552;
+
+/// The leg.
+pub struct CypherKind;
+
+impl Kind for CypherKind {
+    type Case = Case;
+    type Oracle = CypherOracle;
+    const NAME: &'static str = "cypher";
+    const DEFAULT_ENGINES: &'static [&'static str] = &["kuzu"];
+    /// One engine alone is enough for partitioning; `differential` needs a second engine.
+    const DEFAULT_ORACLES: &'static [CypherOracle] = &[CypherOracle::Partition];
+
+    fn validate(&self, oracles: &[CypherOracle], engines: &[EngineInfo]) -> Result<(), String> {
+        if let Some(e) = engines.iter().find(|e| dialect::by_name(&e.dialect).is_none()) {
+            return Err(format!("engine {} speaks {}, which the Cypher leg does not know", e.label, e.dialect));
+        }
+        oracles.iter().try_for_each(|o| o.validate(engines))
+    }
+
+    fn generator(
+        &self,
+        opts: &GenOptions,
+        engines: &[EngineInfo],
+    ) -> Result<Box<dyn Generator<Case, CypherOracle>>, String> {
+        let dialects: Vec<_> = engines.iter().filter_map(|e| dialect::by_name(&e.dialect)).collect();
+        Ok(Box::new(CypherGen::new(opts.seed, dialects)))
+    }
+
+    fn setup_id(&self, case: &Case) -> u64 {
+        case.graph.round
+    }
+
+    fn prepare(&self, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        for e in engines.iter_mut() {
+            let label = e.info().label.clone();
+            let Some(d) = dialect::by_name(&e.info().dialect) else {
+                return Check::Skip(format!("{label}: unknown dialect"));
+            };
+            let script = print::graph_script(&case.graph, d);
+            if let Err(err) = e.reset() {
+                return Check::Skip(format!("cannot reset {label}: {err}"));
+            }
+            match e.run(&script, opts.timeout) {
+                Outcome::Done | Outcome::Rows(_) => {}
+                out @ Outcome::Crash { .. } => {
+                    return Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::none()))
+                }
+                Outcome::Error { message, .. } => {
+                    let detail = oracles::CypherDetail { queries: vec![script], answers: vec![] };
+                    return oracles::error_finding(&label, &message, &detail);
+                }
+                other => return Check::Skip(format!("{label} did not load the graph: {other}")),
+            }
+        }
+        Check::Pass { nonempty: false }
+    }
+
+    fn check(&self, oracle: CypherOracle, case: &Case, engines: &mut [Box<dyn Engine>], o: &CheckOptions) -> Check {
+        oracle.check(case, engines, o)
+    }
+
+    fn shrink(&self, case: &Case) -> Vec<Case> {
+        reduce::shrink(case)
+    }
+
+    fn size(&self, case: &Case) -> usize {
+        reduce::size(case)
+    }
+
+    fn signature(&self, _: CypherOracle, case: &Case, evidence: &Evidence) -> Shape {
+        reduce::signature(case, evidence)
+    }
+
+    fn reproducers(
+        &self,
+        stem: &str,
+        oracle: CypherOracle,
+        case: &Case,
+        evidence: &Evidence,
+        engines: &[EngineInfo],
+    ) -> Vec<(String, String)> {
+        repro::reproducers(stem, oracle, case, evidence, engines)
+    }
+}
+
+/// The generator: case `index` is a pure function of the seed, the engines' dialects and the
+/// index. Its graph is a function of the seed, the dialects and the round, cached for the round.
+pub struct CypherGen {
+    pub seed: u64,
+    pub dialects: Vec<&'static dyn dialect::Dialect>,
+    round: Option<(model::Graph, gen::Pools)>,
+}
+
+impl CypherGen {
+    pub fn new(seed: u64, dialects: Vec<&'static dyn dialect::Dialect>) -> CypherGen {
+        CypherGen { seed, dialects, round: None }
+    }
+}
+
+impl Generator<Case, CypherOracle> for CypherGen {
+    fn case(&mut self, index: u64, oracle: CypherOracle) -> Case {
+        let round = index / QUERIES_PER_ROUND;
+        let dialects = &self.dialects;
+        // A construct some dialects lack is asked with `all_have`; one whose meaning differs
+        // between them with `agree`.
+        let caps = |c: Cap| match c {
+            Cap::MultiLabel | Cap::MatchAfterOptional => dialect::all_have(dialects, c),
+            Cap::ConcatNull | Cap::IntegerSum | Cap::SelfLoopOnce => dialect::agree(dialects, c),
+        };
+        let (graph, pools) = match self.round.take() {
+            Some(r) if r.0.round == round => r,
+            _ => {
+                let mut rng = crosscheck_core::rng(self.seed ^ GRAPH_STREAM, round);
+                gen::graph(&mut rng, round, caps(Cap::MultiLabel), caps(Cap::SelfLoopOnce))
+            }
+        };
+        let mut rng = crosscheck_core::rng(self.seed, index);
+        let rowwise = oracle == CypherOracle::Partition;
+        let mut qg = query::QueryGen::new(&mut rng, &graph, &pools, &caps, rowwise);
+        let query = qg.query();
+        let split = rowwise.then(|| {
+            let scopes = std::mem::take(&mut qg.scopes);
+            let (clause, scope) = scopes[qg_pick(&mut qg, scopes.len())].clone();
+            model::Split { clause, pred: qg.predicate(&scope) }
+        });
+        drop(qg);
+        let case = Case { index, graph: graph.clone(), query, split };
+        self.round = Some((graph, pools));
+        case
+    }
+}
+
+fn qg_pick<R: Rng>(qg: &mut query::QueryGen<'_, R>, n: usize) -> usize {
+    qg.pick(n)
+}

@@ -1,0 +1,98 @@
+//! `differential` (GDsmith's oracle): the same query on every engine, answers grouped by
+//! agreement (`core::Groups`). An engine that errs where another answers is a finding of class
+//! `error`; different answers are class `logic`.
+
+use super::{render, run, same_rows, CypherDetail, Ran};
+use crate::model::Query;
+use crate::{print, Case};
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Groups, Value};
+
+/// How answers are compared for `q`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    Bag,
+    /// Under ORDER BY every returned column, with no null among them: every engine must give
+    /// the same sequence.
+    Sequence,
+    /// A LIMIT under an order whose null placement engines choose differently: only the size.
+    SizeOnly,
+}
+
+pub fn mode(q: &Query, answers: &[Ran]) -> Mode {
+    let nulls = answers.iter().any(|a| matches!(a, Ran::Rows(r) if r.rows.iter().flatten().any(|v| *v == Value::Null)));
+    match (q.ret.order && !nulls, q.ret.limit.is_some()) {
+        (true, _) => Mode::Sequence,
+        (false, true) => Mode::SizeOnly,
+        (false, false) => Mode::Bag,
+    }
+}
+
+/// Whether two answers agree under `mode`; two errors agree (their messages are the engines').
+pub fn same(a: &Ran, b: &Ran, mode: Mode) -> bool {
+    match (a, b) {
+        (Ran::Error(_), Ran::Error(_)) => true,
+        (Ran::Rows(x), Ran::Rows(y)) => match mode {
+            Mode::SizeOnly => x.len() == y.len(),
+            Mode::Bag => same_rows(x, y, false),
+            Mode::Sequence => same_rows(x, y, true),
+        },
+        _ => false,
+    }
+}
+
+pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+    let text = print::query(&case.query);
+    let mut answers = Vec::new();
+    let mut labels = Vec::new();
+    for e in engines.iter_mut() {
+        match run(e.as_mut(), &case.query, &text, opts) {
+            Ok(a) => answers.push(a),
+            Err(check) => return check,
+        }
+        labels.push(e.info().label.clone());
+    }
+    let mode = mode(&case.query, &answers);
+    let groups = Groups::of(&answers, |a, b| same(a, b, mode));
+    let nonempty = answers.iter().any(|a| matches!(a, Ran::Rows(r) if !r.is_empty()));
+    if groups.agree() {
+        return match answers.first() {
+            Some(Ran::Error(m)) => Check::Skip(format!("every engine rejects the query: {m}")),
+            _ => Check::Pass { nonempty },
+        };
+    }
+    let label = |i: usize| labels[i].as_str();
+    let key = groups.sorted_names(label, ", ");
+    let errs = groups.0.iter().any(|g| matches!(answers[g[0]], Ran::Error(_)));
+    let summary: Vec<String> = groups
+        .names(label, ", ")
+        .iter()
+        .zip(&groups.0)
+        .map(|(names, g)| match &answers[g[0]] {
+            Ran::Rows(r) => format!("{{{names}}}: {} row(s)", r.len()),
+            Ran::Error(m) => format!("{{{names}}}: error {m}"),
+        })
+        .collect();
+    let (a, b) = (groups.0[0][0], groups.0[1][0]);
+    // An error's message is part of the key: reduction must keep the same engine's same error,
+    // not slip to another engine rejecting a smaller query.
+    let errors: Vec<String> = labels
+        .iter()
+        .zip(&answers)
+        .filter_map(|(l, r)| match r {
+            Ran::Error(m) => Some(format!("{l}:{}", super::message_key(m))),
+            Ran::Rows(_) => None,
+        })
+        .collect();
+    let detail =
+        CypherDetail { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
+    Check::finding(Evidence {
+        class: if errs { FindingClass::Error } else { FindingClass::Logic },
+        engines: key.clone(),
+        summary: format!("engines disagree: {}", summary.join("; ")),
+        expected: format!("{}: {}", labels[a], render(&answers[a])),
+        actual: format!("{}: {}", labels[b], render(&answers[b])),
+        key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()
+            + &errors.iter().map(|e| format!(":error:{e}")).collect::<String>(),
+        detail: crosscheck_core::Detail::of(&detail),
+    })
+}

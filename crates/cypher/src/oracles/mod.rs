@@ -1,0 +1,153 @@
+//! The oracles, one module each, and what they share: running a printed query, checking its
+//! shape, comparing answers under the leg's value policy, rendering answers for findings.
+
+pub mod differential;
+pub mod partition;
+
+use crate::dialect;
+use crate::model::Query;
+use crosscheck_core::bag::diff;
+use crosscheck_core::{
+    Check, CheckOptions, CompareOptions, Engine, EngineInfo, Evidence, FindingClass, Oracle, Outcome, Rows, Value,
+};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CypherOracle {
+    /// The same query on every engine (GDsmith): answers grouped by agreement, errors a class.
+    Differential,
+    /// GDBMeter's query partitioning: a MATCH's WHERE split by p, NOT p and p IS NULL.
+    Partition,
+}
+
+impl Oracle for CypherOracle {
+    const ALL: &'static [CypherOracle] = &[CypherOracle::Differential, CypherOracle::Partition];
+
+    fn name(self) -> &'static str {
+        match self {
+            CypherOracle::Differential => "differential",
+            CypherOracle::Partition => "partition",
+        }
+    }
+}
+
+impl CypherOracle {
+    pub fn validate(self, engines: &[EngineInfo]) -> Result<(), String> {
+        match self {
+            CypherOracle::Differential if engines.len() < 2 => Err(
+                "the differential oracle needs two or more engines (e.g. --engines kuzu,falkordb, or kuzu@a,kuzu@b=/path/to/venv)"
+                    .into(),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn check(self, case: &crate::Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        match self {
+            CypherOracle::Differential => differential::check(case, engines, opts),
+            CypherOracle::Partition => partition::check(case, engines, opts),
+        }
+    }
+}
+
+/// The leg's record of a finding: the texts run and each engine's answer.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CypherDetail {
+    pub queries: Vec<String>,
+    pub answers: Vec<(String, String)>,
+}
+
+/// An engine's answer to one query.
+pub enum Ran {
+    Rows(Rows),
+    Error(String),
+}
+
+/// Integers and floats are kept apart (`1` and `1.0` differ in Cypher's type system); floats
+/// are compared by the shared policy.
+pub fn compare_options() -> CompareOptions {
+    CompareOptions { unify_numbers: false, ..CompareOptions::default() }
+}
+
+/// Runs `text` on `e`: its rows (as many columns as `q` returns) or error. `Err` carries the
+/// check to return at once: a timeout (skipped), an error the dialect expects, or a crash.
+pub fn run(e: &mut dyn Engine, q: &Query, text: &str, opts: &CheckOptions) -> Result<Ran, Check> {
+    match e.run(text, opts.timeout) {
+        Outcome::Rows(r) if r.columns.len() == q.ret.items.len() || r.is_empty() => Ok(Ran::Rows(r)),
+        Outcome::Rows(r) => {
+            Ok(Ran::Error(format!("answered {} columns for {} items", r.columns.len(), q.ret.items.len())))
+        }
+        Outcome::Error { message, .. }
+            if dialect::by_name(&e.info().dialect).is_some_and(|d| d.expected_error(&message)) =>
+        {
+            Err(Check::Skip(format!("{}: an error the engine raises by design: {message}", e.info().label)))
+        }
+        Outcome::Error { message, .. } => Ok(Ran::Error(message)),
+        out @ Outcome::Crash { .. } => {
+            let label = e.info().label.clone();
+            let detail = CypherDetail { queries: vec![text.to_string()], answers: vec![] };
+            Err(Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::of(&detail))))
+        }
+        Outcome::Timeout { .. } => Err(Check::Skip(format!("{}: timeout", e.info().label))),
+        other => Ok(Ran::Error(format!("unexpected answer to a query: {other}"))),
+    }
+}
+
+/// Whether two row sets are equal: as sequences when `ordered`, else as multisets.
+pub fn same_rows(a: &Rows, b: &Rows, ordered: bool) -> bool {
+    let opts = compare_options();
+    if !ordered {
+        return diff(a, b, &opts).is_empty();
+    }
+    a.len() == b.len() && a.rows.iter().zip(&b.rows).all(|(x, y)| diff(&one(x), &one(y), &opts).is_empty())
+}
+
+fn one(row: &[Value]) -> Rows {
+    Rows::new(Vec::new(), vec![row.to_vec()])
+}
+
+/// Rows for people: at most 20, one a line.
+pub fn render(r: &Ran) -> String {
+    match r {
+        Ran::Error(m) => format!("error: {m}"),
+        Ran::Rows(rows) => {
+            let mut s = format!("{} row(s)", rows.len());
+            for row in rows.rows.iter().take(20) {
+                let cells: Vec<String> = row.iter().map(ToString::to_string).collect();
+                let _ = write!(s, "\n  {}", cells.join(" | "));
+            }
+            if rows.len() > 20 {
+                s.push_str("\n  ...");
+            }
+            s
+        }
+    }
+}
+
+/// A message's first 60 characters with numbers masked: one message, one key.
+pub fn message_key(message: &str) -> String {
+    let mut key = String::new();
+    for c in message.chars().take(60) {
+        if !c.is_ascii_digit() {
+            key.push(c);
+        } else if !key.ends_with('#') {
+            key.push('#');
+        }
+    }
+    key
+}
+
+/// An engine's error on a valid query, as a finding of class `error`.
+pub fn error_finding(label: &str, message: &str, detail: &CypherDetail) -> Check {
+    let key = format!("error:{}", message_key(message));
+    Check::finding(Evidence {
+        class: FindingClass::Error,
+        engines: vec![label.to_string()],
+        summary: format!("{label} rejects a valid query: {message}"),
+        expected: "an answer".into(),
+        actual: message.to_string(),
+        key,
+        detail: crosscheck_core::Detail::of(detail),
+    })
+}

@@ -1,0 +1,79 @@
+//! `partition`: GDBMeter's query partitioning for graphs, on one engine alone.
+//!
+//! A MATCH's WHERE keeps a row only when its condition is true (false and null both drop it).
+//! For the MATCH's own condition w (true when it has none) and a predicate p, each row for
+//! which w is true has exactly one of p, NOT p and p IS NULL true (Cypher's three-valued
+//! logic), so
+//!
+//! ```text
+//! Q(w) = Q(w AND p) ⊎ Q(w AND NOT p) ⊎ Q(w AND (p IS NULL))
+//! ```
+//!
+//! as multisets, provided every clause after the MATCH maps each row on its own: MATCH,
+//! OPTIONAL MATCH, UNWIND and a WITH without aggregates or DISTINCT, and a RETURN without
+//! them, ORDER BY or LIMIT (the generator builds partition cases so). The split MATCH is never
+//! OPTIONAL: there a WHERE is part of the pattern, not a filter.
+
+use super::{error_finding, render, run, same_rows, CypherDetail, Ran};
+use crate::model::{Expr, Split};
+use crate::{print, Case};
+use crosscheck_core::bag::union_all;
+use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Rows};
+
+/// The unpartitioned query and its three parts, printed.
+pub fn texts(case: &Case, split: &Split) -> [String; 4] {
+    let own = case.query.clauses.get(split.clause).and_then(print::own_filter);
+    let p = || Box::new(split.pred.clone());
+    let with = |part: Expr| {
+        let f = match own {
+            Some(w) => Expr::And(Box::new(w.clone()), Box::new(part)),
+            None => part,
+        };
+        print::query_with(&case.query, Some((split.clause, &f)))
+    };
+    [print::query(&case.query), with(split.pred.clone()), with(Expr::Not(p())), with(Expr::IsNull(p(), false))]
+}
+
+pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+    let Some(split) = &case.split else { return Check::Skip("no MATCH to partition".into()) };
+    let texts = texts(case, split);
+    let mut nonempty = false;
+    for e in engines.iter_mut() {
+        let label = e.info().label.clone();
+        let mut parts: Vec<Rows> = Vec::new();
+        for t in &texts {
+            match run(e.as_mut(), &case.query, t, opts) {
+                Ok(Ran::Rows(r)) => parts.push(r),
+                Ok(Ran::Error(m)) => {
+                    return error_finding(&label, &m, &CypherDetail { queries: vec![t.clone()], answers: vec![] })
+                }
+                Err(check) => return check,
+            }
+        }
+        let whole = parts[0].clone();
+        nonempty |= !whole.is_empty();
+        let union = union_all(&parts[1..]);
+        if same_rows(&whole, &union, false) {
+            continue;
+        }
+        let d = crosscheck_core::bag::diff(&whole, &union, &super::compare_options());
+        let rel = format!("{:?}", d.relation()).to_lowercase();
+        let names = ["unpartitioned", "p", "NOT p", "p IS NULL"];
+        let answers =
+            names.iter().zip(&parts).map(|(n, r)| (format!("{label} {n}"), render(&Ran::Rows(r.clone())))).collect();
+        return Check::finding(Evidence {
+            class: FindingClass::Logic,
+            engines: vec![label.clone()],
+            summary: format!(
+                "{label}: the partitions by p, NOT p and p IS NULL hold {} row(s), the unpartitioned query {} ({rel})",
+                union.len(),
+                whole.len()
+            ),
+            expected: render(&Ran::Rows(whole)),
+            actual: render(&Ran::Rows(union)),
+            key: format!("partition:{rel}"),
+            detail: crosscheck_core::Detail::of(&CypherDetail { queries: texts.to_vec(), answers }),
+        });
+    }
+    Check::Pass { nonempty }
+}

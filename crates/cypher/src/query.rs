@@ -1,0 +1,389 @@
+//! GDsmith's query generation (extraction §2.3–2.5): a random skeleton (MATCH, then 1 to 4 of
+//! MATCH / OPTIONAL MATCH / WITH / UNWIND, then RETURN) whose slots are filled clause by clause
+//! from the context: the local environment (the variables in scope, reset by WITH) and the
+//! facts (each variable's type; a node's label, a relationship's type). That meets the three
+//! semantic requirements: only variables in scope are referenced, operands have the types their
+//! operators need, and property keys come from the schema of the variable's label or type.
+//!
+//! No undefined behaviour is generated: integers stay in ranges whose sums cannot overflow,
+//! there is no division, no float comparison, SKIP/LIMIT only under ORDER BY every returned
+//! column, and no whole node or relationship is returned (their `id` properties are).
+
+use crate::dialect::Cap;
+use crate::gen::{self, Pools};
+use crate::model::{
+    Agg, Clause, CmpOp, Dir, Expr, Func, Graph, Item, Lit, NodePat, Pattern, Query, RelPat, Return, StrOp, Ty,
+};
+use rand::Rng;
+
+/// What is known of a variable in scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fact {
+    Node(Option<usize>),
+    Rel(Option<usize>),
+    Val(Ty),
+    /// An `avg()`: returned, never an operand (floats are not compared).
+    Float,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Var {
+    pub name: String,
+    pub fact: Fact,
+}
+
+/// Pattern starts on new, unconnected nodes a query may have: each multiplies the rows.
+const MAX_FREE: u32 = 3;
+
+pub struct QueryGen<'a, R: Rng> {
+    rng: &'a mut R,
+    g: &'a Graph,
+    pools: &'a Pools,
+    caps: &'a dyn Fn(Cap) -> bool,
+    /// Row-wise clauses only (no aggregates, DISTINCT, ORDER BY or LIMIT): partition cases.
+    rowwise: bool,
+    env: Vec<Var>,
+    next: u32,
+    free: u32,
+    /// The scope each MATCH clause's WHERE sees, by clause index.
+    pub scopes: Vec<(usize, Vec<Var>)>,
+}
+
+impl<'a, R: Rng> QueryGen<'a, R> {
+    pub fn new(rng: &'a mut R, g: &'a Graph, pools: &'a Pools, caps: &'a dyn Fn(Cap) -> bool, rowwise: bool) -> Self {
+        QueryGen { rng, g, pools, caps, rowwise, env: Vec::new(), next: 0, free: 0, scopes: Vec::new() }
+    }
+
+    fn name(&mut self, prefix: char) -> String {
+        self.next += 1;
+        format!("{prefix}{}", self.next - 1)
+    }
+
+    pub fn query(&mut self) -> Query {
+        let extra = self.rng.gen_range(1..=4);
+        let mut clauses = vec![self.matching(false, 0)];
+        let mut after_optional = false;
+        for i in 1..=extra {
+            let kinds: &[u8] =
+                if after_optional && !(self.caps)(Cap::MatchAfterOptional) { &[1, 2, 3] } else { &[0, 1, 2, 3] };
+            let c = match kinds[self.rng.gen_range(0..kinds.len())] {
+                0 => self.matching(false, i),
+                1 => self.matching(true, i),
+                2 => self.with(),
+                _ => self.unwind(),
+            };
+            match &c {
+                Clause::Match { optional: true, .. } => after_optional = true,
+                Clause::With { .. } => after_optional = false,
+                _ => {}
+            }
+            clauses.push(c);
+        }
+        Query { clauses, ret: self.ret() }
+    }
+
+    /// A uniform index below `n` (at least 1).
+    pub fn pick(&mut self, n: usize) -> usize {
+        self.rng.gen_range(0..n.max(1))
+    }
+
+    /// A boolean predicate over the scope of MATCH clause `at` (the partition oracle's p).
+    pub fn predicate(&mut self, scope: &[Var]) -> Expr {
+        self.expr(Ty::Bool, 2, scope)
+    }
+
+    fn matching(&mut self, optional: bool, index: usize) -> Clause {
+        let mut fresh: Vec<Var> = Vec::new();
+        let n = if self.rng.gen_bool(0.7) { 1 } else { 2 };
+        let patterns: Vec<Pattern> = (0..n).map(|_| self.pattern(&mut fresh)).collect();
+        self.env.extend(fresh.iter().cloned());
+        let rels: Vec<&Var> = fresh.iter().filter(|v| matches!(v.fact, Fact::Rel(_))).collect();
+        // Cypher matches each relationship at most once per pattern match; Kuzu walks (a
+        // relationship may repeat). GDsmith's own conjuncts make both agree.
+        let mut distinct: Option<Expr> = None;
+        for (i, a) in rels.iter().enumerate() {
+            for b in &rels[i + 1..] {
+                let ne = Expr::Cmp(CmpOp::Ne, Box::new(id_of(&a.name)), Box::new(id_of(&b.name)));
+                distinct = Some(match distinct {
+                    Some(d) => Expr::And(Box::new(d), Box::new(ne)),
+                    None => ne,
+                });
+            }
+        }
+        let env = self.env.clone();
+        let p = self.rng.gen_bool(0.5).then(|| self.expr(Ty::Bool, 2, &env));
+        let filter = match (distinct, p) {
+            (Some(d), Some(p)) => Some(Expr::And(Box::new(d), Box::new(p))),
+            (d, p) => d.or(p),
+        };
+        if !optional {
+            self.scopes.push((index, env));
+        }
+        Clause::Match { optional, patterns, filter }
+    }
+
+    fn pattern(&mut self, fresh: &mut Vec<Var>) -> Pattern {
+        let start = self.node(None, fresh, true);
+        let hops = match self.rng.gen_range(0..8) {
+            0..=3 => 0,
+            4..=6 => 1,
+            _ => 2,
+        };
+        let mut last = start.clone();
+        let mut out = Pattern { start, hops: Vec::new() };
+        for _ in 0..hops {
+            let from = self.label_of(&last.var, fresh);
+            let dir = [Dir::Out, Dir::In, Dir::Both][self.rng.gen_range(0..3)];
+            let types: Vec<usize> = (0..self.g.schema.types.len())
+                .filter(|t| self.g.schema.types[*t].pairs.iter().any(|p| from.is_none_or(|l| ends(*p, dir).0 == l)))
+                .collect();
+            let ty = (!types.is_empty() && self.rng.gen_bool(0.5)).then(|| types[self.rng.gen_range(0..types.len())]);
+            let allowed: Option<Vec<usize>> = ty.map(|t| {
+                let pairs = &self.g.schema.types[t].pairs;
+                pairs.iter().filter(|p| from.is_none_or(|l| ends(**p, dir).0 == l)).map(|p| ends(*p, dir).1).collect()
+            });
+            let var = self.name('r');
+            let props = match ty {
+                Some(t) if self.rng.gen_bool(0.2) => self.inline(&self.g.schema.types[t].props.clone()),
+                _ => Vec::new(),
+            };
+            fresh.push(Var { name: var.clone(), fact: Fact::Rel(ty) });
+            let node = self.node(allowed.as_deref(), fresh, false);
+            last = node.clone();
+            out.hops.push((RelPat { var, ty, dir, props }, node));
+        }
+        out
+    }
+
+    fn label_of(&self, var: &str, fresh: &[Var]) -> Option<usize> {
+        self.env.iter().chain(fresh).find(|v| v.name == var).and_then(|v| match v.fact {
+            Fact::Node(l) => l,
+            _ => None,
+        })
+    }
+
+    /// A node pattern: a node variable in scope (or bound earlier in this MATCH), or a new one
+    /// with a label (one of `allowed` when a relationship type constrains it) and properties.
+    fn node(&mut self, allowed: Option<&[usize]>, fresh: &mut Vec<Var>, start: bool) -> NodePat {
+        let known: Vec<String> = self
+            .env
+            .iter()
+            .chain(fresh.iter())
+            .filter(|v| matches!(v.fact, Fact::Node(_)))
+            .map(|v| v.name.clone())
+            .collect();
+        let must_reuse = start && self.free >= MAX_FREE && !known.is_empty();
+        if !known.is_empty() && (must_reuse || self.rng.gen_bool(0.5)) {
+            let var = known[self.rng.gen_range(0..known.len())].clone();
+            return NodePat { var, label: None, props: Vec::new() };
+        }
+        if start {
+            self.free += 1;
+        }
+        let nl = self.g.schema.labels.len();
+        let label = match allowed {
+            Some(a) if !a.is_empty() => self.rng.gen_bool(0.5).then(|| a[self.rng.gen_range(0..a.len())]),
+            _ => self.rng.gen_bool(0.5).then(|| self.rng.gen_range(0..nl)),
+        };
+        let props = match label {
+            Some(l) if self.rng.gen_bool(0.2) => self.inline(&self.g.schema.labels[l].clone()),
+            _ => Vec::new(),
+        };
+        let var = self.name('n');
+        fresh.push(Var { name: var.clone(), fact: Fact::Node(label) });
+        NodePat { var, label, props }
+    }
+
+    fn inline(&mut self, props: &[crate::model::Prop]) -> Vec<(String, Lit)> {
+        if props.is_empty() {
+            return Vec::new();
+        }
+        let p = &props[self.rng.gen_range(0..props.len())];
+        let v = self.literal(p.ty);
+        vec![(p.key.clone(), v)]
+    }
+
+    fn literal(&mut self, ty: Ty) -> Lit {
+        let keyed: Vec<&Vec<Lit>> = self.pools.values().filter(|p| p.first().is_some_and(|l| l.ty() == ty)).collect();
+        if !keyed.is_empty() && self.rng.gen_bool(0.7) {
+            let pool = keyed[self.rng.gen_range(0..keyed.len())];
+            return pool[self.rng.gen_range(0..pool.len())].clone();
+        }
+        gen::value(self.rng, ty)
+    }
+
+    fn with(&mut self) -> Clause {
+        let env = self.env.clone();
+        let mut items: Vec<Item> = Vec::new();
+        let mut scope: Vec<Var> = Vec::new();
+        for v in &env {
+            if self.rng.gen_bool(0.5) {
+                items.push(Item { expr: Expr::Var(v.name.clone()), alias: v.name.clone() });
+                scope.push(v.clone());
+            }
+        }
+        let n = self.rng.gen_range(0..=2) + usize::from(items.is_empty());
+        for _ in 0..n {
+            let (item, var) = self.item(&env, false);
+            items.push(item);
+            scope.push(var);
+        }
+        if !self.rowwise && self.rng.gen_bool(0.3) {
+            let (item, var) = self.item(&env, true);
+            items.push(item);
+            scope.push(var);
+        }
+        let distinct = !self.rowwise && self.rng.gen_bool(0.2);
+        self.env = scope;
+        let env = self.env.clone();
+        let filter = self.rng.gen_bool(0.5).then(|| self.expr(Ty::Bool, 2, &env));
+        Clause::With { distinct, items, filter }
+    }
+
+    /// A projection item `expr AS aN` over `env` (an aggregate when `agg`), and the variable
+    /// it defines.
+    fn item(&mut self, env: &[Var], agg: bool) -> (Item, Var) {
+        let alias = self.name('a');
+        let (expr, fact) = if agg {
+            self.aggregate(env)
+        } else {
+            let floats: Vec<&Var> = env.iter().filter(|v| v.fact == Fact::Float).collect();
+            if !floats.is_empty() && self.rng.gen_bool(0.2) {
+                (Expr::Var(floats[self.rng.gen_range(0..floats.len())].name.clone()), Fact::Float)
+            } else {
+                let ty = [Ty::Int, Ty::Str, Ty::Bool][self.rng.gen_range(0..3)];
+                (self.expr(ty, 2, env), Fact::Val(ty))
+            }
+        };
+        (Item { expr, alias: alias.clone() }, Var { name: alias, fact })
+    }
+
+    fn aggregate(&mut self, env: &[Var]) -> (Expr, Fact) {
+        let arg = |s: &mut Self, ty: Ty| Some(Box::new(s.expr(ty, 1, env)));
+        match self.rng.gen_range(0..6) {
+            0 => (Expr::Agg(Agg::CountStar, None), Fact::Val(Ty::Int)),
+            1 => {
+                let ty = [Ty::Int, Ty::Str, Ty::Bool][self.rng.gen_range(0..3)];
+                (Expr::Agg(Agg::Count, arg(self, ty)), Fact::Val(Ty::Int))
+            }
+            2 | 3 => {
+                let ty = if self.rng.gen_bool(0.5) { Ty::Int } else { Ty::Str };
+                let a = if self.rng.gen_bool(0.5) { Agg::Min } else { Agg::Max };
+                (Expr::Agg(a, arg(self, ty)), Fact::Val(ty))
+            }
+            4 if (self.caps)(Cap::IntegerSum) => (Expr::Agg(Agg::Sum, arg(self, Ty::Int)), Fact::Val(Ty::Int)),
+            4 => (Expr::Agg(Agg::Count, arg(self, Ty::Int)), Fact::Val(Ty::Int)),
+            _ => (Expr::Agg(Agg::Avg, arg(self, Ty::Int)), Fact::Float),
+        }
+    }
+
+    fn unwind(&mut self) -> Clause {
+        let env = self.env.clone();
+        let ty = [Ty::Int, Ty::Str, Ty::Bool][self.rng.gen_range(0..3)];
+        let list = (0..self.rng.gen_range(1..=3)).map(|_| self.expr(ty, 1, &env)).collect();
+        let alias = self.name('a');
+        self.env.push(Var { name: alias.clone(), fact: Fact::Val(ty) });
+        Clause::Unwind { list, alias }
+    }
+
+    fn ret(&mut self) -> Return {
+        let env = self.env.clone();
+        let n = self.rng.gen_range(1..=3);
+        let mut items = Vec::new();
+        for _ in 0..n {
+            let agg = !self.rowwise && self.rng.gen_bool(0.25);
+            items.push(self.item(&env, agg).0);
+        }
+        let distinct = !self.rowwise && self.rng.gen_bool(0.2);
+        let order = !self.rowwise && self.rng.gen_bool(0.3);
+        let limit = (order && self.rng.gen_bool(0.5)).then(|| self.rng.gen_range(1..=5));
+        Return { distinct, items, order, limit }
+    }
+
+    /// A typed expression over `env`, at most `depth` operators deep.
+    pub fn expr(&mut self, ty: Ty, depth: u32, env: &[Var]) -> Expr {
+        if depth == 0 || self.rng.gen_bool(0.4) {
+            return self.leaf(ty, env);
+        }
+        let sub = |s: &mut Self, t: Ty| Box::new(s.expr(t, depth - 1, env));
+        match ty {
+            Ty::Int => match self.rng.gen_range(0..4) {
+                0 => Expr::Add(sub(self, Ty::Int), sub(self, Ty::Int)),
+                1 => Expr::Sub(sub(self, Ty::Int), sub(self, Ty::Int)),
+                2 => Expr::Call(Func::Abs, sub(self, Ty::Int)),
+                _ => Expr::Call(Func::Size, sub(self, Ty::Str)),
+            },
+            Ty::Str => match self.rng.gen_range(0..3) {
+                0 if (self.caps)(Cap::ConcatNull) => Expr::Concat(sub(self, Ty::Str), sub(self, Ty::Str)),
+                0 => Expr::Call(Func::ToUpper, sub(self, Ty::Str)),
+                1 => Expr::Call(Func::ToUpper, sub(self, Ty::Str)),
+                _ => Expr::Call(Func::ToLower, sub(self, Ty::Str)),
+            },
+            Ty::Bool => self.boolean(depth, env),
+        }
+    }
+
+    fn boolean(&mut self, depth: u32, env: &[Var]) -> Expr {
+        let sub = |s: &mut Self, t: Ty| Box::new(s.expr(t, depth - 1, env));
+        const CMPS: [CmpOp; 6] = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge];
+        match self.rng.gen_range(0..8) {
+            0 => Expr::Not(sub(self, Ty::Bool)),
+            1 => Expr::And(sub(self, Ty::Bool), sub(self, Ty::Bool)),
+            2 => Expr::Or(sub(self, Ty::Bool), sub(self, Ty::Bool)),
+            3 | 4 => {
+                let ty = if self.rng.gen_bool(0.5) { Ty::Int } else { Ty::Str };
+                let op = CMPS[self.rng.gen_range(0..6)];
+                Expr::Cmp(op, sub(self, ty), sub(self, ty))
+            }
+            5 => {
+                let op = [StrOp::StartsWith, StrOp::EndsWith, StrOp::Contains][self.rng.gen_range(0..3)];
+                Expr::Str(op, sub(self, Ty::Str), sub(self, Ty::Str))
+            }
+            6 => {
+                let ty = [Ty::Int, Ty::Str, Ty::Bool][self.rng.gen_range(0..3)];
+                Expr::IsNull(sub(self, ty), self.rng.gen_bool(0.5))
+            }
+            _ => {
+                let op = if self.rng.gen_bool(0.5) { CmpOp::Eq } else { CmpOp::Ne };
+                Expr::Cmp(op, sub(self, Ty::Bool), sub(self, Ty::Bool))
+            }
+        }
+    }
+
+    /// A property of a variable in scope, a value variable, or a literal, of type `ty`.
+    fn leaf(&mut self, ty: Ty, env: &[Var]) -> Expr {
+        let mut options: Vec<Expr> = Vec::new();
+        for v in env {
+            let props = match v.fact {
+                Fact::Node(l) => self.g.schema.node_props(l),
+                Fact::Rel(t) => self.g.schema.rel_props(t),
+                Fact::Val(t) if t == ty => {
+                    options.push(Expr::Var(v.name.clone()));
+                    continue;
+                }
+                _ => continue,
+            };
+            if ty == Ty::Int {
+                options.push(id_of(&v.name));
+            }
+            options.extend(props.iter().filter(|p| p.ty == ty).map(|p| Expr::Prop(v.name.clone(), p.key.clone())));
+        }
+        if !options.is_empty() && self.rng.gen_bool(0.7) {
+            return options.swap_remove(self.rng.gen_range(0..options.len()));
+        }
+        Expr::Lit(self.literal(ty))
+    }
+}
+
+/// `v.id`.
+pub fn id_of(var: &str) -> Expr {
+    Expr::Prop(var.to_string(), "id".into())
+}
+
+/// The (near, far) labels of a pair seen from the pattern's left node in direction `dir`.
+fn ends(pair: (usize, usize), dir: Dir) -> (usize, usize) {
+    match dir {
+        Dir::Out | Dir::Both => pair,
+        Dir::In => (pair.1, pair.0),
+    }
+}

@@ -1,0 +1,411 @@
+//! Reducer steps (graph elements, clauses, patterns, predicates, projections) and the
+//! deduplication signature. The reducer in core keeps a candidate only if the finding's own
+//! oracle still fails the same way, so a step may produce an invalid query: it is rejected.
+
+use crate::model::{Case, Clause, Expr, Query, Schema};
+use crate::print;
+use crosscheck_core::{Evidence, Shape};
+use std::collections::BTreeSet;
+
+/// Graph elements and their properties, plus the query's and the predicate's nodes.
+pub fn size(case: &Case) -> usize {
+    let g = &case.graph;
+    let props: usize =
+        g.nodes.iter().map(|n| n.props.len()).sum::<usize>() + g.rels.iter().map(|r| r.props.len()).sum::<usize>();
+    g.nodes.len() + g.rels.len() + props + query_size(&case.query) + case.split.as_ref().map_or(0, |s| s.pred.size())
+}
+
+fn query_size(q: &Query) -> usize {
+    let clause = |c: &Clause| match c {
+        Clause::Match { patterns, filter, .. } => {
+            let node = |n: &crate::model::NodePat| 1 + usize::from(n.label.is_some()) + n.props.len();
+            let hop = |(r, n): &(crate::model::RelPat, crate::model::NodePat)| {
+                1 + usize::from(r.ty.is_some()) + r.props.len() + node(n)
+            };
+            let p: usize = patterns.iter().map(|p| node(&p.start) + p.hops.iter().map(hop).sum::<usize>()).sum();
+            1 + p + filter.as_ref().map_or(0, Expr::size)
+        }
+        Clause::With { distinct, items, filter } => {
+            1 + usize::from(*distinct)
+                + items.iter().map(|i| i.expr.size()).sum::<usize>()
+                + filter.as_ref().map_or(0, Expr::size)
+        }
+        Clause::Unwind { list, .. } => 1 + list.iter().map(Expr::size).sum::<usize>(),
+    };
+    let r = &q.ret;
+    q.clauses.iter().map(clause).sum::<usize>()
+        + r.items.iter().map(|i| i.expr.size()).sum::<usize>()
+        + usize::from(r.distinct)
+        + usize::from(r.order)
+        + usize::from(r.limit.is_some())
+}
+
+/// Smaller cases, most aggressive first: half the graph, one element, then query parts. Only
+/// queries that still meet the generator's scope and type rules are offered: an invalid query
+/// can fail with the same error message as the finding and replace it.
+pub fn shrink(case: &Case) -> Vec<Case> {
+    let mut out = candidates(case);
+    out.retain(valid);
+    out
+}
+
+/// An expression's type as far as its form and the schema tell (property keys are globally
+/// unique, `id` is an integer).
+fn ty_in(e: &Expr, schema: &Schema) -> Option<crate::model::Ty> {
+    match e {
+        Expr::Prop(_, k) if k == "id" => Some(crate::model::Ty::Int),
+        Expr::Prop(_, k) => {
+            schema.node_props(None).into_iter().chain(schema.rel_props(None)).find(|p| p.key == *k).map(|p| p.ty)
+        }
+        e => e.ty(),
+    }
+}
+
+/// Whether every variable a clause reads is in scope there, and every WHERE and the partition
+/// predicate is boolean as far as their form says.
+pub fn valid(case: &Case) -> bool {
+    let boolish = |e: &Expr| ty_in(e, &case.graph.schema).is_none_or(|t| t == crate::model::Ty::Bool);
+    let mut scope: BTreeSet<&str> = BTreeSet::new();
+    let reads = |e: &Expr, scope: &BTreeSet<&str>| e.vars().iter().all(|v| scope.contains(v));
+    for (i, c) in case.query.clauses.iter().enumerate() {
+        match c {
+            Clause::Match { patterns, filter, .. } => {
+                for p in patterns {
+                    scope.insert(&p.start.var);
+                    for (r, n) in &p.hops {
+                        scope.insert(&r.var);
+                        scope.insert(&n.var);
+                    }
+                }
+                if filter.as_ref().is_some_and(|f| !reads(f, &scope) || !boolish(f)) {
+                    return false;
+                }
+                if let Some(s) = case.split.as_ref().filter(|s| s.clause == i) {
+                    if !reads(&s.pred, &scope) || !boolish(&s.pred) {
+                        return false;
+                    }
+                }
+            }
+            Clause::With { items, filter, .. } => {
+                if !items.iter().all(|it| reads(&it.expr, &scope)) {
+                    return false;
+                }
+                scope = items.iter().map(|it| it.alias.as_str()).collect();
+                if filter.as_ref().is_some_and(|f| !reads(f, &scope) || !boolish(f)) {
+                    return false;
+                }
+            }
+            Clause::Unwind { list, alias } => {
+                if !list.iter().all(|e| reads(e, &scope)) {
+                    return false;
+                }
+                scope.insert(alias);
+            }
+        }
+    }
+    case.query.ret.items.iter().all(|it| reads(&it.expr, &scope))
+}
+
+fn candidates(case: &Case) -> Vec<Case> {
+    let mut out = Vec::new();
+    let g = &case.graph;
+    let without = |ids: &[i64]| {
+        let mut c = case.clone();
+        c.graph.nodes.retain(|n| !ids.contains(&n.id));
+        c.graph.rels.retain(|r| !ids.contains(&r.from) && !ids.contains(&r.to));
+        c
+    };
+    let ids: Vec<i64> = g.nodes.iter().map(|n| n.id).collect();
+    if ids.len() > 1 {
+        out.push(without(&ids[..ids.len() / 2]));
+        out.push(without(&ids[ids.len() / 2..]));
+    }
+    out.extend(ids.iter().map(|id| without(&[*id])));
+    for i in 0..g.rels.len() {
+        let mut c = case.clone();
+        c.graph.rels.remove(i);
+        out.push(c);
+    }
+    for (i, n) in g.nodes.iter().enumerate() {
+        for j in 0..n.props.len() {
+            let mut c = case.clone();
+            c.graph.nodes[i].props.remove(j);
+            out.push(c);
+        }
+    }
+    for (i, r) in g.rels.iter().enumerate() {
+        for j in 0..r.props.len() {
+            let mut c = case.clone();
+            c.graph.rels[i].props.remove(j);
+            out.push(c);
+        }
+    }
+    clause_removals(case, &mut out);
+    for q in query_steps(&case.query, &case.graph.schema) {
+        out.push(Case { query: q, ..case.clone() });
+    }
+    if let Some(s) = &case.split {
+        expr_steps(&s.pred, &case.graph.schema, &mut |e| {
+            let mut c = case.clone();
+            if let Some(s) = c.split.as_mut() {
+                s.pred = e;
+            }
+            out.push(c);
+        });
+    }
+    out
+}
+
+/// Each clause removed (never the partition's MATCH; the split's index follows).
+fn clause_removals(case: &Case, out: &mut Vec<Case>) {
+    for i in 0..case.query.clauses.len() {
+        let mut c = case.clone();
+        if let Some(s) = c.split.as_mut() {
+            if s.clause == i {
+                continue;
+            }
+            if s.clause > i {
+                s.clause -= 1;
+            }
+        }
+        c.query.clauses.remove(i);
+        out.push(c);
+    }
+}
+
+fn query_steps(q: &Query, sc: &Schema) -> Vec<Query> {
+    let mut out = Vec::new();
+    let mut edit = |f: &dyn Fn(&mut Query)| {
+        let mut c = q.clone();
+        f(&mut c);
+        if c != *q {
+            out.push(c);
+        }
+    };
+    edit(&|c| c.ret.limit = None);
+    edit(&|c| c.ret.distinct = false);
+    if q.ret.limit.is_none() {
+        edit(&|c| c.ret.order = false);
+    }
+    for i in 0..q.ret.items.len() {
+        if q.ret.items.len() > 1 {
+            edit(&|c| {
+                c.ret.items.remove(i);
+            });
+        }
+    }
+    for (i, cl) in q.clauses.iter().enumerate() {
+        clause_steps(cl, sc, &mut |new| {
+            let mut c = q.clone();
+            c.clauses[i] = new;
+            out.push(c);
+        });
+    }
+    for (i, item) in q.ret.items.iter().enumerate() {
+        expr_steps(&item.expr, sc, &mut |e| {
+            let mut c = q.clone();
+            c.ret.items[i].expr = e;
+            out.push(c);
+        });
+    }
+    out
+}
+
+/// Smaller versions of one clause: a pattern, hop, label, item or list member less; its WHERE
+/// gone or replaced by a child.
+fn clause_steps(cl: &Clause, sc: &Schema, f: &mut dyn FnMut(Clause)) {
+    let mut edit = |g: &dyn Fn(&mut Clause)| {
+        let mut c = cl.clone();
+        g(&mut c);
+        if c != *cl {
+            f(c);
+        }
+    };
+    match cl {
+        Clause::Match { patterns, .. } => {
+            for i in 0..patterns.len() {
+                if patterns.len() > 1 {
+                    edit(&|c| {
+                        if let Clause::Match { patterns, .. } = c {
+                            patterns.remove(i);
+                        }
+                    });
+                }
+                edit(&|c| {
+                    if let Clause::Match { patterns, .. } = c {
+                        patterns[i].hops.pop();
+                        patterns[i].start.props.clear();
+                        patterns[i].start.label = None;
+                    }
+                });
+            }
+        }
+        Clause::With { items, .. } => {
+            for i in 0..items.len() {
+                if items.len() > 1 {
+                    edit(&|c| {
+                        if let Clause::With { items, .. } = c {
+                            items.remove(i);
+                        }
+                    });
+                }
+            }
+            edit(&|c| {
+                if let Clause::With { distinct, .. } = c {
+                    *distinct = false;
+                }
+            });
+        }
+        Clause::Unwind { list, .. } => {
+            for i in 0..list.len() {
+                if list.len() > 1 {
+                    edit(&|c| {
+                        if let Clause::Unwind { list, .. } = c {
+                            list.remove(i);
+                        }
+                    });
+                }
+            }
+        }
+    }
+    if let Some(w) = print::own_filter(cl) {
+        edit(&|c| set_filter(c, None));
+        expr_steps(w, sc, &mut |e| {
+            let mut c = cl.clone();
+            set_filter(&mut c, Some(e));
+            f(c);
+        });
+    }
+}
+
+fn set_filter(c: &mut Clause, to: Option<Expr>) {
+    if let Clause::Match { filter, .. } | Clause::With { filter, .. } = c {
+        *filter = to;
+    }
+}
+
+/// Calls `f` with every tree that replaces one node of `e` by one of its children of a type
+/// that can stand in its place.
+fn expr_steps(e: &Expr, sc: &Schema, f: &mut dyn FnMut(Expr)) {
+    for c in e.children() {
+        if matches!((ty_in(c, sc), ty_in(e, sc)), (Some(a), Some(b)) if a != b) {
+            continue;
+        }
+        f(c.clone());
+    }
+    for i in 0..e.children().len() {
+        let child = e.children()[i].clone();
+        expr_steps(&child, sc, &mut |x| {
+            let mut new = e.clone();
+            if let Some(slot) = new.children_mut().into_iter().nth(i) {
+                *slot = x;
+            }
+            f(new);
+        });
+    }
+}
+
+/// The shape of a reduced case: the finding's key, the query's clauses, pattern features and
+/// operators; names and values stripped. The graph is left out: a reduced graph keeps what the
+/// bug did not need removed.
+pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
+    let mut f = BTreeSet::new();
+    let q = &case.query;
+    let mut add = |s: &str| {
+        f.insert(s.to_string());
+    };
+    for c in &q.clauses {
+        match c {
+            Clause::Match { optional, patterns, .. } => {
+                add(if *optional { "optional-match" } else { "match" });
+                if patterns.len() > 1 {
+                    add("pattern-tuple");
+                }
+                for p in patterns {
+                    for (r, _) in &p.hops {
+                        add(&format!("hop:{:?}", r.dir).to_lowercase());
+                    }
+                }
+            }
+            Clause::With { distinct, .. } => add(if *distinct { "with-distinct" } else { "with" }),
+            Clause::Unwind { .. } => add("unwind"),
+        }
+    }
+    for (on, name) in [(q.ret.distinct, "return-distinct"), (q.ret.order, "order"), (q.ret.limit.is_some(), "limit")] {
+        if on {
+            add(name);
+        }
+    }
+    let mut exprs: Vec<&Expr> = q.ret.items.iter().map(|i| &i.expr).collect();
+    for c in &q.clauses {
+        match c {
+            Clause::Match { filter, .. } => exprs.extend(filter.iter()),
+            Clause::With { items, filter, .. } => {
+                exprs.extend(items.iter().map(|i| &i.expr));
+                exprs.extend(filter.iter());
+            }
+            Clause::Unwind { list, .. } => exprs.extend(list.iter()),
+        }
+    }
+    exprs.extend(case.split.iter().map(|s| &s.pred));
+    for e in exprs {
+        ops(e, &mut f);
+    }
+    Shape { head: evidence.key.clone(), features: f }
+}
+
+fn ops(e: &Expr, out: &mut BTreeSet<String>) {
+    let name = match e {
+        Expr::Lit(_) | Expr::Var(_) | Expr::Prop(..) => String::new(),
+        Expr::Not(_) => "NOT".into(),
+        Expr::And(..) => "AND".into(),
+        Expr::Or(..) => "OR".into(),
+        Expr::Cmp(op, ..) => print::cmp_op(*op).into(),
+        Expr::Str(op, ..) => print::str_op(*op).into(),
+        Expr::IsNull(..) => "IS NULL".into(),
+        Expr::Add(..) => "+".into(),
+        Expr::Sub(..) => "-".into(),
+        Expr::Concat(..) => "concat".into(),
+        Expr::Call(func, _) => print::func(*func).into(),
+        Expr::Agg(a, _) => format!("agg:{a:?}").to_lowercase(),
+    };
+    if !name.is_empty() {
+        out.insert(name);
+    }
+    for c in e.children() {
+        ops(c, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Graph, Item, Lit, NodePat, Pattern, Return, Schema, Split};
+
+    fn case(clauses: Vec<Clause>, ret: &str, pred: Option<Expr>) -> Case {
+        let graph = Graph { round: 0, schema: Schema { labels: vec![], types: vec![] }, nodes: vec![], rels: vec![] };
+        let item = Item { expr: Expr::Var(ret.into()), alias: "a9".into() };
+        let query = Query { clauses, ret: Return { distinct: false, items: vec![item], order: false, limit: None } };
+        Case { index: 0, graph, query, split: pred.map(|pred| Split { clause: 0, pred }) }
+    }
+
+    fn matching(var: &str) -> Clause {
+        let start = NodePat { var: var.into(), label: None, props: vec![] };
+        Clause::Match { optional: false, patterns: vec![Pattern { start, hops: vec![] }], filter: None }
+    }
+
+    #[test]
+    fn a_reduced_query_keeps_its_variables_in_scope_and_its_predicates_boolean() {
+        assert!(valid(&case(vec![matching("n0")], "n0", None)));
+        // The WITH that defined a3 was removed: a3 is read out of scope.
+        let with = Clause::With {
+            distinct: false,
+            items: vec![Item { expr: Expr::Var("a3".into()), alias: "a3".into() }],
+            filter: None,
+        };
+        assert!(!valid(&case(vec![matching("n0"), with], "a3", None)));
+        // A string where a predicate belongs.
+        assert!(!valid(&case(vec![matching("n0")], "n0", Some(Expr::Lit(Lit::Str(String::new()))))));
+        assert!(valid(&case(vec![matching("n0")], "n0", Some(Expr::IsNull(Box::new(Expr::Var("n0".into())), false)))));
+    }
+}

@@ -1,0 +1,41 @@
+//! Each oracle against the mutant it must catch, and plain engines, which must pass.
+
+use super::common::{campaign, have};
+use crosscheck_core::FindingClass;
+use crosscheck_cypher::CypherOracle;
+
+#[test]
+fn kuzu_against_itself_reports_nothing() {
+    if !have("kuzu") {
+        return;
+    }
+    for (oracle, specs) in
+        [(CypherOracle::Differential, &["kuzu", "kuzu@second"][..]), (CypherOracle::Partition, &["kuzu"][..])]
+    {
+        let t = campaign(specs, oracle, 5, 300);
+        assert!(t.finding.is_none(), "{oracle:?}: {:?}", t.finding);
+        println!("{oracle:?}: {} passed, {} non-empty, {} skipped", t.pass, t.nonempty, t.skips.len());
+    }
+}
+
+#[test]
+fn drop_row_is_caught_by_differential() {
+    if !have("kuzu") {
+        return;
+    }
+    let t = campaign(&["kuzu", "mutant:kuzu:drop-row"], CypherOracle::Differential, 5, 300);
+    let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught in 300 cases"));
+    assert_eq!(ev.class, FindingClass::Logic, "{ev:?}");
+    assert!(ev.engines.iter().any(|e| e.contains("mutant")), "{ev:?}");
+}
+
+#[test]
+fn drop_row_is_caught_by_partition() {
+    if !have("kuzu") {
+        return;
+    }
+    let t = campaign(&["mutant:kuzu:drop-row"], CypherOracle::Partition, 5, 300);
+    let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught in 300 cases"));
+    assert_eq!(ev.class, FindingClass::Logic, "{ev:?}");
+    assert!(ev.key.starts_with("partition:"), "{ev:?}");
+}
