@@ -4,13 +4,13 @@
 //! answered by `{"done"}`, `{"vars", "rows"}` (terms as in SPARQL JSON results), `{"ask"}`,
 //! `{"error"}` or `{"timeout"}`.
 //!
-//! A bridge that had to be killed (a query past its limit that the host could not interrupt,
-//! an update interrupted half-way) or that died takes its store with it: the engine keeps the
-//! updates it ran since the last reset and replays them into the next bridge, so one slow query
-//! does not empty the store under the leg's next query.
+//! The updates since the last reset are replayed into a host that had to be killed or died
+//! (`transport::replay`), and an update interrupted half-way kills the host, which may hold
+//! part of it.
 
 use super::results::{self, is_update};
-use crate::transport::bridge::{Bridge, BridgeError, Launch, Library};
+use crate::transport::bridge::Library;
+use crate::transport::replay::{HostCommand, Replaying, REPLAY_MS};
 use crate::{available_if, Opener};
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, SetupError};
@@ -18,9 +18,6 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// How long a host may take to start (interpreter, imports) or to reset.
-const START_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How a store's host process is found and started.
 pub trait Host: Copy + Send + Sync + 'static {
@@ -66,19 +63,13 @@ impl<H: Host> Opener for Bridged<H> {
     }
 
     fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let location = spec.location.as_deref();
-        let interpreter = self.host.interpreter(name, location)?;
-        let mut e = StoreBridge {
-            store: *self,
-            name,
-            info: info_for(spec, String::new(), self.dialect, &[]),
-            interpreter,
-            bridge: None,
-            updates: Vec::new(),
-        };
-        let version = e.start()?;
-        e.info.version = format!("{} {version}", self.lib.product);
-        Ok(Box::new(e))
+        let location = spec.location.clone();
+        let interpreter = self.host.interpreter(name, location.as_deref())?;
+        let (host, python) = (self.host, interpreter.clone());
+        let command: HostCommand = Box::new(move || host.command(&python, location.as_deref()));
+        let (bridge, version) = Replaying::start(name, self.lib, spec.location.as_deref(), interpreter, command)?;
+        let info = info_for(spec, format!("{} {version}", self.lib.product), self.dialect, &[]);
+        Ok(Box::new(StoreBridge { store: *self, name, info, bridge }))
     }
 }
 
@@ -87,76 +78,15 @@ pub struct StoreBridge<H: Host> {
     store: Bridged<H>,
     name: &'static str,
     info: EngineInfo,
-    interpreter: PathBuf,
-    bridge: Option<Bridge>,
-    /// The updates run since the last reset, replayed into a new bridge.
-    updates: Vec<String>,
+    bridge: Replaying,
 }
 
 impl<H: Host> StoreBridge<H> {
-    /// Starts a bridge: its version.
-    fn start(&mut self) -> Result<String, SetupError> {
-        let location = self.info.location.as_deref();
-        let what = location.map(|l| format!("{}={l}", self.name)).unwrap_or_else(|| self.name.into());
-        let cmd = self.store.host.command(&self.interpreter, location)?;
-        let launch = Launch {
-            python: &self.interpreter,
-            lib: &self.store.lib,
-            what: &what,
-            name: self.name,
-            start_timeout: START_TIMEOUT,
-        };
-        let (bridge, version) = Bridge::spawn_command(cmd, &launch)?;
-        self.bridge = Some(bridge);
-        Ok(version)
-    }
-
-    /// A bridge holding the store as it was (every update since the reset replayed), or an
-    /// error outcome saying why there is none.
-    fn ready(&mut self) -> Result<(), Outcome> {
-        if self.bridge.is_some() {
-            return Ok(());
-        }
-        self.start().map_err(|e| Outcome::error(format!("{}: cannot restart: {e}", self.name)))?;
-        for u in self.updates.clone() {
-            let req = serde_json::json!({"op": "update", "text": u, "timeout_ms": 60_000});
-            match self.request(&req, Instant::now() + START_TIMEOUT) {
-                Ok(r) if r.get("done").is_some() => {}
-                other => {
-                    self.drop_bridge();
-                    return Err(Outcome::error(format!(
-                        "{}: replaying the store's updates into a new bridge failed: {other:?}",
-                        self.name
-                    )));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn request(&mut self, req: &Json, deadline: Instant) -> Result<Json, BridgeError> {
-        match self.bridge.as_mut() {
-            Some(b) => b.request(req, deadline),
-            None => Err(BridgeError::Closed),
-        }
-    }
-
-    fn drop_bridge(&mut self) {
-        if let Some(mut b) = self.bridge.take() {
-            b.kill();
-        }
-    }
-
-    /// The bridge's process id, while it runs (tests kill it to check crash handling).
-    pub fn bridge_pid(&mut self) -> Option<u32> {
-        self.bridge.as_mut().map(Bridge::pid)
-    }
-
     /// The outcome of a reply object.
-    fn answer(&mut self, reply: &Json, text: &str, update: bool, start: Instant) -> Outcome {
+    fn answer(&mut self, reply: &Json, req: Json, update: bool, start: Instant) -> Outcome {
         if reply.get("done").is_some() {
             if update {
-                self.updates.push(text.to_string());
+                self.bridge.record(req);
             }
             Outcome::Done
         } else if let Some(vars) = reply.get("vars").and_then(Json::as_array) {
@@ -168,7 +98,7 @@ impl<H: Host> StoreBridge<H> {
             if update {
                 // Interrupted half-way, the store may hold part of the update: a new bridge
                 // rebuilds it from the updates that finished.
-                self.drop_bridge();
+                self.bridge.drop_bridge();
             }
             Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
         } else if let Some(m) = reply.get("error").and_then(Json::as_str) {
@@ -185,37 +115,20 @@ impl<H: Host> Engine for StoreBridge<H> {
     }
 
     fn reset(&mut self) -> Result<(), SetupError> {
-        self.updates.clear();
-        if self.bridge.as_mut().is_some_and(|b| b.reset(Instant::now() + START_TIMEOUT)) {
-            return Ok(());
-        }
-        self.drop_bridge();
-        self.start().map(|_| ())
+        self.bridge.reset()
     }
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        if let Err(o) = self.ready() {
-            return o;
-        }
         let start = Instant::now();
         let update = is_update(text);
         let op = if update { "update" } else { "query" };
         let req = serde_json::json!({"op": op, "text": text, "timeout_ms": crosscheck_core::millis(limit).max(1)});
-        match self.request(&req, start + limit + self.store.grace) {
-            Ok(reply) => self.answer(&reply, text, update, start),
-            Err(BridgeError::Timeout) => {
-                // Still busy: it cannot take the next request, so a new one will.
-                self.drop_bridge();
-                Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
+        match self.bridge.call(&req, start, start + limit + self.store.grace) {
+            Ok(reply) => {
+                let replay = serde_json::json!({"op": op, "text": text, "timeout_ms": REPLAY_MS});
+                self.answer(&reply, replay, update, start)
             }
-            Err(BridgeError::Closed) => match self.bridge.take() {
-                Some(mut b) => b.crash_outcome(),
-                None => Outcome::Crash { signal: None, code: None, stderr_tail: String::new() },
-            },
-            Err(BridgeError::NotAReply(shown)) => {
-                self.bridge = None;
-                Outcome::error(format!("{} bridge: a line that is not a reply: {shown}", self.name))
-            }
+            Err(o) => o,
         }
     }
 

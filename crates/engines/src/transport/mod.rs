@@ -4,6 +4,7 @@
 
 pub mod bridge;
 pub mod process;
+pub mod replay;
 pub mod server;
 
 pub use process::{binary_at, crash_from, find_tool, run_once, LineProcess, ReadError, RunOnce};
