@@ -28,6 +28,18 @@ impl Groups {
         self.0.iter().map(|g| g.iter().map(|&i| label(i)).collect::<Vec<_>>().join(sep)).collect()
     }
 
+    /// One part per group, `{sqlite, duckdb}: 0 row(s)`, from `what` of the group's first
+    /// answer, joined by `; `: how a differential finding says who answered what.
+    pub fn summary<'a>(&self, label: impl Fn(usize) -> &'a str, what: impl Fn(usize) -> String) -> String {
+        let parts: Vec<String> = self
+            .names(label, ", ")
+            .iter()
+            .zip(&self.0)
+            .map(|(names, g)| format!("{{{names}}}: {}", what(g[0])))
+            .collect();
+        parts.join("; ")
+    }
+
     /// [`Groups::names`] sorted: a finding's engines and key, the same for the same split
     /// whichever engine answered first.
     pub fn sorted_names<'a>(&self, label: impl Fn(usize) -> &'a str, sep: &str) -> Vec<String> {
@@ -40,6 +52,14 @@ impl Groups {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_summary_names_each_group_with_its_first_answer() {
+        let answers = ["0 rows", "1 row", "0 rows"];
+        let g = Groups::of(&answers, |a, b| a == b);
+        let names = ["sqlite", "duckdb", "postgres"];
+        assert_eq!(g.summary(|i| names[i], |i| answers[i].to_string()), "{sqlite, postgres}: 0 rows; {duckdb}: 1 row");
+    }
 
     #[test]
     fn answers_join_the_first_group_they_agree_with() {

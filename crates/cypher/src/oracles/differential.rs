@@ -63,15 +63,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
     let label = |i: usize| labels[i].as_str();
     let key = groups.sorted_names(label, ", ");
     let errs = groups.0.iter().any(|g| matches!(answers[g[0]], Ran::Error(_)));
-    let summary: Vec<String> = groups
-        .names(label, ", ")
-        .iter()
-        .zip(&groups.0)
-        .map(|(names, g)| match &answers[g[0]] {
-            Ran::Rows(r) => format!("{{{names}}}: {} row(s)", r.len()),
-            Ran::Error(m) => format!("{{{names}}}: error {m}"),
-        })
-        .collect();
+    let summary = groups.summary(label, |i| answers[i].describe());
     let (a, b) = (groups.0[0][0], groups.0[1][0]);
     // An error's message is part of the key: reduction must keep the same engine's same error,
     // not slip to another engine rejecting a smaller query.
@@ -88,7 +80,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
     Check::finding(Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: key.clone(),
-        summary: format!("engines disagree: {}", summary.join("; ")),
+        summary: format!("engines disagree: {summary}"),
         expected: format!("{}: {}", labels[a], render(&answers[a])),
         actual: format!("{}: {}", labels[b], render(&answers[b])),
         key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()

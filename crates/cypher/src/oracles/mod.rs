@@ -64,6 +64,16 @@ pub enum Ran {
     Error(String),
 }
 
+impl Ran {
+    /// What the answer was, for a finding's summary: `3 row(s)`, `error MESSAGE`.
+    pub fn describe(&self) -> String {
+        match self {
+            Ran::Rows(r) => format!("{} row(s)", r.len()),
+            Ran::Error(m) => format!("error {m}"),
+        }
+    }
+}
+
 /// Integers and floats are kept apart (`1` and `1.0` differ in Cypher's type system); floats
 /// are compared by the shared policy.
 pub fn compare_options() -> CompareOptions {

@@ -93,22 +93,14 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions, 
     let label = |i: usize| labels[i].as_str();
     let key = groups.sorted_names(label, ", ");
     let errs = groups.0.iter().any(|g| matches!(answers[g[0]], Ran::Error(_)));
-    let summary: Vec<String> = groups
-        .names(label, ", ")
-        .iter()
-        .zip(&groups.0)
-        .map(|(names, g)| match &answers[g[0]] {
-            Ran::Rows(r) => format!("{{{names}}}: {} row(s)", r.len()),
-            Ran::Error(m) => format!("{{{names}}}: error {m}"),
-        })
-        .collect();
+    let summary = groups.summary(label, |i| answers[i].describe());
     let (a, b) = (groups.0[0][0], groups.0[1][0]);
     let detail =
         SparqlDetail { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
     Check::finding(Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: key.clone(),
-        summary: format!("stores disagree: {}", summary.join("; ")),
+        summary: format!("stores disagree: {summary}"),
         expected: format!("{}: {}", labels[a], render(&answers[a])),
         actual: format!("{}: {}", labels[b], render(&answers[b])),
         key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase(),

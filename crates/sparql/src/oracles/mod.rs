@@ -72,6 +72,16 @@ pub enum Ran {
     Error(String),
 }
 
+impl Ran {
+    /// What the answer was, for a finding's summary: `3 row(s)`, `error MESSAGE`.
+    pub fn describe(&self) -> String {
+        match self {
+            Ran::Rows(r) => format!("{} row(s)", r.len()),
+            Ran::Error(m) => format!("error {m}"),
+        }
+    }
+}
+
 /// Runs `text` on `e` after parsing it back. `Err` carries the check to return at once: a
 /// generator bug (skipped, never blamed on a store), a timeout (skipped) or a crash.
 pub fn run(e: &mut dyn Engine, text: &str, opts: &CheckOptions) -> Result<Ran, Check> {

@@ -70,18 +70,13 @@ fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOption
         return Check::Pass { nonempty: !first.1.is_empty() };
     }
     let label = |i: usize| results[i].0.as_str();
-    let summary: Vec<String> = groups
-        .names(label, ", ")
-        .iter()
-        .zip(&groups.0)
-        .map(|(names, g)| format!("{{{names}}}: {} row(s)", results[g[0]].1.len()))
-        .collect();
+    let summary = groups.summary(label, |i| format!("{} row(s)", results[i].1.len()));
     let key = groups.sorted_names(label, ", ");
     let (a, b) = (&results[groups.0[0][0]], &results[groups.0[1][0]]);
     Check::finding(Evidence {
         class: FindingClass::Logic,
         engines: key.clone(),
-        summary: format!("engines disagree: {}", summary.join("; ")),
+        summary: format!("engines disagree: {summary}"),
         expected: format!("{}:\n{}", a.0, render(&a.1)),
         actual: format!("{}:\n{}", b.0, render(&b.1)),
         key: format!("differential:{}", key.join("|")),
