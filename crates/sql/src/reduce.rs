@@ -119,6 +119,29 @@ fn replacements(e: &Expr, strict: bool) -> Vec<Expr> {
     v
 }
 
+/// Visits every expression node of a `T` mutably, in preorder.
+type Walk<T> = fn(&mut T, &mut dyn FnMut(&mut Expr));
+
+/// `target` with one of its expression nodes (`nodes`, in the preorder `walk` visits them)
+/// replaced by something smaller, each way [`replacements`] offers.
+fn node_replacements<T: Clone>(target: &T, nodes: &[Expr], walk: Walk<T>, strict: bool) -> Vec<T> {
+    let mut out = Vec::new();
+    for (k, node) in nodes.iter().enumerate() {
+        for r in replacements(node, strict) {
+            let mut t = target.clone();
+            let mut i = 0;
+            walk(&mut t, &mut |e| {
+                if i == k {
+                    *e = r.clone();
+                }
+                i += 1;
+            });
+            out.push(t);
+        }
+    }
+    out
+}
+
 fn with_query(case: &SqlCase, q: Query) -> SqlCase {
     SqlCase { query: q, ..case.clone() }
 }
@@ -234,19 +257,9 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     out.extend(constraint_candidates(case));
     out.extend(view_candidates(case));
     // Expressions: each node replaced by something smaller.
-    for (k, node) in nodes(&case.query).iter().enumerate() {
-        for r in replacements(node, case.strict) {
-            let mut q = case.query.clone();
-            let mut i = 0;
-            walk_query_mut(&mut q, &mut |e| {
-                if i == k {
-                    *e = r.clone();
-                }
-                i += 1;
-            });
-            if rules.keeps_shape(&q) {
-                out.push(with_query(case, q));
-            }
+    for q in node_replacements(&case.query, &nodes(&case.query), walk_query_mut, case.strict) {
+        if rules.keeps_shape(&q) {
+            out.push(with_query(case, q));
         }
     }
     // Constants in the rows and setup expressions.
@@ -283,19 +296,7 @@ fn view_candidates(case: &SqlCase) -> Vec<SqlCase> {
         }
         let mut nodes = Vec::new();
         select.visit_exprs(&mut |e| nodes.push(e.clone()));
-        for (k, node) in nodes.iter().enumerate() {
-            for r in replacements(node, case.strict) {
-                let mut body = select.clone();
-                let mut i = 0;
-                walk_select_mut(&mut body, &mut |e| {
-                    if i == k {
-                        *e = r.clone();
-                    }
-                    i += 1;
-                });
-                bodies.push(body);
-            }
-        }
+        bodies.extend(node_replacements(select, &nodes, walk_select_mut, case.strict));
         for body in bodies {
             let mut c = case.clone();
             if let Stmt::CreateView { select, .. } = &mut Arc::make_mut(&mut c.setup)[si] {
