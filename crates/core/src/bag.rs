@@ -28,6 +28,18 @@ pub enum Relation {
     Different,
 }
 
+impl Relation {
+    /// The relation as finding keys name it (`subset`: rows missing, `superset`: extra rows).
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Equal => "equal",
+            Relation::Subset => "subset",
+            Relation::Superset => "superset",
+            Relation::Different => "different",
+        }
+    }
+}
+
 /// The difference between an expected and an actual bag.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Diff {

@@ -351,7 +351,7 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     for e in exprs {
         ops(e, &mut f);
     }
-    Shape { head: evidence.key.clone(), features: f }
+    Shape::new(evidence.key.clone(), f)
 }
 
 fn ops(e: &Expr, out: &mut BTreeSet<String>) {

@@ -45,5 +45,5 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     }
     let mut features = BTreeSet::new();
     ops(&case.expr, &mut features);
-    Shape { head: evidence.key.clone(), features }
+    Shape::new(evidence.key.clone(), features)
 }

@@ -175,7 +175,7 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     // partition overlap has one cause whatever the operators: the query's shape would split each.
     let named = matches!(evidence.class, FindingClass::Error | FindingClass::Crash);
     if named || evidence.key == crate::oracles::partition::OVERLAP {
-        return Shape { head: evidence.key.clone(), features: f };
+        return Shape::new(evidence.key.clone(), f);
     }
     let q = &case.query;
     let g = &q.group;
@@ -214,7 +214,7 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
     for p in &g.paths {
         path_ops(&p.path, &mut f);
     }
-    Shape { head: evidence.key.clone(), features: f }
+    Shape::new(evidence.key.clone(), f)
 }
 
 fn dt(l: &crate::model::Lit) -> String {

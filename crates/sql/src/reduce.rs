@@ -95,7 +95,13 @@ fn replacements(e: &Expr, strict: bool) -> Vec<Expr> {
     let mut v: Vec<Expr> = e.children().into_iter().filter(|c| !strict || boolish(c) == boolish(e)).cloned().collect();
     match e {
         Expr::Lit(l) => v.extend(simpler_lits(l).into_iter().map(Expr::Lit)),
-        _ => v.push(Expr::Lit(Lit::Null)),
+        Expr::Col(_) => v.push(Expr::Lit(Lit::Null)),
+        _ if boolish(e) => v.push(Expr::Lit(Lit::Null)),
+        // A computed value the failure needs only as a value (a `c - c` that is zero) becomes
+        // the simplest constant of each type: otherwise a reduced case kept arithmetic or a
+        // function that says nothing of the bug, and one MariaDB signed-zero bug ended in
+        // three groups. The wrong type fails the re-check.
+        _ => v.extend([Lit::Null, Lit::Int(0), Lit::Real(0.0), Lit::Text(String::new())].map(Expr::Lit)),
     }
     // A list with one member fewer: replacing a member by NULL changes what IN answers.
     if let Expr::InList { list, .. } = e {
@@ -162,9 +168,15 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
             c.select.joins.remove(i);
         });
     }
-    for i in 1..s.from.len() {
+    let tables = s.from.len() + s.joins.len();
+    for i in (0..s.from.len()).filter(|_| tables > 1) {
         push(&|c| {
             c.select.from.remove(i);
+            // The first joined table takes the place of a FROM list left empty.
+            if c.select.from.is_empty() && !c.select.joins.is_empty() {
+                let first = c.select.joins.remove(0);
+                c.select.from.push(first.table);
+            }
         });
     }
     if s.where_.is_some() {
@@ -256,6 +268,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     out.extend(column_candidates(case));
     out.extend(constraint_candidates(case));
     out.extend(view_candidates(case));
+    out.extend(view_inlines(case));
     // Expressions: each node replaced by something smaller.
     for q in node_replacements(&case.query, &nodes(&case.query), walk_query_mut, case.strict) {
         if rules.keeps_shape(&q) {
@@ -306,6 +319,111 @@ fn view_candidates(case: &SqlCase) -> Vec<SqlCase> {
         }
     }
     out
+}
+
+/// A view the query reads once, at its top level, replaced by the view's table with the
+/// view's expressions in place of its columns, and its statement dropped. A failure that does
+/// not need the view then ends without it: a MariaDB DISTINCT bug met through a view was a
+/// group of its own.
+fn view_inlines(case: &SqlCase) -> Vec<SqlCase> {
+    let mut out = Vec::new();
+    for (si, st) in case.setup.iter().enumerate() {
+        let Stmt::CreateView { name, columns, select: body } = st else { continue };
+        if !inlinable(body) || reads(&case.query, name) != 1 {
+            continue;
+        }
+        let others = case.setup.iter().enumerate().filter(|(i, _)| *i != si);
+        if others.clone().any(|(_, o)| matches!(o, Stmt::CreateView { select, .. } if reads_select(select, name) > 0)) {
+            continue;
+        }
+        let s = &case.query.select;
+        let Some(tref) = s.from.iter().chain(s.joins.iter().map(|j| &j.table)).find(|t| t.name == *name) else {
+            continue;
+        };
+        let q = inline_view(&case.query, tref.visible(), columns, body);
+        let setup = others.map(|(_, o)| o.clone()).collect();
+        out.push(SqlCase { setup: Arc::new(setup), query: q, ..case.clone() });
+    }
+    out
+}
+
+/// A view body that is one table's rows, each mapped by plain expressions.
+fn inlinable(body: &Select) -> bool {
+    !body.distinct
+        && body.from.len() == 1
+        && body.joins.is_empty()
+        && body.where_.is_none()
+        && body.group_by.is_empty()
+        && body.having.is_none()
+        && body.order_by.is_empty()
+        && body.limit.is_none()
+        && body.offset.is_none()
+        && !body.items.is_empty()
+        && !body.items.iter().any(|i| i.expr.contains_agg())
+}
+
+/// `q` with the table reference whose visible name is `vis` (a view with `columns` and `body`)
+/// replaced by the body's table under the same visible name.
+fn inline_view(q: &Query, vis: &str, columns: &[String], body: &Select) -> Query {
+    // The view's expressions name a placeholder table first, so that the walk, which enters
+    // what it has just put in place, never substitutes into its own output.
+    const MARK: &str = "\u{0}inlined";
+    let exprs: Vec<Expr> = body.items.iter().map(|i| renamed(&i.expr, body.from[0].visible(), MARK)).collect();
+    let base = &body.from[0].name;
+    let table = TableRef { name: base.clone(), alias: (vis != base).then(|| vis.to_string()) };
+    let mut q = q.clone();
+    let s = &mut q.select;
+    for t in s.from.iter_mut().chain(s.joins.iter_mut().map(|j| &mut j.table)) {
+        if t.visible() == vis {
+            *t = table.clone();
+        }
+    }
+    walk_query_mut(&mut q, &mut |e| {
+        if let Expr::Col(r) = e {
+            if r.table == vis {
+                if let Some(k) = columns.iter().position(|c| *c == r.column).filter(|k| *k < exprs.len()) {
+                    *e = exprs[k].clone();
+                }
+            }
+        }
+    });
+    walk_query_mut(&mut q, &mut |e| rename_col(e, MARK, vis));
+    q
+}
+
+fn renamed(e: &Expr, from: &str, to: &str) -> Expr {
+    let mut e = e.clone();
+    walk_expr_mut(&mut e, &mut |x| rename_col(x, from, to));
+    e
+}
+
+fn rename_col(e: &mut Expr, from: &str, to: &str) {
+    if let Expr::Col(r) = e {
+        if r.table == from {
+            r.table = to.to_string();
+        }
+    }
+}
+
+/// How many times the query reads a table or view, subqueries included.
+fn reads(q: &Query, name: &str) -> usize {
+    let mut n = reads_select(&q.select, name);
+    if let Some(p) = &q.pred {
+        // `visit` enters nested subqueries itself.
+        p.visit(&mut |e| n += e.subquery().map_or(0, |s| reads_here(s, name)));
+    }
+    n
+}
+
+fn reads_select(s: &Select, name: &str) -> usize {
+    let mut n = reads_here(s, name);
+    s.visit_exprs(&mut |e| n += e.subquery().map_or(0, |sub| reads_here(sub, name)));
+    n
+}
+
+/// The references in one select's own FROM and joins.
+fn reads_here(s: &Select, name: &str) -> usize {
+    s.from.iter().chain(s.joins.iter().map(|j| &j.table)).filter(|t| t.name == name).count()
 }
 
 /// Clears one constraint of a column.

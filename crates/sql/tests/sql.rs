@@ -7,5 +7,7 @@ mod dialects;
 mod gluesql;
 #[path = "sql/leg.rs"]
 mod leg;
+#[path = "sql/reduce.rs"]
+mod reduce;
 #[path = "sql/selfcheck.rs"]
 mod selfcheck;

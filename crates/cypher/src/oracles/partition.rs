@@ -57,7 +57,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
             continue;
         }
         let d = crosscheck_core::bag::diff(&whole, &union, &super::compare_options());
-        let rel = format!("{:?}", d.relation()).to_lowercase();
+        let rel = d.relation().name();
         let names = ["unpartitioned", "p", "NOT p", "p IS NULL"];
         let answers =
             names.iter().zip(&parts).map(|(n, r)| (format!("{label} {n}"), render(&Ran::Rows(r.clone())))).collect();

@@ -132,7 +132,7 @@ fn rows_json(rows: &[Vec<Value>]) -> Vec<Vec<String>> {
 
 /// The relation of a diff as a finding key names it (`equal`, `subset`, ...).
 fn relation_name(d: &Diff) -> String {
-    format!("{:?}", d.relation()).to_lowercase()
+    d.relation().name().to_string()
 }
 
 /// What one run gave: rows, an error the engine did not expect (which the differential oracle

@@ -83,7 +83,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         let d = compare(&whole, &union, false);
         let holds = d.is_empty() || !three && d.relation() == Relation::Subset;
         if !holds {
-            let rel = format!("{:?}", d.relation()).to_lowercase();
+            let rel = d.relation().name();
             let names = ["unfiltered", "p", "!p", "error(p)"];
             let answers = names
                 .iter()

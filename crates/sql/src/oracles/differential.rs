@@ -73,13 +73,16 @@ fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOption
     let summary = groups.summary(label, |i| format!("{} row(s)", results[i].1.len()));
     let key = groups.sorted_names(label, ", ");
     let (a, b) = (&results[groups.0[0][0]], &results[groups.0[1][0]]);
+    // Which way the second answer differs from the first (rows missing, extra, or changed):
+    // one engine's lost row and its extra row are two failures.
+    let how = compare_with(&a.1, &b.1, &fold, &bool_as_int()).map_or("order", |d| d.relation().name());
     Check::finding(Evidence {
         class: FindingClass::Logic,
         engines: key.clone(),
         summary: format!("engines disagree: {summary}"),
         expected: format!("{}:\n{}", a.0, render(&a.1)),
         actual: format!("{}:\n{}", b.0, render(&b.1)),
-        key: format!("differential:{}", key.join("|")),
+        key: format!("differential:{}:{how}", key.join("|")),
         detail: crosscheck_core::Detail::of(&Detail {
             results: results.iter().map(|(l, r)| EngineRows { engine: l.clone(), rows: render(r) }).collect(),
             ..Detail::default()

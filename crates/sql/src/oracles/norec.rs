@@ -78,12 +78,16 @@ fn judge(case: &SqlCase, e: &dyn Engine, results: &[Rows]) -> Result<bool, Check
     let (opt, unopt) = (&results[0], &results[1]);
     match compare(case.query.count_rows, opt, unopt) {
         Ok(c) => Ok(c > 0),
-        Err(summary) => Err(logic(e, case.oracle, "count-differs", render(unopt), render(opt), summary)),
+        Err((how, summary)) => {
+            let key = format!("count-differs:{how}");
+            Err(logic(e, case.oracle, &key, render(unopt), render(opt), summary))
+        }
     }
 }
 
-/// The count both queries agree on, or the finding's summary: what each query returned.
-fn compare(count_rows: bool, opt: &Rows, unopt: &Rows) -> Result<i64, String> {
+/// The count both queries agree on, or the finding's direction (the optimized query counts
+/// `fewer` or `more`, or one count is `unreadable`) and summary: what each query returned.
+fn compare(count_rows: bool, opt: &Rows, unopt: &Rows) -> Result<i64, (&'static str, String)> {
     let count = if count_rows { Some(opt.len() as i64) } else { single_int(opt) };
     let reference = match unopt.rows.as_slice() {
         // SUM over no rows.
@@ -92,12 +96,16 @@ fn compare(count_rows: bool, opt: &Rows, unopt: &Rows) -> Result<i64, String> {
     };
     match (count, reference) {
         (Some(c), Some(r)) if c == r => Ok(c),
-        (Some(c), Some(r)) => Err(format!("the optimized query counts {c}, the unoptimized one {r}")),
+        (Some(c), Some(r)) => {
+            let how = if c < r { "fewer" } else { "more" };
+            Err((how, format!("the optimized query counts {c}, the unoptimized one {r}")))
+        }
         // A count that cannot be read (an aggregate that returned no row, or two) is told as
         // what came back, so that a reduced finding reads right.
-        _ => {
-            Err(format!("the optimized query {}, the unoptimized one {}", answer(count, opt), answer(reference, unopt)))
-        }
+        _ => Err((
+            "unreadable",
+            format!("the optimized query {}, the unoptimized one {}", answer(count, opt), answer(reference, unopt)),
+        )),
     }
 }
 
@@ -143,11 +151,15 @@ mod tests {
         let none = rows(vec![]);
         assert_eq!(compare(false, &one(Value::Int(2)), &one(Value::Int(2))), Ok(2));
         assert_eq!(compare(false, &one(Value::Int(0)), &one(Value::Null)), Ok(0));
-        let said = |opt: &Rows, unopt: &Rows| compare(false, opt, unopt).err().unwrap_or_default();
+        let said = |opt: &Rows, unopt: &Rows| compare(false, opt, unopt).err().unwrap_or_default().1;
         assert_eq!(
             said(&one(Value::Int(2)), &one(Value::Int(3))),
             "the optimized query counts 2, the unoptimized one 3"
         );
+        let how = |opt: &Rows, unopt: &Rows| compare(false, opt, unopt).err().unwrap_or_default().0;
+        assert_eq!(how(&one(Value::Int(2)), &one(Value::Int(3))), "fewer");
+        assert_eq!(how(&one(Value::Int(4)), &one(Value::Int(3))), "more");
+        assert_eq!(how(&none, &one(Value::Int(3))), "unreadable");
         assert_eq!(said(&none, &none), "the optimized query returned no row, the unoptimized one returned no row");
         assert_eq!(
             said(&one(Value::Int(0)), &none),

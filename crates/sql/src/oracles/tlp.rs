@@ -340,7 +340,10 @@ fn judge_partitions(
             diff.missing.len(),
             diff.extra.len()
         );
-        return Err(logic(e, case.oracle, "rows-differ", render(q), render(&union), summary));
+        // The direction is part of the failure: a reduction that turns lost rows into extra
+        // ones has found another bug.
+        let key = format!("rows-differ:{}", diff.relation().name());
+        return Err(logic(e, case.oracle, &key, render(q), render(&union), summary));
     }
     Ok(!q.is_empty())
 }

@@ -9,23 +9,23 @@ use crosscheck_sql::oracles::plan;
 use crosscheck_sql::{Query, SqlCase, SqlKind};
 use std::time::{Duration, Instant};
 
-const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(10) };
+pub(crate) const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(10) };
 
-fn engine(name: &str) -> Box<dyn Engine> {
+pub(crate) fn engine(name: &str) -> Box<dyn Engine> {
     let spec = EngineSpec { name: name.into(), location: None, label: None };
     crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
         .unwrap_or_else(|e| panic!("engine opens: {e}"))
 }
 
-fn col(t: &str, c: &str) -> Expr {
+pub(crate) fn col(t: &str, c: &str) -> Expr {
     Expr::col(t, c)
 }
 
-fn int(i: i64) -> Expr {
+pub(crate) fn int(i: i64) -> Expr {
     Expr::Lit(Lit::Int(i))
 }
 
-fn select_from(items: Vec<Expr>, table: &str) -> Select {
+pub(crate) fn select_from(items: Vec<Expr>, table: &str) -> Select {
     Select {
         items: items.into_iter().map(|expr| Item { expr, alias: None }).collect(),
         from: vec![TableRef { name: table.into(), alias: None }],
@@ -146,7 +146,7 @@ fn norec_counts_rows_against_an_unoptimizable_sum() {
 }
 
 /// t0(c0 INTEGER) holding 1, 2, 3 and NULL.
-fn known_case(oracle: &str) -> SqlCase {
+pub(crate) fn known_case(oracle: &str) -> SqlCase {
     let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![ColumnDef::plain("c0", SqlType::Int)] }];
@@ -156,7 +156,7 @@ fn known_case(oracle: &str) -> SqlCase {
     SqlCase { seed: 0, db: 0, index: 0, oracle, strict: false, setup: setup.into(), query: where_query() }
 }
 
-fn check(engine_name: &str, oracle: &str, case: &SqlCase) -> Check {
+pub(crate) fn check(engine_name: &str, oracle: &str, case: &SqlCase) -> Check {
     let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
     let mut engines = vec![engine(engine_name)];
@@ -198,7 +198,7 @@ fn unexpected_errors_are_findings_and_expected_ones_skip() {
 }
 
 /// Runs `n` generated checks of `oracle`; the findings.
-fn campaign(
+pub(crate) fn campaign(
     engine_name: &str,
     oracle: &str,
     seed: u64,
@@ -485,50 +485,5 @@ fn engines_that_refuse_different_setup_statements_are_not_compared() {
     match kind.prepare(&diverged, &mut engines, &opts) {
         Check::Skip(why) => assert!(why.contains("setup diverged: setup statement 3"), "{why}"),
         other => panic!("expected a skip, got {other:?}"),
-    }
-}
-
-/// A view the query reads keeps only what the failure needs: a fault of the query's WHERE
-/// reduces with the view's own WHERE and function gone.
-#[test]
-fn reduction_simplifies_the_body_of_a_view_it_keeps() {
-    let mut case = known_case("tlp-where");
-    let body = Select {
-        items: vec![Item { expr: Expr::Func(Func::Abs, vec![col("t0", "c0")]), alias: None }],
-        from: vec![TableRef { name: "t0".into(), alias: None }],
-        where_: Some(Expr::bin(BinOp::Gt, col("t0", "c0"), int(-100))),
-        ..Select::default()
-    };
-    std::sync::Arc::make_mut(&mut case.setup).push(Stmt::CreateView {
-        name: "v0".into(),
-        columns: vec!["c0".into()],
-        select: body,
-    });
-    case.query.select.from = vec![TableRef { name: "v0".into(), alias: None }];
-    case.query.select.items = vec![Item { expr: col("v0", "c0"), alias: None }];
-    case.query.pred = Some(Expr::bin(BinOp::Gt, col("v0", "c0"), int(1)));
-    let Check::Finding(ev) = check("mutant:sqlite:where-drop", "tlp-where", &case) else {
-        panic!("where-drop not caught on the view case");
-    };
-    let mut engines = vec![engine("mutant:sqlite:where-drop")];
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let r = crosscheck_core::worker::reduce_offline(
-        &SqlKind,
-        crosscheck_sql::SqlOracle::TlpWhere,
-        &case,
-        &ev,
-        &mut engines,
-        &OPTS,
-        deadline,
-    )
-    .expect("a smaller case");
-    let small: SqlCase = serde_json::from_value(r.case).expect("a reduced SQL case");
-    for st in small.setup.iter() {
-        if let Stmt::CreateView { select, .. } = st {
-            assert!(select.where_.is_none(), "view kept its WHERE: {select:?}");
-            let mut funcs = 0;
-            select.visit_exprs(&mut |e| funcs += usize::from(matches!(e, Expr::Func(..))));
-            assert_eq!(funcs, 0, "view kept its function: {select:?}");
-        }
     }
 }
