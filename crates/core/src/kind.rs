@@ -155,11 +155,17 @@ pub struct Shape {
     pub head: String,
     /// Clauses, operators, setup features, the solver's logic: names and constants stripped.
     pub features: std::collections::BTreeSet<String>,
+    /// Which way the answer differed (rows missing, extra or changed), where the leg tells it
+    /// apart from `head`. It does not split bugs (one wrong predicate evaluation loses rows on
+    /// some data and adds them on other), but a bug that never failed this way does not
+    /// explain an unreduced case that does: that case is reduced to see which bug it is.
+    #[serde(default)]
+    pub direction: String,
 }
 
 impl Shape {
     pub fn new(head: impl Into<String>, features: impl IntoIterator<Item = String>) -> Shape {
-        Shape { head: head.into(), features: features.into_iter().collect() }
+        Shape { head: head.into(), features: features.into_iter().collect(), direction: String::new() }
     }
 }
 

@@ -14,7 +14,7 @@ pub fn signature(case: &SqlCase, key: &str) -> Shape {
     // The direction (rows lost or extra) keeps a reduction on its failure, but does not split
     // bugs: one wrong predicate evaluation loses rows on some data and adds them on other (a
     // MariaDB outer-join bug did both under EXISTS and NOT EXISTS).
-    let key = without_direction(key);
+    let (key, direction) = split_direction(key);
     // An aggregate query without GROUP BY must give one row whatever its aggregate: which one
     // the case happened to use says nothing of the bug.
     let row_count_only = key == "aggregate-rows";
@@ -24,16 +24,17 @@ pub fn signature(case: &SqlCase, key: &str) -> Shape {
         p.visit(&mut |e| f.extend(expr_feature(e, row_count_only)));
     }
     setup_features(&case.setup, &mut f);
-    Shape { head: key.to_string(), features: f }
+    Shape { head: key.to_string(), features: f, direction: direction.to_string() }
 }
 
 /// The oracles' ways for an answer to differ, which their keys end with (`rows-differ:subset`).
 const DIRECTIONS: [&str; 7] = ["subset", "superset", "different", "order", "fewer", "more", "unreadable"];
 
-fn without_direction(key: &str) -> &str {
+/// A key without its direction, and the direction (empty for a key without one).
+fn split_direction(key: &str) -> (&str, &str) {
     match key.rsplit_once(':') {
-        Some((head, d)) if DIRECTIONS.contains(&d) => head,
-        _ => key,
+        Some((head, d)) if DIRECTIONS.contains(&d) => (head, d),
+        _ => (key, ""),
     }
 }
 
