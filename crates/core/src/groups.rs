@@ -23,6 +23,15 @@ impl Groups {
         self.0.len() <= 1
     }
 
+    /// The group larger than every other, if one is: the answer a finding may call expected.
+    /// Without one (two engines, one each) no answer is more right than another.
+    pub fn majority(&self) -> Option<usize> {
+        let largest = self.0.iter().map(Vec::len).max()?;
+        let mut at = self.0.iter().enumerate().filter(|(_, g)| g.len() == largest).map(|(i, _)| i);
+        let first = at.next()?;
+        at.next().is_none().then_some(first)
+    }
+
     /// Each group's members named by `label` and joined by `sep`: `sqlite, duckdb`.
     pub fn names<'a>(&self, label: impl Fn(usize) -> &'a str, sep: &str) -> Vec<String> {
         self.0.iter().map(|g| g.iter().map(|&i| label(i)).collect::<Vec<_>>().join(sep)).collect()
@@ -71,6 +80,9 @@ mod tests {
         assert_eq!(g.names(|i| labels[i], ", "), vec!["a, c", "b, e", "d"]);
         let g = Groups::of(&[(labels[1], 0), (labels[0], 1)], |x, y| x.1 == y.1);
         assert_eq!(g.sorted_names(|i| [labels[1], labels[0]][i], ","), vec!["a", "b"]);
+        assert_eq!(g.majority(), None, "two groups of two");
+        assert_eq!(Groups::of(&[1, 2, 2], |a, b| a == b).majority(), Some(1));
+        assert_eq!(Groups::of(&[1, 2], |a, b| a == b).majority(), None);
         assert!(Groups::of(&[7, 7], |a, b| a == b).agree());
         assert!(Groups::of::<u8>(&[], |a, b| a == b).agree());
     }

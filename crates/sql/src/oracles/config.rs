@@ -1,7 +1,7 @@
 //! The cross-setting oracle: the query on each engine under each setting of its dialect that
 //! must not change answers (`Dialect::config_variants`), against the answer by default.
 
-use super::{bool_as_int, differential, render, Detail, OracleRules};
+use super::{bool_as_int, differential, Detail, OracleRules};
 use crate::ast::ToSql;
 use crate::case::{Query, SqlCase};
 use crate::collation::Collations;
@@ -9,7 +9,7 @@ use crate::compare::{compare_with, fold_flags};
 use crate::dialect::{by_name, Dialect, Sqlite};
 use crate::exec::{dialect_of, exec};
 use crate::exprgen::ExprGen;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Groups, Rows};
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
 
@@ -59,46 +59,49 @@ impl OracleRules for Config {
 fn config(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOptions) -> Check {
     let mut nonempty = false;
     for e in engines.iter_mut() {
-        let d = dialect_of(e.as_ref());
-        let sql = case.query.select.to_sql(d);
-        let base = match exec(e.as_mut(), &sql, o) {
-            Ok(r) => r.unwrap_or_default(),
+        let answers = match answers(case, e.as_mut(), o) {
+            Ok(a) => a,
             Err(c) => return c,
         };
-        nonempty |= !base.is_empty();
+        nonempty |= !answers[0].1.is_empty();
         let colls = Collations::new(&case.setup);
-        let fold = fold_flags(&colls, &case.query.select, &base);
-        for v in d.config_variants() {
-            for s in v.enable {
-                if let Err(c) = exec(e.as_mut(), s, o) {
-                    return c;
-                }
-            }
-            let other = exec(e.as_mut(), &sql, o);
-            for s in v.disable {
-                if let Err(c) = exec(e.as_mut(), s, o) {
-                    return c;
-                }
-            }
-            let other = match other {
-                Ok(r) => r.unwrap_or_default(),
-                Err(c) => return c,
-            };
-            if compare_with(&base, &other, &fold, &bool_as_int()).is_some() {
-                return Check::finding(Evidence {
-                    class: FindingClass::Logic,
-                    engines: vec![e.info().label.clone()],
-                    summary: format!("config: {} rows by default, {} with {}", base.len(), other.len(), v.name),
-                    expected: render(&base),
-                    actual: render(&other),
-                    key: format!("config:{}", v.name),
-                    detail: crosscheck_core::Detail::of(&Detail {
-                        setting: v.enable.iter().map(|s| s.to_string()).collect(),
-                        ..Detail::default()
-                    }),
-                });
-            }
+        let fold = fold_flags(&colls, &case.query.select, &answers[0].1);
+        let groups = Groups::of(&answers, |a, b| compare_with(&a.1, &b.1, &fold, &bool_as_int()).is_none());
+        if groups.agree() {
+            continue;
         }
+        let d = differential::disagreement(&answers, &groups, &fold);
+        let split = groups.sorted_names(|i| answers[i].0.as_str(), ", ");
+        // The settings whose answer is not the default's.
+        let settings = groups.0.iter().skip(1).flatten().map(|&i| answers[i].0.clone());
+        return Check::finding(Evidence {
+            class: FindingClass::Logic,
+            engines: vec![e.info().label.clone()],
+            summary: format!("config on {}: {}", e.info().label, d.summary),
+            expected: d.expected,
+            actual: d.actual,
+            key: format!("config:{}:{}", split.join("|"), d.how),
+            detail: crosscheck_core::Detail::of(&Detail { setting: settings.collect(), ..Detail::default() }),
+        });
     }
     Check::Pass { nonempty }
+}
+
+/// The query's answer by default and under each setting of the engine's dialect, named
+/// `default` and by the setting.
+fn answers(case: &SqlCase, e: &mut dyn Engine, o: &CheckOptions) -> Result<Vec<(String, Rows)>, Check> {
+    let d = dialect_of(e);
+    let sql = case.query.select.to_sql(d);
+    let mut out = vec![("default".to_string(), exec(e, &sql, o)?.unwrap_or_default())];
+    for v in d.config_variants() {
+        for s in v.enable {
+            exec(e, s, o)?;
+        }
+        let other = exec(e, &sql, o);
+        for s in v.disable {
+            exec(e, s, o)?;
+        }
+        out.push((v.name.to_string(), other?.unwrap_or_default()));
+    }
+    Ok(out)
 }

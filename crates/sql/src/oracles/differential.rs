@@ -8,7 +8,7 @@ use super::{bool_as_int, OracleRules};
 use crate::ast::ToSql;
 use crate::case::{Query, SqlCase};
 use crate::collation::Collations;
-use crate::compare::{compare_with, fold_flags};
+use crate::compare::{compare_with, fold_flags, Fold};
 use crate::dialect::Dialect;
 use crate::exec::{dialect_of, exec};
 use crate::exprgen::ExprGen;
@@ -70,22 +70,51 @@ fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOption
         return Check::Pass { nonempty: !first.1.is_empty() };
     }
     let label = |i: usize| results[i].0.as_str();
-    let summary = groups.summary(label, |i| format!("{} row(s)", results[i].1.len()));
     let key = groups.sorted_names(label, ", ");
-    let (a, b) = (&results[groups.0[0][0]], &results[groups.0[1][0]]);
-    // Which way the second answer differs from the first (rows missing, extra, or changed):
-    // one engine's lost row and its extra row are two failures.
-    let how = compare_with(&a.1, &b.1, &fold, &bool_as_int()).map_or("order", |d| d.relation().name());
+    let d = disagreement(&results, &groups, &fold);
     Check::finding(Evidence {
         class: FindingClass::Logic,
         engines: key.clone(),
-        summary: format!("engines disagree: {summary}"),
-        expected: format!("{}:\n{}", a.0, render(&a.1)),
-        actual: format!("{}:\n{}", b.0, render(&b.1)),
-        key: format!("differential:{}:{how}", key.join("|")),
+        summary: format!("engines disagree: {}", d.summary),
+        expected: d.expected,
+        actual: d.actual,
+        key: format!("differential:{}:{}", key.join("|"), d.how),
         detail: crosscheck_core::Detail::of(&Detail {
             results: results.iter().map(|(l, r)| EngineRows { engine: l.clone(), rows: render(r) }).collect(),
             ..Detail::default()
         }),
     })
+}
+
+/// What answers that disagree say: who answered what, the majority's answer as the expected
+/// one (none without a majority: the first engine or the default setting is no more right
+/// than the other), and which way the first other answer differs from the majority's.
+pub(super) struct Disagreement {
+    pub summary: String,
+    pub expected: String,
+    pub actual: String,
+    /// `subset` (rows missing), `superset`, `different`, or `order`.
+    pub how: &'static str,
+}
+
+pub(super) fn disagreement(results: &[(String, Rows)], groups: &Groups, fold: &Fold) -> Disagreement {
+    let label = |i: usize| results[i].0.as_str();
+    let rows = |g: usize| &results[groups.0[g][0]].1;
+    let names = groups.names(label, ", ");
+    let answer = |g: usize, note: &str| format!("{}{note}:\n{}", names[g], render(rows(g)));
+    let majority = groups.majority();
+    let reference = majority.unwrap_or(0);
+    let others: Vec<usize> = (0..groups.0.len()).filter(|&g| g != reference).collect();
+    let other = others.first().copied().unwrap_or(reference);
+    let how = compare_with(rows(reference), rows(other), fold, &bool_as_int()).map_or("order", |d| d.relation().name());
+    let (expected, actual) = match majority {
+        Some(m) => (answer(m, " (the majority)"), others.iter().map(|&g| answer(g, "")).collect::<Vec<_>>()),
+        None => ("no majority: each answer is below".into(), (0..groups.0.len()).map(|g| answer(g, "")).collect()),
+    };
+    Disagreement {
+        summary: groups.summary(label, |i| format!("{} row(s)", results[i].1.len())),
+        expected,
+        actual: actual.join("\n"),
+        how,
+    }
 }

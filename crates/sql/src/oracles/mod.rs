@@ -205,7 +205,7 @@ fn logic(
 }
 
 /// What an SQL finding keeps besides its summary, for its reproducer: the failing statement,
-/// each engine's answer, the setting that changed an answer.
+/// each engine's answer, the settings (by name) whose answer is not the default's.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Detail {
     #[serde(default, skip_serializing_if = "Option::is_none")]

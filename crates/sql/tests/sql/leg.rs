@@ -487,3 +487,33 @@ fn engines_that_refuse_different_setup_statements_are_not_compared() {
         other => panic!("expected a skip, got {other:?}"),
     }
 }
+
+/// A differential finding calls the majority's answer expected, and with no majority (one
+/// engine against one) names no winner: the first engine is no more right than the second.
+#[test]
+fn a_disagreement_names_the_majority_or_no_winner() {
+    let case = known_case("differential");
+    let run = |names: &[&str]| {
+        let open = |n: &&str| {
+            let spec = EngineSpec::parse(n).unwrap_or_else(|e| panic!("{n}: {e}"));
+            crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
+                .unwrap_or_else(|e| panic!("{n} opens: {e}"))
+        };
+        let mut engines: Vec<Box<dyn Engine>> = names.iter().map(open).collect();
+        let kind = SqlKind;
+        assert!(matches!(kind.prepare(&case, &mut engines, &OPTS), Check::Pass { .. }));
+        match kind.check(crosscheck_sql::SqlOracle::Differential, &case, &mut engines, &OPTS) {
+            Check::Finding(e) => e,
+            other => panic!("{names:?}: {other:?}"),
+        }
+    };
+    let two = run(&["sqlite", "mutant:sqlite:drop-row"]);
+    assert!(two.expected.starts_with("no majority"), "{}", two.expected);
+    assert!(two.actual.contains("sqlite:") && two.actual.contains("mutant:sqlite:drop-row:"), "{}", two.actual);
+    assert!(two.key.ends_with(":subset"), "{}", two.key);
+    let three = run(&["mutant:sqlite:drop-row", "sqlite", "sqlite@b"]);
+    assert!(three.expected.starts_with("sqlite, b (the majority):"), "{}", three.expected);
+    assert!(three.actual.starts_with("mutant:sqlite:drop-row:"), "{}", three.actual);
+    // Which way the odd one differs from the majority, whichever engine came first.
+    assert!(three.key.ends_with(":subset"), "{}", three.key);
+}
