@@ -248,6 +248,14 @@ pub trait Dialect: Sync + AsDialect {
     }
 
     fn write_int(&self, out: &mut String, i: i64) {
+        if i == i64::MIN {
+            // Written plainly it is `-` applied to 9223372036854775808, which is out of the
+            // 64-bit range: a NUMERIC in PostgreSQL, a HUGEINT in DuckDB, a DECIMAL in
+            // MariaDB, and negating it again gives 2^63 there where SQLite overflows to a
+            // REAL. Cast, it is the 64-bit integer the case means in every engine.
+            let _ = write!(out, "CAST({i} AS {})", self.cast_type(SqlType::Int));
+            return;
+        }
         out.push_str(&i.to_string());
     }
 

@@ -517,3 +517,34 @@ fn a_disagreement_names_the_majority_or_no_winner() {
     // Which way the odd one differs from the majority, whichever engine came first.
     assert!(three.key.ends_with(":subset"), "{}", three.key);
 }
+
+/// The smallest 64-bit integer is printed as a 64-bit integer: written plainly, PostgreSQL,
+/// DuckDB and MariaDB read `-9223372036854775808` as a wider number whose negation fits, while
+/// SQLite's negation overflows to a REAL, a difference every 4-engine campaign reported.
+#[test]
+fn the_smallest_integer_is_a_64_bit_integer_in_every_dialect() {
+    let (Some(sqlite), Some(pg)) = (engine_if_here("sqlite"), engine_if_here("postgres")) else { return };
+    let mut engines = vec![sqlite, pg];
+    let mut case = known_case("differential");
+    std::sync::Arc::make_mut(&mut case.setup).push(Stmt::Insert {
+        table: "t0".into(),
+        columns: vec!["c0".into()],
+        values: vec![int(i64::MIN)],
+    });
+    let item = Expr::bin(BinOp::Rem, Expr::un(UnOp::Neg, int(i64::MIN)), col("t0", "c0"));
+    case.query.select = select_from(vec![item], "t0");
+    case.query.pred = None;
+    let kind = SqlKind;
+    assert!(matches!(kind.prepare(&case, &mut engines, &OPTS), Check::Pass { .. }));
+    // PostgreSQL's bigint negation overflows, an error its dialect expects: no verdict.
+    let verdict = kind.check(crosscheck_sql::SqlOracle::Differential, &case, &mut engines, &OPTS);
+    assert!(matches!(verdict, Check::Skip(_)), "{verdict:?}");
+    assert_eq!(
+        case.query
+            .select
+            .to_sql(by_name("postgres").expect("dialect"))
+            .matches("CAST(-9223372036854775808 AS BIGINT)")
+            .count(),
+        1
+    );
+}
