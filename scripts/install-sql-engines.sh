@@ -65,3 +65,13 @@ if [ ! -x "$venv/bin/duckdb" ] || ! "$venv/bin/python" -c 'import duckdb, turso'
     say "pip install duckdb-cli duckdb pyturso into $venv"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check duckdb-cli duckdb pyturso
 fi
+
+# An older DuckDB release beside the current one, in its own virtualenv: the tests run a
+# campaign on it to check that the dialect layer speaks that release's language (1.1.3 has no
+# sum(BOOLEAN) and no `NOT GLOB`), as `--engines duckdb=.venvs/duckdb-1.1.3` would.
+old_duckdb="$root/.venvs/duckdb-1.1.3"
+if ! "$old_duckdb/bin/python" -c 'import duckdb; assert duckdb.__version__ == "1.1.3"' >/dev/null 2>&1; then
+    say "pip install duckdb==1.1.3 into $old_duckdb"
+    "$python" -m venv "$old_duckdb"
+    "$old_duckdb/bin/python" -m pip install -q --disable-pip-version-check duckdb==1.1.3
+fi

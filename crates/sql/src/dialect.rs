@@ -32,6 +32,9 @@ pub mod cap {
     /// (`x'61' LIKE '_'` is false there, true in 3.44.0 and later): without it, the run matches
     /// `CAST(operand AS TEXT)`, on which every release agrees.
     pub const BLOB_PATTERNS: &str = "blob-patterns";
+    /// `sum` over a BOOLEAN (the aggregate table's capability, as `agg_cap` spells it). DuckDB
+    /// 1.1.3 has no `sum(BOOLEAN)` ("No function matches"); 1.2.2 and later have it.
+    pub const SUM_BOOL: &str = "agg:SUM(Bool)";
     /// SQLite's `NOCASE` and `RTRIM` collations.
     pub const SQLITE_COLLATIONS: &str = "sqlite-collations";
     pub const IS_TRUE: &str = "is-true";

@@ -194,6 +194,18 @@ impl Dialect for DuckDb {
         out.push_str("'::BLOB");
     }
 
+    fn write_binary(&self, out: &mut String, op: BinOp, a: &Expr, b: &Expr) {
+        // `a NOT GLOB b` parses only from DuckDB 2.0 (1.1.3 to 1.4.1: "syntax error at or
+        // near GLOB"); the negated GLOB means the same in every release.
+        if op == BinOp::NotGlob {
+            out.push_str("(NOT ");
+            std_write_binary(self, out, BinOp::Glob, a, b);
+            out.push(')');
+            return;
+        }
+        std_write_binary(self, out, op, a, b);
+    }
+
     fn binary_op(&self, op: BinOp) -> &'static str {
         match op {
             // `/` is float division in DuckDB; `//` truncates

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 pub(crate) const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(10) };
 
+/// An engine as `--engines` names it (`sqlite`, `sqlite@b`, `duckdb=/path/to/venv`).
 pub(crate) fn engine(name: &str) -> Box<dyn Engine> {
-    let spec = EngineSpec { name: name.into(), location: None, label: None };
+    let spec = EngineSpec::parse(name).unwrap_or_else(|e| panic!("{name}: {e}"));
     crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
         .unwrap_or_else(|e| panic!("engine opens: {e}"))
 }
@@ -494,12 +495,7 @@ fn engines_that_refuse_different_setup_statements_are_not_compared() {
 fn a_disagreement_names_the_majority_or_no_winner() {
     let case = known_case("differential");
     let run = |names: &[&str]| {
-        let open = |n: &&str| {
-            let spec = EngineSpec::parse(n).unwrap_or_else(|e| panic!("{n}: {e}"));
-            crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
-                .unwrap_or_else(|e| panic!("{n} opens: {e}"))
-        };
-        let mut engines: Vec<Box<dyn Engine>> = names.iter().map(open).collect();
+        let mut engines: Vec<Box<dyn Engine>> = names.iter().map(|n| engine(n)).collect();
         let kind = SqlKind;
         assert!(matches!(kind.prepare(&case, &mut engines, &OPTS), Check::Pass { .. }));
         match kind.check(crosscheck_sql::SqlOracle::Differential, &case, &mut engines, &OPTS) {
@@ -547,4 +543,27 @@ fn the_smallest_integer_is_a_64_bit_integer_in_every_dialect() {
             .count(),
         1
     );
+}
+
+/// An older DuckDB release is tested in the language it speaks: 1.1.3 (installed by
+/// `scripts/install-sql-engines.sh` into `.venvs/duckdb-1.1.3`) has no `sum(BOOLEAN)` and does
+/// not parse `NOT GLOB`, and a campaign on it met both as errors (59 and 111 findings in 30 s).
+#[test]
+fn an_older_duckdb_release_gets_only_what_it_speaks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venvs/duckdb-1.1.3");
+    if !dir.join("bin/python").exists() {
+        let missing = format!("{} is missing; run scripts/install-sql-engines.sh", dir.display());
+        assert!(!crosscheck_engines::testing::required("duckdb-1.1.3"), "duckdb-1.1.3 is required but {missing}");
+        println!("skipped: {missing}");
+        return;
+    }
+    let spec = format!("duckdb={}", dir.display());
+    let info = engine(&spec).info().clone();
+    assert_eq!(info.version, "DuckDB 1.1.3");
+    assert!(!crosscheck_sql::run_caps(&[info]).has(crosscheck_sql::dialect::cap::SUM_BOOL));
+    for oracle in ["tlp-aggregate", "tlp-where", "norec"] {
+        let (_, found) = campaign(&spec, oracle, 3, 3000, false);
+        let errors: Vec<&str> = found.iter().map(|(_, e)| e.summary.as_str()).filter(|s| s.contains("Error")).collect();
+        assert!(errors.is_empty(), "{oracle} on DuckDB 1.1.3: {errors:?}");
+    }
 }
