@@ -23,6 +23,16 @@ pub(crate) enum Ty {
 
 const CMP: [CmpOp; 6] = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge];
 
+/// Whether an expression can evaluate to a blank node: a variable (the generator calls no
+/// function that returns one), or an IF or COALESCE over one.
+fn may_be_blank(e: &Expr) -> bool {
+    match e {
+        Expr::Var(_) => true,
+        Expr::Call(Func::If | Func::Coalesce, args) => args.iter().any(may_be_blank),
+        _ => false,
+    }
+}
+
 /// Whether an expression can evaluate to a language-tagged literal: a variable, or such a
 /// constant (functions the generator calls on them return simple literals, or keep the tag
 /// only on a string argument that is itself guarded where its EBV is taken).
@@ -130,10 +140,10 @@ impl<R: Rng> QueryGen<'_, R> {
             0 | 1 if self.has(Cap::Builtins) => {
                 let f = *[Func::Str, Func::Lang, Func::Datatype].choose(self.rng).unwrap_or(&Func::Str);
                 let x = self.any_leaf();
-                if f == Func::Str && self.value_mode {
-                    self.text_of(x)
-                } else {
-                    Expr::call(f, vec![x])
+                match f {
+                    Func::Str if self.value_mode => self.text_of(x),
+                    Func::Str => self.str_of(x),
+                    _ => Expr::call(f, vec![x]),
                 }
             }
             2 if self.has(Cap::Functions) => {
@@ -271,6 +281,17 @@ impl<R: Rng> QueryGen<'_, R> {
         let e = self.expr(ty, 2);
         self.value_mode = false;
         e
+    }
+
+    /// `STR(x)` in a condition: where a store of the run answers STR of a blank node with its
+    /// label (`Cap::BlankStrError`), a term that may be one is taken as
+    /// `IF(isBLANK(x), "", STR(x))`, the same on every store; elsewhere the error is tested.
+    fn str_of(&self, x: Expr) -> Expr {
+        if self.has(Cap::BlankStrError) || !may_be_blank(&x) {
+            return Expr::call(Func::Str, vec![x]);
+        }
+        let blank = Expr::call(Func::IsBlank, vec![x.clone()]);
+        Expr::call(Func::If, vec![blank, Expr::Lit(Lit::typed("", "string")), Expr::call(Func::Str, vec![x])])
     }
 
     /// `STR(x)` as a value a store returns: "" for a blank node (STR of one is an error that
