@@ -58,6 +58,10 @@ pub enum Cap {
     Aggregates,
     /// HAVING without GROUP BY (the whole answer one group).
     ImplicitGroupHaving,
+    /// AVG of an empty group is 0 (SPARQL 1.1 §18.5.1.4); Virtuoso answers unbound, SQL's
+    /// NULL. Only the implicit group of an aggregation without GROUP BY can be empty, so where
+    /// a store of the run lacks it, such an aggregation has no AVG.
+    EmptyAvg,
     GroupConcat,
 }
 
@@ -173,6 +177,7 @@ const VIRTUOSO_LACKS: &[Cap] = &[
     Cap::Casts,
     // `STR(_:b)` is `"nodeID://b10000"`.
     Cap::BlankStrError,
+    Cap::EmptyAvg,
 ];
 
 static OXIGRAPH: Oxigraph = Oxigraph;
