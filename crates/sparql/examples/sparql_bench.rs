@@ -12,6 +12,7 @@
 use crosscheck_core::timed::Timed;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind};
 use crosscheck_sparql::{SparqlKind, SparqlOracle};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,6 +23,21 @@ struct Tally {
     nonempty: u64,
     skip: u64,
     findings: u64,
+    /// Why checks were skipped, with numbers masked, and how often: a store that stalls
+    /// shows here as timeouts.
+    reasons: BTreeMap<String, u64>,
+}
+
+fn reason_key(why: &str) -> String {
+    let mut key = String::new();
+    for c in why.chars().take(100) {
+        if !c.is_ascii_digit() {
+            key.push(c);
+        } else if !key.ends_with('#') {
+            key.push('#');
+        }
+    }
+    key
 }
 
 fn open(specs: &str, exec: &Arc<AtomicU64>) -> Vec<Box<dyn Engine>> {
@@ -65,7 +81,10 @@ fn main() {
                 t.pass += 1;
                 t.nonempty += u64::from(nonempty);
             }
-            Check::Skip(_) => t.skip += 1,
+            Check::Skip(why) => {
+                t.skip += 1;
+                *t.reasons.entry(reason_key(&why)).or_default() += 1;
+            }
             Check::Finding(_) => t.findings += 1,
         }
         other_ns += crosscheck_core::nanos(t1.elapsed());
@@ -92,4 +111,9 @@ fn main() {
         t.findings,
         t.skip
     );
+    let mut reasons: Vec<_> = t.reasons.iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(a.1));
+    for (why, count) in reasons.iter().take(5) {
+        println!("  skipped x{count}: {why}");
+    }
 }

@@ -47,10 +47,21 @@ pub enum Cap {
     /// Oxigraph keeps numbers by value and writes its own form, so where a store of the run
     /// lacks it, the values a query returns never hold STR of a non-string literal.
     LexicalForms,
+    /// STR of a blank node is an error (SPARQL 1.1 §17.4.2.5 defines STR on literals and IRIs
+    /// only). Jena 4.5, rdflib 7 and Virtuoso 7.2 answer the node's label instead, which is
+    /// each store's own (Jena's a new UUID at every load), so where a store of the run lacks
+    /// it, STR never takes a term that may be a blank node (`exprgen::str_of`). The other
+    /// functions that take a term's string (UCASE, STRLEN, CONTAINS, REGEX, xsd:string, ...)
+    /// raise the error on Jena and rdflib as the standard says.
+    BlankStrError,
     /// GROUP BY, HAVING, COUNT, SUM, MIN, MAX, AVG.
     Aggregates,
     /// HAVING without GROUP BY (the whole answer one group).
     ImplicitGroupHaving,
+    /// AVG of an empty group is 0 (SPARQL 1.1 §18.5.1.4); Virtuoso answers unbound, SQL's
+    /// NULL. Only the implicit group of an aggregation without GROUP BY can be empty, so where
+    /// a store of the run lacks it, such an aggregation has no AVG.
+    EmptyAvg,
     GroupConcat,
 }
 
@@ -101,8 +112,9 @@ impl Dialect for Jena {
     }
     fn lacks(&self) -> &'static [Cap] {
         // `FILTER("x"@en)` is true in Jena 4.5: the EBV of a language-tagged literal is its
-        // string's, as in SPARQL 1.1's RDF 1.0 wording.
-        &[Cap::StrictEbv]
+        // string's, as in SPARQL 1.1's RDF 1.0 wording. `STR(_:b)` is the node's label
+        // (`NodeFunctions.str`), a random UUID.
+        &[Cap::StrictEbv, Cap::BlankStrError]
     }
     fn optimizer_off(&self) -> Option<&'static str> {
         Some("no-optimizer")
@@ -163,13 +175,16 @@ const VIRTUOSO_LACKS: &[Cap] = &[
     Cap::Minus,
     Cap::Functions,
     Cap::Casts,
+    // `STR(_:b)` is `"nodeID://b10000"`.
+    Cap::BlankStrError,
+    Cap::EmptyAvg,
 ];
 
 static OXIGRAPH: Oxigraph = Oxigraph;
 static JENA: Jena = Jena;
 static OTHERS: [Standard; 3] = [
-    // rdflib 7 refuses `!(^p)` ("Invalid path in NegatedPath").
-    Standard { name: "rdflib", lacks: &[Cap::StrictEbv, Cap::NegatedInverse], errors: &[] },
+    // rdflib 7 refuses `!(^p)` ("Invalid path in NegatedPath"); its `STR(_:b)` is the label.
+    Standard { name: "rdflib", lacks: &[Cap::StrictEbv, Cap::NegatedInverse, Cap::BlankStrError], errors: &[] },
     Standard { name: "comunica", lacks: &[], errors: &[] },
     Standard { name: "virtuoso", lacks: VIRTUOSO_LACKS, errors: VIRTUOSO_EXPRESSION_ERRORS },
 ];

@@ -5,7 +5,7 @@
 
 use crate::dialect::Cap;
 use crate::gen::literal;
-use crate::model::{AggFunc, ArithOp, CmpOp, Expr, Func, Lit, XsdCast};
+use crate::model::{AggFunc, ArithOp, CmpOp, Expr, Func, Lit, Node, XsdCast};
 use crate::query::QueryGen;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -22,6 +22,25 @@ pub(crate) enum Ty {
 }
 
 const CMP: [CmpOp; 6] = [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge];
+
+/// A numeric literal's value, if it is a finite number of a numeric XSD type.
+fn number(l: &Lit) -> Option<f64> {
+    let local = l.xsd()?;
+    if crate::normalize::canonical(local, &l.lexical).is_none() || local == "boolean" {
+        return None;
+    }
+    l.lexical.trim().parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// Whether an expression can evaluate to a blank node: a variable (the generator calls no
+/// function that returns one), or an IF or COALESCE over one.
+fn may_be_blank(e: &Expr) -> bool {
+    match e {
+        Expr::Var(_) => true,
+        Expr::Call(Func::If | Func::Coalesce, args) => args.iter().any(may_be_blank),
+        _ => false,
+    }
+}
 
 /// Whether an expression can evaluate to a language-tagged literal: a variable, or such a
 /// constant (functions the generator calls on them return simple literals, or keep the tag
@@ -42,6 +61,71 @@ impl<R: Rng> QueryGen<'_, R> {
         let ty = *[Ty::Bool, Ty::Num, Ty::Str].choose(self.rng).unwrap_or(&Ty::Bool);
         let e = self.expr(ty, MAX_DEPTH);
         self.ebv(e)
+    }
+
+    /// RD²'s graph guidance carried into a FILTER: a comparison of a variable of the first
+    /// basic graph pattern with a pool constant, true for the node the variable was drawn
+    /// from, so the pivot's solution passes. `None` when no such variable stands for an IRI
+    /// or a literal.
+    pub(crate) fn guided(&mut self) -> Option<Expr> {
+        let mut known: Vec<(u32, Node)> = self
+            .vars
+            .iter()
+            .filter(|(n, &v)| v < self.pivot_scope && !matches!(n, Node::Blank(_)))
+            .map(|(n, &v)| (v, n.clone()))
+            .collect();
+        // The map's order is the process's own: sorted, the draw is the seed's.
+        known.sort();
+        let (v, node) = known.choose(self.rng)?.clone();
+        let (op, constant) = match node {
+            Node::Lit(l) if number(&l).is_some() => self.guided_number(l),
+            Node::Lit(l) => {
+                // `!=` only where SPARQL's operator is defined for both (two strings, two
+                // booleans); other literals that are not the same term compare as an error.
+                let comparable = |o: &Lit| {
+                    o.lang.is_none()
+                        && l.lang.is_none()
+                        && o.datatype == l.datatype
+                        && matches!(o.xsd(), Some("string" | "boolean"))
+                };
+                let others = self.pools.literals.iter().filter(|o| comparable(o)).cloned().map(Expr::Lit).collect();
+                self.guided_term(Expr::Lit(l), others)
+            }
+            Node::Iri(i) => {
+                let others = self.pools.iris.iter().cloned().map(Expr::Iri).collect();
+                self.guided_term(Expr::Iri(i), others)
+            }
+            Node::Blank(_) => return None,
+        };
+        Some(Expr::Cmp(op, Box::new(Expr::Var(v)), Box::new(constant)))
+    }
+
+    /// `=` with the node itself, or `!=` with another term of its pool.
+    fn guided_term(&mut self, own: Expr, others: Vec<Expr>) -> (CmpOp, Expr) {
+        match others.choose(self.rng).cloned() {
+            Some(o) if o != own && self.rng.gen_bool(0.5) => (CmpOp::Ne, o),
+            _ => (CmpOp::Eq, own),
+        }
+    }
+
+    /// A comparison with a finite pool number that the node's value satisfies (numbers too
+    /// close for a double to order are compared with the node itself).
+    fn guided_number(&mut self, own: Lit) -> (CmpOp, Expr) {
+        let x = number(&own).unwrap_or(0.0);
+        let finite: Vec<&Lit> = self.pools.numbers.iter().filter(|l| number(l).is_some()).collect();
+        let other = finite.choose(self.rng).map(|l| (*l).clone());
+        let y = other.as_ref().and_then(number).unwrap_or(x);
+        let apart = (x - y).abs() > 1e-6 * x.abs().max(y.abs()).max(1.0);
+        let ops: &[CmpOp] = match (other, apart) {
+            (Some(o), true) if x < y => {
+                return (*[CmpOp::Lt, CmpOp::Le, CmpOp::Ne].choose(self.rng).unwrap_or(&CmpOp::Lt), Expr::Lit(o))
+            }
+            (Some(o), true) => {
+                return (*[CmpOp::Gt, CmpOp::Ge, CmpOp::Ne].choose(self.rng).unwrap_or(&CmpOp::Gt), Expr::Lit(o))
+            }
+            _ => &[CmpOp::Eq, CmpOp::Le, CmpOp::Ge],
+        };
+        (*ops.choose(self.rng).unwrap_or(&CmpOp::Eq), Expr::Lit(own))
     }
 
     /// The partition oracle's predicate: a filter tree like any other.
@@ -130,10 +214,10 @@ impl<R: Rng> QueryGen<'_, R> {
             0 | 1 if self.has(Cap::Builtins) => {
                 let f = *[Func::Str, Func::Lang, Func::Datatype].choose(self.rng).unwrap_or(&Func::Str);
                 let x = self.any_leaf();
-                if f == Func::Str && self.value_mode {
-                    self.text_of(x)
-                } else {
-                    Expr::call(f, vec![x])
+                match f {
+                    Func::Str if self.value_mode => self.text_of(x),
+                    Func::Str => self.str_of(x),
+                    _ => Expr::call(f, vec![x]),
                 }
             }
             2 if self.has(Cap::Functions) => {
@@ -271,6 +355,17 @@ impl<R: Rng> QueryGen<'_, R> {
         let e = self.expr(ty, 2);
         self.value_mode = false;
         e
+    }
+
+    /// `STR(x)` in a condition: where a store of the run answers STR of a blank node with its
+    /// label (`Cap::BlankStrError`), a term that may be one is taken as
+    /// `IF(isBLANK(x), "", STR(x))`, the same on every store; elsewhere the error is tested.
+    fn str_of(&self, x: Expr) -> Expr {
+        if self.has(Cap::BlankStrError) || !may_be_blank(&x) {
+            return Expr::call(Func::Str, vec![x]);
+        }
+        let blank = Expr::call(Func::IsBlank, vec![x.clone()]);
+        Expr::call(Func::If, vec![blank, Expr::Lit(Lit::typed("", "string")), Expr::call(Func::Str, vec![x])])
     }
 
     /// `STR(x)` as a value a store returns: "" for a blank node (STR of one is an error that

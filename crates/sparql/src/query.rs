@@ -29,6 +29,9 @@ pub struct QueryGen<'a, R: Rng> {
     /// Graph nodes already standing for a variable, so patterns join on them.
     pub(crate) vars: HashMap<Node, u32>,
     pub(crate) next_var: u32,
+    /// The variables of the first basic graph pattern (below this id), each bound to the node
+    /// it was drawn from in the pivot's solution.
+    pub(crate) pivot_scope: u32,
     /// Generating a value a store returns (BIND, aggregates) rather than a condition: only
     /// operations whose result SPARQL defines to the last digit (no division).
     pub(crate) value_mode: bool,
@@ -36,7 +39,17 @@ pub struct QueryGen<'a, R: Rng> {
 
 impl<'a, R: Rng> QueryGen<'a, R> {
     pub fn new(rng: &'a mut R, graph: &'a Graph, pools: &'a Pools, caps: &'a dyn Fn(Cap) -> bool) -> Self {
-        QueryGen { rng, graph, pools, caps, guard_ebv: false, vars: HashMap::new(), next_var: 0, value_mode: false }
+        QueryGen {
+            rng,
+            graph,
+            pools,
+            caps,
+            guard_ebv: false,
+            vars: HashMap::new(),
+            next_var: 0,
+            pivot_scope: 0,
+            value_mode: false,
+        }
     }
 
     pub(crate) fn has(&self, cap: Cap) -> bool {
@@ -46,6 +59,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
     pub fn query(&mut self) -> Query {
         let n = self.rng.gen_range(1..=3);
         let mut group = Group { bgp: self.bgp(n), ..Group::default() };
+        self.pivot_scope = self.next_var;
         if self.next_var == 0 {
             // A pattern of constants only: its subject becomes a variable, so the query has
             // something to project (`SELECT WHERE` is not SPARQL).
@@ -80,7 +94,15 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         // Less often than always: a FILTER of random constants and variables is false or an
         // error about half the time, and RD²'s 30 % non-empty rate is the thing to beat.
         if self.rng.gen_bool(0.6) {
-            group.filters.push(self.filter());
+            let f = self.filter();
+            // Half the time or'ed with a comparison the pivot's solution satisfies (RD²'s
+            // guidance, taken from the pools to the solution): the tree still decides for
+            // every other solution.
+            let guided = if self.rng.gen_bool(0.5) { self.guided() } else { None };
+            group.filters.push(match guided {
+                Some(g) => Expr::Or(Box::new(g), Box::new(f)),
+                None => f,
+            });
         }
         let mut all: Vec<u32> = (0..scope).collect();
         all.shuffle(self.rng);
@@ -109,12 +131,13 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         let k = self.rng.gen_range(0..=candidates.len().min(2));
         let keys = candidates[..k].to_vec();
         // Arguments first, then the new variables: an argument never names another alias.
-        let args: Vec<Aggregate> = (0..self.rng.gen_range(1..=2)).map(|_| self.aggregate()).collect();
+        let implicit = keys.is_empty();
+        let args: Vec<Aggregate> = (0..self.rng.gen_range(1..=2)).map(|_| self.aggregate(implicit)).collect();
         let aggs = args.into_iter().map(|a| (self.fresh(), a)).collect();
         let mut having = Vec::new();
         let having_allowed = !keys.is_empty() || self.has(Cap::ImplicitGroupHaving);
         if having_allowed && self.rng.gen_bool(0.3) {
-            let a = self.aggregate();
+            let a = self.aggregate(implicit);
             let op = *[CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Eq, CmpOp::Ne].choose(self.rng).unwrap_or(&CmpOp::Gt);
             let bound = Expr::Lit(Lit::typed(self.rng.gen_range(0..4).to_string(), "integer"));
             let count = Aggregate { func: AggFunc::Count, distinct: a.distinct, arg: a.arg };
@@ -123,8 +146,13 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         Aggregation { keys, aggs, having }
     }
 
-    fn aggregate(&mut self) -> Aggregate {
-        let mut funcs = vec![AggFunc::Count, AggFunc::Sum, AggFunc::Min, AggFunc::Max, AggFunc::Avg];
+    /// An aggregate; over the `implicit` group of an aggregation without GROUP BY, which may be
+    /// empty, no AVG where a store of the run answers an empty AVG its own way.
+    fn aggregate(&mut self, implicit: bool) -> Aggregate {
+        let mut funcs = vec![AggFunc::Count, AggFunc::Sum, AggFunc::Min, AggFunc::Max];
+        if !implicit || self.has(Cap::EmptyAvg) {
+            funcs.push(AggFunc::Avg);
+        }
         if self.has(Cap::GroupConcat) {
             funcs.push(AggFunc::GroupConcat);
         }

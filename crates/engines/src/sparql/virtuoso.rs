@@ -12,7 +12,11 @@
 //!
 //! A query runs with Virtuoso's own time limit (`timeout`, an "anytime" query): past it,
 //! Virtuoso answers incomplete results flagged by the `X-SQL-State: S1TAT` header, which is a
-//! timeout here, never rows. The HTTP request itself gives up a few seconds later.
+//! timeout here, never rows. The HTTP request itself gives up a few seconds later, and then a
+//! private server is replaced: Virtuoso 7.2 does not always end an anytime query (a GROUP BY
+//! over VALUES with UNDEF under ORDER BY, LIMIT and OFFSET ran on), and the query it keeps
+//! running blocks every later request, so each later query would cost its whole limit. The
+//! updates since the last reset are replayed into the new server.
 
 use super::results::{self, first_keyword, prologue_end};
 use crate::transport::find_tool;
@@ -63,8 +67,14 @@ impl Opener for Virtuoso {
         };
         let graph = format!("urn:crosscheck:{}", server::scratch_db_name());
         let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        let mut e =
-            VirtuosoEngine { info: info_for(spec, String::new(), "virtuoso", &[]), endpoint, graph, agent, home };
+        let mut e = VirtuosoEngine {
+            info: info_for(spec, String::new(), "virtuoso", &[]),
+            endpoint,
+            graph,
+            agent,
+            home,
+            log: vec![],
+        };
         e.info.version = e.version()?;
         Ok(Box::new(e))
     }
@@ -201,6 +211,8 @@ pub struct VirtuosoEngine {
     graph: String,
     agent: ureq::Agent,
     home: Home,
+    /// The updates run since the last reset, to rebuild the graph in a replaced server.
+    log: Vec<String>,
 }
 
 impl VirtuosoEngine {
@@ -234,11 +246,16 @@ impl VirtuosoEngine {
         Some(crash_from(Some(status), log_tail(&proc.dir.path().join("virtuoso.log"), 2000)))
     }
 
+    /// Posts an update into the engine's graph.
+    fn send_update(&self, text: &str, limit: Duration) -> Result<Reply, Failed> {
+        let sent = into_graph(text, &self.graph).unwrap_or_else(|| text.to_string());
+        post(&self.agent, &self.endpoint, &[("update", &sent)], limit)
+    }
+
     /// Runs an update against the engine's graph.
     fn update(&mut self, text: &str, limit: Duration) -> Outcome {
-        let sent = into_graph(text, &self.graph).unwrap_or_else(|| text.to_string());
         let start = Instant::now();
-        match post(&self.agent, &self.endpoint, &[("update", &sent)], limit + GRACE) {
+        match self.send_update(text, limit + GRACE) {
             Ok(r) if r.status == 200 => Outcome::Done,
             Ok(r) => self.refused(&r, start, limit),
             Err(f) => self.failed(f, start),
@@ -276,9 +293,35 @@ impl VirtuosoEngine {
             return crash;
         }
         match f {
-            Failed::Timeout => timeout(start),
+            Failed::Timeout => match self.relaunch() {
+                Ok(()) => timeout(start),
+                Err(e) => Outcome::Crash {
+                    signal: None,
+                    code: None,
+                    stderr_tail: format!("virtuoso ran a request past its limit and could not be replaced: {e}"),
+                },
+            },
             Failed::Other(e) => Outcome::error(format!("virtuoso at {}: {e}", self.endpoint)),
         }
+    }
+
+    /// Replaces a private server (a new process, the old one killed with its directory) and
+    /// replays the updates since the last reset into it; a user's server is left as it is.
+    fn relaunch(&mut self) -> Result<(), SetupError> {
+        let Home::Private { binaries, .. } = &self.home else { return Ok(()) };
+        let (proc, port) = launch(binaries)?;
+        self.endpoint = format!("http://127.0.0.1:{port}/sparql");
+        if let Home::Private { proc: old, .. } = &mut self.home {
+            *old = proc;
+        }
+        for text in &self.log {
+            match self.send_update(text, ADMIN_TIMEOUT) {
+                Ok(r) if r.status == 200 => {}
+                Ok(r) => return Err(SetupError::new(format!("virtuoso: replaying an update: HTTP {}", r.status))),
+                Err(_) => return Err(SetupError::new("virtuoso: replaying an update got no answer")),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -365,14 +408,9 @@ impl Engine for VirtuosoEngine {
     }
 
     fn reset(&mut self) -> Result<(), SetupError> {
+        self.log.clear();
         if self.died().is_some() {
-            if let Home::Private { binaries, .. } = &self.home {
-                let (proc, port) = launch(binaries)?;
-                self.endpoint = format!("http://127.0.0.1:{port}/sparql");
-                if let Home::Private { proc: old, .. } = &mut self.home {
-                    *old = proc;
-                }
-            }
+            self.relaunch()?;
         }
         let clear = format!("CLEAR SILENT GRAPH <{}>", self.graph);
         match self.update(&clear, ADMIN_TIMEOUT) {
@@ -383,7 +421,11 @@ impl Engine for VirtuosoEngine {
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         if results::is_update(text) {
-            self.update(text, limit)
+            let out = self.update(text, limit);
+            if out == Outcome::Done {
+                self.log.push(text.to_string());
+            }
+            out
         } else {
             self.query(text, limit)
         }

@@ -191,6 +191,26 @@ fn virtuoso_follows_the_contract() {
     the_contract("virtuoso", lit("5", "short"));
 }
 
+/// Virtuoso 7.2 runs this query (from a campaign, seed 7) past its own anytime limit and then
+/// answers no later request: the adapter must give up at the limit and its grace, replace the
+/// private server and replay the graph, so the next query is answered at once.
+#[test]
+fn virtuoso_replaces_a_server_that_runs_a_query_past_its_limit() {
+    let Some(mut e) = open("virtuoso") else { return };
+    let e = e.as_mut();
+    let data = include_str!("virtuoso-wedge.data.ru");
+    assert!(matches!(run(e, data), Outcome::Done), "load");
+    assert_eq!(count(e), 35);
+    let t = Instant::now();
+    let o = e.run(include_str!("virtuoso-wedge.rq"), Duration::from_secs(1));
+    assert!(matches!(o, Outcome::Timeout { .. }), "{o:?}");
+    println!("virtuoso: timeout and a new server in {:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+    let t = Instant::now();
+    assert_eq!(count(e), 35, "the graph replayed into the new server");
+    assert!(t.elapsed() < Duration::from_secs(5), "the next query took {:?}", t.elapsed());
+}
+
 #[test]
 fn virtuoso_takes_an_endpoint_or_refuses_in_one_line() {
     let reg = crosscheck_engines::sparql::registry();
