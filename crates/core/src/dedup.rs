@@ -52,9 +52,16 @@ pub struct Dedup {
 impl Dedup {
     /// The bug that explains a finding of `shape` in `bucket`: the one with the most specific
     /// case whose features the finding's case has.
-    fn explaining<'a>(&'a self, bucket: &str, shape: &Shape) -> Option<&'a Bug> {
-        let bugs = self.buckets.get(&bucket_key(bucket, shape))?;
-        bugs.iter().filter_map(|b| Some((b.explains(&shape.features)?, b))).max_by_key(|(n, _)| *n).map(|(_, b)| b)
+    fn explaining(&self, key: &str, shape: &Shape) -> Option<&Bug> {
+        let at = self.explaining_at(key, shape)?;
+        self.buckets.get(key)?.get(at)
+    }
+
+    /// Where that bug is in its bucket.
+    fn explaining_at(&self, key: &str, shape: &Shape) -> Option<usize> {
+        let bugs = self.buckets.get(key)?;
+        let explained = bugs.iter().enumerate().filter_map(|(i, b)| Some((b.explains(&shape.features)?, i)));
+        explained.max_by_key(|(n, _)| *n).map(|(_, i)| i)
     }
 
     /// Whether a known bug explains the finding (and reducing it would tell nothing new): one
@@ -64,21 +71,18 @@ impl Dedup {
     /// Neighbours do not count: an unreduced case is rarely one, and the worker's books must
     /// not skip a reduction that the supervisor's would not.
     pub fn covers(&self, bucket: &str, shape: &Shape) -> bool {
-        self.explaining(bucket, shape).is_some_and(|b| b.directions.contains(&shape.direction))
+        self.explaining(&bucket_key(bucket, shape), shape).is_some_and(|b| b.directions.contains(&shape.direction))
     }
 
     /// Files a finding of `shape` (of its reduced case when there is one) under a bug: one
     /// that explains it, else one it neighbours, else a new one. Bugs it shows join that bug.
     pub fn place(&mut self, bucket: &str, shape: &Shape) -> Placement {
         let key = bucket_key(bucket, shape);
-        if let Some(b) = self.explaining(bucket, shape) {
-            let signature = b.signature.clone();
-            if let Some(b) =
-                self.buckets.get_mut(&key).and_then(|bugs| bugs.iter_mut().find(|b| b.signature == signature))
-            {
+        if let Some(at) = self.explaining_at(&key, shape) {
+            if let Some(b) = self.buckets.get_mut(&key).and_then(|bugs| bugs.get_mut(at)) {
                 b.directions.insert(shape.direction.clone());
+                return Placement { signature: b.signature.clone(), new: false, merged: Vec::new() };
             }
-            return Placement { signature, new: false, merged: Vec::new() };
         }
         let fresh = format!("{key}|{}", shape.features.iter().cloned().collect::<Vec<_>>().join(","));
         let bugs = self.buckets.entry(key).or_default();

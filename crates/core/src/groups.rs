@@ -1,6 +1,33 @@
 //! Engines' answers grouped by agreement: the one judgement every leg's differential oracle
 //! makes, whatever an answer is (rows, verdicts, a graph).
 
+use crate::bag::Rows;
+use serde::{Deserialize, Serialize};
+
+/// One engine's answer to one query, for oracles that judge an error beside rows (a query
+/// every engine should answer): the rows, or the engine's error message.
+pub enum Ran {
+    Rows(Rows),
+    Error(String),
+}
+
+impl Ran {
+    /// What the answer was, for a finding's summary: `3 row(s)`, `error MESSAGE`.
+    pub fn describe(&self) -> String {
+        match self {
+            Ran::Rows(r) => format!("{} row(s)", r.len()),
+            Ran::Error(m) => format!("error {m}"),
+        }
+    }
+}
+
+/// A finding's record of such an oracle: the texts run and each engine's answer, rendered.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Transcript {
+    pub queries: Vec<String>,
+    pub answers: Vec<(String, String)>,
+}
+
 /// Groups of answers that agree, each a list of indices into the answers, in order of first
 /// appearance. An answer joins the first group whose first member it agrees with.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -74,7 +74,7 @@ impl Kind for CypherKind {
                     return Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::none()))
                 }
                 Outcome::Error { message, .. } => {
-                    let detail = oracles::CypherDetail { queries: vec![script], answers: vec![] };
+                    let detail = oracles::Transcript { queries: vec![script], answers: vec![] };
                     return oracles::error_finding(&label, &message, &detail);
                 }
                 other => return Check::Skip(format!("{label} did not load the graph: {other}")),

@@ -75,7 +75,7 @@ impl Kind for SparqlKind {
                     return Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::none()))
                 }
                 Outcome::Error { message, .. } => {
-                    let detail = oracles::SparqlDetail { queries: vec![load.clone()], answers: vec![] };
+                    let detail = oracles::Transcript { queries: vec![load.clone()], answers: vec![] };
                     return oracles::error_finding(&label, &message, &detail);
                 }
                 other => return Check::Skip(format!("{label} did not load the graph: {other}")),

@@ -2,7 +2,7 @@
 //! agreement (`core::Groups`). An engine that errs where another answers is a finding of class
 //! `error`; different answers are class `logic`.
 
-use super::{render, run, same_rows, CypherDetail, Ran};
+use super::{render, run, same_rows, Ran, Transcript};
 use crate::model::Query;
 use crate::{print, Case};
 use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Groups, Value};
@@ -76,7 +76,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         })
         .collect();
     let detail =
-        CypherDetail { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
+        Transcript { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
     Check::finding(Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: key.clone(),

@@ -10,7 +10,7 @@ use crosscheck_core::bag::diff;
 use crosscheck_core::{
     Check, CheckOptions, CompareOptions, Engine, EngineInfo, Evidence, FindingClass, Oracle, Outcome, Rows, Value,
 };
-use serde::{Deserialize, Serialize};
+
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,28 +51,7 @@ impl CypherOracle {
     }
 }
 
-/// The leg's record of a finding: the texts run and each engine's answer.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CypherDetail {
-    pub queries: Vec<String>,
-    pub answers: Vec<(String, String)>,
-}
-
-/// An engine's answer to one query.
-pub enum Ran {
-    Rows(Rows),
-    Error(String),
-}
-
-impl Ran {
-    /// What the answer was, for a finding's summary: `3 row(s)`, `error MESSAGE`.
-    pub fn describe(&self) -> String {
-        match self {
-            Ran::Rows(r) => format!("{} row(s)", r.len()),
-            Ran::Error(m) => format!("error {m}"),
-        }
-    }
-}
+pub use crosscheck_core::groups::{Ran, Transcript};
 
 /// Integers and floats are kept apart (`1` and `1.0` differ in Cypher's type system); floats
 /// are compared by the shared policy.
@@ -96,7 +75,7 @@ pub fn run(e: &mut dyn Engine, q: &Query, text: &str, opts: &CheckOptions) -> Re
         Outcome::Error { message, .. } => Ok(Ran::Error(message)),
         out @ Outcome::Crash { .. } => {
             let label = e.info().label.clone();
-            let detail = CypherDetail { queries: vec![text.to_string()], answers: vec![] };
+            let detail = Transcript { queries: vec![text.to_string()], answers: vec![] };
             Err(Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::of(&detail))))
         }
         Outcome::Timeout { .. } => Err(Check::Skip(format!("{}: timeout", e.info().label))),
@@ -149,7 +128,7 @@ pub fn message_key(message: &str) -> String {
 }
 
 /// An engine's error on a valid query, as a finding of class `error`.
-pub fn error_finding(label: &str, message: &str, detail: &CypherDetail) -> Check {
+pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
     let key = format!("error:{}", message_key(message));
     Check::finding(Evidence {
         class: FindingClass::Error,

@@ -14,7 +14,7 @@
 //! them, ORDER BY or LIMIT (the generator builds partition cases so). The split MATCH is never
 //! OPTIONAL: there a WHERE is part of the pattern, not a filter.
 
-use super::{error_finding, render, run, same_rows, CypherDetail, Ran};
+use super::{error_finding, render, run, same_rows, Ran, Transcript};
 use crate::model::{Expr, Split};
 use crate::{print, Case};
 use crosscheck_core::bag::union_all;
@@ -45,7 +45,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
             match run(e.as_mut(), &case.query, t, opts) {
                 Ok(Ran::Rows(r)) => parts.push(r),
                 Ok(Ran::Error(m)) => {
-                    return error_finding(&label, &m, &CypherDetail { queries: vec![t.clone()], answers: vec![] })
+                    return error_finding(&label, &m, &Transcript { queries: vec![t.clone()], answers: vec![] })
                 }
                 Err(check) => return check,
             }
@@ -72,7 +72,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
             expected: render(&Ran::Rows(whole)),
             actual: render(&Ran::Rows(union)),
             key: format!("partition:{rel}"),
-            detail: crosscheck_core::Detail::of(&CypherDetail { queries: texts.to_vec(), answers }),
+            detail: crosscheck_core::Detail::of(&Transcript { queries: texts.to_vec(), answers }),
         });
     }
     Check::Pass { nonempty }

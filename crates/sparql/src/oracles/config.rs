@@ -3,7 +3,7 @@
 //! take part; the others are left alone.
 
 use super::differential::{mode, same, unwindowed};
-use super::{answer, render, Ran, SparqlDetail};
+use super::{answer, render, Ran, Transcript};
 use crate::dialect;
 use crate::model::Case;
 use crate::normalize::Norm;
@@ -38,7 +38,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         let m = mode(&case.query, &answers, full.as_ref());
         if !same(&answers[0], &answers[1], m) {
             let errs = answers.iter().any(|a| matches!(a, Ran::Error(_)));
-            let detail = SparqlDetail {
+            let detail = Transcript {
                 queries: texts.to_vec(),
                 answers: vec![
                     (format!("{label} optimized"), render(&answers[0])),

@@ -2,7 +2,7 @@
 //! grouped by agreement (`core::Groups`). A store that errs where another answers is a
 //! finding of class `error`; different answers are class `logic`.
 
-use super::{answer, render, Ran, SparqlDetail};
+use super::{answer, render, Ran, Transcript};
 use crate::model::{Case, Query};
 use crate::normalize::{column_ordered, columns, compare, Column, Norm};
 use crate::print;
@@ -96,7 +96,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions, 
     let summary = groups.summary(label, |i| answers[i].describe());
     let (a, b) = (groups.0[0][0], groups.0[1][0]);
     let detail =
-        SparqlDetail { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
+        Transcript { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
     Check::finding(Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: key.clone(),

@@ -8,8 +8,8 @@ pub mod partition;
 use crate::model::Case;
 use crate::normalize::{self, Norm};
 use crate::print;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Oracle, Outcome, Rows};
-use serde::{Deserialize, Serialize};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Oracle, Outcome};
+
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,30 +57,7 @@ impl SparqlOracle {
     }
 }
 
-/// The leg's record of a finding: the texts run and each store's answer.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SparqlDetail {
-    pub queries: Vec<String>,
-    pub answers: Vec<(String, String)>,
-}
-
-/// A store's answer to one query, or why the oracle cannot judge.
-pub enum Ran {
-    Rows(Rows),
-    /// A parse or evaluation error: a class of its own (SPARQL reports no evaluation error
-    /// for a well-formed query; a FILTER error only drops a solution).
-    Error(String),
-}
-
-impl Ran {
-    /// What the answer was, for a finding's summary: `3 row(s)`, `error MESSAGE`.
-    pub fn describe(&self) -> String {
-        match self {
-            Ran::Rows(r) => format!("{} row(s)", r.len()),
-            Ran::Error(m) => format!("error {m}"),
-        }
-    }
-}
+pub use crosscheck_core::groups::{Ran, Transcript};
 
 /// Runs `text` on `e` after parsing it back. `Err` carries the check to return at once: a
 /// generator bug (skipped, never blamed on a store), a timeout (skipped) or a crash.
@@ -98,7 +75,7 @@ pub fn run(e: &mut dyn Engine, text: &str, opts: &CheckOptions) -> Result<Ran, C
         Outcome::Error { message, .. } => Ok(Ran::Error(message)),
         out @ Outcome::Crash { .. } => {
             let label = e.info().label.clone();
-            let detail = SparqlDetail { queries: vec![text.to_string()], answers: vec![] };
+            let detail = Transcript { queries: vec![text.to_string()], answers: vec![] };
             Err(Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::of(&detail))))
         }
         Outcome::Timeout { .. } => Err(Check::Skip(format!("{}: timeout", e.info().label))),
@@ -159,7 +136,7 @@ pub fn render(r: &Ran) -> String {
 
 /// An error a store gave for a well-formed query, as a finding of class `error`; the key
 /// keeps the message's first words with numbers masked (one message, one key).
-pub fn error_finding(label: &str, message: &str, detail: &SparqlDetail) -> Check {
+pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
     let mut key = String::from("error:");
     for c in message.chars().take(60) {
         if !c.is_ascii_digit() {

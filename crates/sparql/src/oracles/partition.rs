@@ -22,7 +22,7 @@
 //! into a value) cannot select the error part; there the oracle checks what holds whatever
 //! errors do: Filter(p, Ω) ⊎ Filter(!p, Ω) ⊆ Ω (a solution cannot make both p and !p true).
 
-use super::{answer, error_finding, render, Ran, SparqlDetail};
+use super::{answer, error_finding, render, Ran, Transcript};
 use crate::dialect::{self, Cap};
 use crate::model::{Case, Expr, Func, Lit, Query};
 use crate::normalize::{compare, Norm};
@@ -66,7 +66,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
             match answer(e.as_mut(), case, t, opts, Norm::default(), false) {
                 Ok(Ran::Rows(r)) => parts.push(r),
                 Ok(Ran::Error(m)) => {
-                    return error_finding(&label, &m, &SparqlDetail { queries: vec![t.clone()], answers: vec![] })
+                    return error_finding(&label, &m, &Transcript { queries: vec![t.clone()], answers: vec![] })
                 }
                 Err(check) => return check,
             }
@@ -102,7 +102,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
                 expected: render(&Ran::Rows(whole)),
                 actual: render(&Ran::Rows(union)),
                 key: if three { format!("partition:{rel}") } else { OVERLAP.to_string() },
-                detail: crosscheck_core::Detail::of(&SparqlDetail { queries: texts.to_vec(), answers }),
+                detail: crosscheck_core::Detail::of(&Transcript { queries: texts.to_vec(), answers }),
             });
         }
     }
