@@ -256,6 +256,46 @@ pub enum Expr {
         arg: Option<Box<Expr>>,
     },
     Collate(Box<Expr>, Collation),
+    /// A row value `(a, b)`: compared with another row, or tested `IN` a subquery of as many
+    /// columns.
+    Row(Vec<Expr>),
+    /// A window function: `func(args) OVER (PARTITION BY ... ORDER BY ... frame)`.
+    Window(Box<Window>),
+}
+
+/// Window functions: ranking, and aggregates over a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WinFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    Agg(Agg),
+}
+
+impl WinFunc {
+    pub fn name(self) -> &'static str {
+        match self {
+            WinFunc::RowNumber => "ROW_NUMBER",
+            WinFunc::Rank => "RANK",
+            WinFunc::DenseRank => "DENSE_RANK",
+            WinFunc::Agg(a) => a.name(),
+        }
+    }
+}
+
+/// `ROWS BETWEEN n PRECEDING AND CURRENT ROW`, or from `UNBOUNDED PRECEDING` when `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Frame {
+    pub preceding: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Window {
+    pub func: WinFunc,
+    pub args: Vec<Expr>,
+    pub partition_by: Vec<Expr>,
+    pub order_by: Vec<Order>,
+    pub frame: Option<Frame>,
 }
 
 impl Expr {
@@ -299,8 +339,9 @@ impl Expr {
                 v.extend(otherwise.iter().map(|b| &**b));
                 v
             }
-            Expr::Func(_, args) => args.iter().collect(),
+            Expr::Func(_, args) | Expr::Row(args) => args.iter().collect(),
             Expr::Agg { arg, .. } => arg.iter().map(|b| &**b).collect(),
+            Expr::Window(w) => w.args.iter().chain(&w.partition_by).chain(w.order_by.iter().map(|o| &o.expr)).collect(),
         }
     }
 
@@ -322,8 +363,13 @@ impl Expr {
                 v.extend(otherwise.iter_mut().map(|b| &mut **b));
                 v
             }
-            Expr::Func(_, args) => args.iter_mut().collect(),
+            Expr::Func(_, args) | Expr::Row(args) => args.iter_mut().collect(),
             Expr::Agg { arg, .. } => arg.iter_mut().map(|b| &mut **b).collect(),
+            Expr::Window(w) => {
+                let w = &mut **w;
+                let order = w.order_by.iter_mut().map(|o| &mut o.expr);
+                w.args.iter_mut().chain(w.partition_by.iter_mut()).chain(order).collect()
+            }
         }
     }
 
@@ -398,9 +444,17 @@ pub enum JoinKind {
 pub struct TableRef {
     pub name: String,
     pub alias: Option<String>,
+    /// A derived table, `(body) AS name`: its columns are the body's item aliases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<Box<Select>>,
 }
 
 impl TableRef {
+    /// A table or view by name.
+    pub fn named(name: &str, alias: Option<String>) -> TableRef {
+        TableRef { name: name.into(), alias, body: None }
+    }
+
     /// The name columns are qualified with.
     pub fn visible(&self) -> &str {
         self.alias.as_deref().unwrap_or(&self.name)
@@ -420,8 +474,50 @@ pub struct Order {
     pub desc: bool,
 }
 
+/// `UNION`, `INTERSECT`, `EXCEPT`: a set operation of a compound select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SetOp {
+    Union,
+    Intersect,
+    Except,
+}
+
+impl SetOp {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            SetOp::Union => "UNION",
+            SetOp::Intersect => "INTERSECT",
+            SetOp::Except => "EXCEPT",
+        }
+    }
+}
+
+/// One further member of a compound select, combined with everything before it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Compound {
+    pub op: SetOp,
+    /// `ALL`: a bag operation, no duplicate removal.
+    pub all: bool,
+    pub select: Select,
+}
+
+/// A common table expression, `name(columns) AS [NOT] MATERIALIZED (select)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cte {
+    pub name: String,
+    pub columns: Vec<String>,
+    /// `Some(true)`: `MATERIALIZED`, `Some(false)`: `NOT MATERIALIZED` (PostgreSQL, SQLite,
+    /// DuckDB): a planner hint that must not change the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub materialized: Option<bool>,
+    pub select: Select,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Select {
+    /// `WITH`: tables visible to the whole query, its subqueries included.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<Cte>,
     pub distinct: bool,
     /// Empty means `*`.
     pub items: Vec<Item>,
@@ -433,6 +529,10 @@ pub struct Select {
     pub order_by: Vec<Order>,
     pub limit: Option<u64>,
     pub offset: Option<u64>,
+    /// Further members of a compound select (`UNION ...`); the ORDER BY and LIMIT above then
+    /// apply to the whole compound.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compound: Vec<Compound>,
 }
 
 impl Select {
@@ -457,18 +557,42 @@ impl Select {
         v
     }
 
-    /// Tables, joins and expression nodes, and DISTINCT: dropping it must be progress, or a
-    /// reduced case keeps a DISTINCT the failure does not need.
+    /// The selects this one holds outside its expressions: CTE bodies, derived tables and
+    /// compound members, in printing order.
+    pub fn inner_selects(&self) -> Vec<&Select> {
+        let mut v: Vec<&Select> = self.with.iter().map(|c| &c.select).collect();
+        v.extend(self.from.iter().chain(self.joins.iter().map(|j| &j.table)).filter_map(|t| t.body.as_deref()));
+        v.extend(self.compound.iter().map(|c| &c.select));
+        v
+    }
+
+    /// Mutable inner selects, in the same order as [`Select::inner_selects`].
+    pub fn inner_selects_mut(&mut self) -> Vec<&mut Select> {
+        let mut v: Vec<&mut Select> = self.with.iter_mut().map(|c| &mut c.select).collect();
+        let tables = self.from.iter_mut().chain(self.joins.iter_mut().map(|j| &mut j.table));
+        v.extend(tables.filter_map(|t| t.body.as_deref_mut()));
+        v.extend(self.compound.iter_mut().map(|c| &mut c.select));
+        v
+    }
+
+    /// Tables, joins and expression nodes, inner selects, and DISTINCT: dropping it must be
+    /// progress, or a reduced case keeps a DISTINCT the failure does not need.
     pub fn size(&self) -> usize {
         1 + usize::from(self.distinct)
             + self.from.len()
             + self.joins.len()
             + self.slots().iter().map(|e| e.size()).sum::<usize>()
+            + self.inner_selects().iter().map(|s| s.size()).sum::<usize>()
     }
 
+    /// Every expression node, subqueries and inner selects included, in preorder: this
+    /// select's slots first, then its inner selects.
     pub fn visit_exprs(&self, f: &mut dyn FnMut(&Expr)) {
         for e in self.slots() {
             e.visit(f);
+        }
+        for s in self.inner_selects() {
+            s.visit_exprs(f);
         }
     }
 }
@@ -536,7 +660,7 @@ pub enum Stmt {
     CreateView {
         name: String,
         columns: Vec<String>,
-        select: Select,
+        select: Box<Select>,
     },
     /// Gather planner statistics (`ANALYZE`).
     Analyze,

@@ -91,6 +91,22 @@ pub mod cap {
     /// against the select list and the GROUP BY columns only: "Unknown column 'c' in
     /// 'HAVING'" (measured; <https://mariadb.com/kb/en/select/#having>).
     pub const HAVING_GROUP_EXPR: &str = "having-group-expression";
+    /// `WITH` common table expressions, several and reading each other. Common.
+    pub const CTE: &str = "cte";
+    /// `AS MATERIALIZED` / `AS NOT MATERIALIZED` on a CTE (PostgreSQL 12, SQLite 3.35, DuckDB).
+    pub const CTE_MATERIALIZED: &str = "cte-materialized";
+    /// A subquery in FROM, `(SELECT ...) AS d`. Common.
+    pub const DERIVED_TABLE: &str = "derived-table";
+    /// `UNION`, `UNION ALL`, `INTERSECT`, `EXCEPT` between selects. Common.
+    pub const SET_OPS: &str = "set-ops";
+    /// `INTERSECT ALL`, `EXCEPT ALL` (PostgreSQL, DuckDB, MariaDB 10.5; not SQLite).
+    pub const SET_OPS_ALL: &str = "set-ops-all";
+    /// Window functions with `ROWS` frames (SQLite 3.28, PostgreSQL, DuckDB, MariaDB 10.2). Common.
+    pub const WINDOW: &str = "window";
+    /// Row values compared by the standard (`(1, NULL) = (1, NULL)` is NULL), also `IN` a
+    /// subquery: SQLite, PostgreSQL, MariaDB. DuckDB's rows are STRUCTs compared as values
+    /// (`(1, NULL) = (1, NULL)` is true, measured on 1.1.3 and 2.0.0): another meaning.
+    pub const ROW_VALUES: &str = "row-values";
     /// Capabilities of every dialect but GlueSQL's, which has none of them: a dialect's
     /// profile names the group instead of each.
     pub const COMMON: &[&str] = &[
@@ -106,6 +122,10 @@ pub mod cap {
         REAL_KEY,
         UNION_ALL,
         NULL_SAFE_EQ,
+        CTE,
+        DERIVED_TABLE,
+        SET_OPS,
+        WINDOW,
     ];
 }
 
@@ -433,6 +453,8 @@ static SQLITE: Profile = Profile {
             cap::PARTIAL_INDEX,
             cap::EXPR_INDEX,
             cap::SQLITE_COLLATIONS,
+            cap::CTE_MATERIALIZED,
+            cap::ROW_VALUES,
             cap::BIT_OPS,
             cap::ANALYZE,
             cap::OVERFLOW_TO_REAL,

@@ -29,6 +29,9 @@ static POSTGRES: Profile = Profile {
             cap::NULLS_ORDER,
             cap::LIMIT_IN_SUBQUERY,
             cap::HAVING_GROUP_EXPR,
+            cap::CTE_MATERIALIZED,
+            cap::SET_OPS_ALL,
+            cap::ROW_VALUES,
         ],
     ],
     // replace(x, '', y) is x in SQLite only. round(double, int) does not exist and length
@@ -151,6 +154,8 @@ static DUCKDB: Profile = Profile {
             // https://duckdb.org/docs/sql/functions/char#substringstring-start-length
             cap::SUBSTR_NONPOSITIVE,
             cap::HAVING_GROUP_EXPR,
+            cap::CTE_MATERIALIZED,
+            cap::SET_OPS_ALL,
         ],
     ],
     // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
@@ -231,7 +236,10 @@ pub struct MariaDb;
 static MARIADB: Profile = Profile {
     name: "mariadb",
     // No NULLS FIRST/LAST (NULLS_ORDER); NULLs already sort first ascending, as in SQLite.
-    caps: &[cap::COMMON, &[cap::LOOSE_MARIADB, cap::BOOL_TYPE, cap::REAL_DIV, cap::LIKE_CASE]],
+    caps: &[
+        cap::COMMON,
+        &[cap::LOOSE_MARIADB, cap::BOOL_TYPE, cap::REAL_DIV, cap::LIKE_CASE, cap::SET_OPS_ALL, cap::ROW_VALUES],
+    ],
     // length() counts bytes: left out. round() of a DOUBLE
     // halfway case goes to even (ROUND(2.5e0) = 2; SQLite and DuckDB give 3.0): left out.
     lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Length, Func::Round]],

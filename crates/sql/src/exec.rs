@@ -15,6 +15,15 @@ pub fn dialect_of(e: &dyn Engine) -> &'static dyn Dialect {
 pub fn error_key(message: &str) -> String {
     // Drop what follows the message proper: names, the statement SQLite appends (" in SELECT
     // ... at offset N").
+    // DuckDB names the error's class first ("Binder Error: Table ... does not have ..."): the
+    // class alone would make every binder error one key, and reduction could trade one for
+    // another, so the message after it is kept.
+    let (class, message) = match message.split_once(':') {
+        Some((class, rest)) if class.ends_with("Error") && class.len() < 40 => {
+            (format!("{class}: "), rest.trim_start())
+        }
+        _ => (String::new(), message),
+    };
     let head = message.split([':', '"', '\'']).next().unwrap_or(message);
     let head = head.split(" in ").next().unwrap_or(head);
     // Parenthesised details name the operands (MariaDB's "Illegal mix of collations
@@ -35,7 +44,7 @@ pub fn error_key(message: &str) -> String {
     let words = k.split_whitespace().filter(|w| !matches!(*w, "," | "and" | "or"));
     let mut k = words.map(|w| w.trim_end_matches(',')).collect::<Vec<_>>().join(" ");
     k.truncate(80);
-    format!("error:{k}")
+    format!("error:{class}{k}")
 }
 
 fn error_evidence(engine: &dyn Engine, sql: &str, message: &str) -> Evidence {
@@ -94,5 +103,12 @@ mod tests {
         }
         assert_eq!(super::error_key("no such column: t0.c9"), "error:no such column");
         assert_eq!(super::error_key("integer overflow at offset 12"), "error:integer overflow at offset ##");
+        // DuckDB's class of error is not the error.
+        let binder = |m: &str| super::error_key(&format!("Binder Error: {m}"));
+        assert_eq!(
+            binder("ORDER BY non-integer literal has no effect."),
+            "error:Binder Error: ORDER BY non-integer literal has no effect."
+        );
+        assert_ne!(binder("Table \"t0\" does not have a column named \"c0\""), binder("No function matches"));
     }
 }

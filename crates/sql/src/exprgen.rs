@@ -27,7 +27,10 @@ pub struct ColInfo {
 pub struct TableInfo {
     pub name: String,
     pub columns: Vec<ColInfo>,
+    /// A view or a CTE: no base table for views and DML to read.
     pub view: bool,
+    /// A derived table's body: the table exists only in the FROM clause that writes it.
+    pub body: Option<Box<Select>>,
 }
 
 /// What the generator knows about one database and the engines of the run.
@@ -41,6 +44,8 @@ pub struct Env {
     pub collations: Vec<Collation>,
     /// Stored values per type, the source of most constants.
     pub pool: [Vec<Lit>; 5],
+    /// How many of the last tables are the query's own (CTEs, derived tables).
+    pub own: usize,
 }
 
 pub fn ty_index(t: SqlType) -> usize {
@@ -260,7 +265,7 @@ impl<'a> ExprGen<'a> {
     }
 
     fn bool_expr(&mut self, d: u32) -> Expr {
-        let choice = self.rng.gen_range(0..20);
+        let choice = self.rng.gen_range(0..21);
         match choice {
             0..=4 => self.comparison(d),
             5 | 6 => {
@@ -300,6 +305,7 @@ impl<'a> ExprGen<'a> {
                 Expr::Lit(Lit::Bool(b))
             }
             17 => self.case(SqlType::Bool, d),
+            19 if self.env.caps.has(cap::ROW_VALUES) => self.row_predicate(d),
             18 if self.env.loose => {
                 // A non-boolean value used as a truth value.
                 let t = self.any_type();
@@ -349,7 +355,7 @@ impl<'a> ExprGen<'a> {
     fn subquery_select(&mut self, t: SqlType, d: u32) -> Option<(Select, SqlType)> {
         let ti = self.rng.gen_range(0..self.env.tables.len());
         let table = &self.env.tables[ti];
-        if table.columns.is_empty() {
+        if table.columns.is_empty() || table.body.is_some() {
             return None;
         }
         let alias = format!("s{}", self.next_alias);
@@ -367,7 +373,7 @@ impl<'a> ExprGen<'a> {
         self.scope = saved;
         let sel = Select {
             items: vec![Item { expr: item, alias: None }],
-            from: vec![TableRef { name: table.name.clone(), alias: Some(alias) }],
+            from: vec![TableRef::named(&table.name, Some(alias))],
             where_,
             ..Select::default()
         };
@@ -395,6 +401,38 @@ impl<'a> ExprGen<'a> {
             }
             _ => self.comparison(d),
         }
+    }
+
+    /// `(a, b) op (c, d)` or `(a, b) [NOT] IN (SELECT x, y ...)`, pairwise of one type.
+    fn row_predicate(&mut self, d: u32) -> Expr {
+        let (t1, t2) = (self.any_type(), self.any_type());
+        // MariaDB 10.11: "doesn't yet support 'SUBQUERY in ROW in left expression of IN'".
+        let subqueries = std::mem::replace(&mut self.subqueries, false);
+        let left = Expr::Row(vec![self.expr(t1, d), self.expr(t2, d)]);
+        self.subqueries = subqueries;
+        if self.subqueries && self.rng.gen() {
+            if let Some((mut sel, ty)) = self.subquery_select(t1, d) {
+                if self.env.loose || ty == t1 {
+                    let alias = sel.from[0].visible().to_string();
+                    let table = sel.from[0].name.clone();
+                    let second = self.env.tables.iter().position(|t| t.name == table).and_then(|ti| {
+                        let cols = &self.env.tables[ti].columns;
+                        cols.iter().find(|c| self.env.loose || c.ty == Some(t2)).map(|c| Expr::col(&alias, &c.name))
+                    });
+                    if let Some(second) = second {
+                        sel.items.push(Item { expr: second, alias: None });
+                        return Expr::InSelect {
+                            expr: Box::new(left),
+                            select: Box::new(sel),
+                            not: self.rng.gen_bool(0.3),
+                        };
+                    }
+                }
+            }
+        }
+        let right = Expr::Row(vec![self.expr(t1, d), self.expr(t2, d)]);
+        const OPS: &[BinOp] = &[BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        Expr::bin(*OPS.choose(self.rng).unwrap_or(&BinOp::Eq), left, right)
     }
 
     fn exists(&mut self, d: u32) -> Expr {

@@ -67,7 +67,7 @@ fn empty_env(caps: &Caps) -> Env {
     } else {
         vec![Collation::Binary]
     };
-    Env { tables: Vec::new(), caps: caps.clone(), loose, funcs, collations, pool: Default::default() }
+    Env { tables: Vec::new(), caps: caps.clone(), loose, funcs, collations, pool: Default::default(), own: 0 }
 }
 
 fn random_text(rng: &mut ChaCha8Rng) -> String {
@@ -194,7 +194,11 @@ fn gen_table(
             exact: c.ty.is_some_and(|t| t != SqlType::Blob) && c.collate.is_none_or(|k| k == Collation::Binary),
         })
         .collect();
-    (Stmt::CreateTable { name: name.clone(), columns: cols }, inserts, TableInfo { name, columns, view: false })
+    (
+        Stmt::CreateTable { name: name.clone(), columns: cols },
+        inserts,
+        TableInfo { name, columns, view: false, body: None },
+    )
 }
 
 /// The columns of a table, each with the small domain its values are drawn from.
@@ -405,14 +409,14 @@ fn gen_view(rng: &mut ChaCha8Rng, env: &mut Env, v: u32) -> Option<Stmt> {
         // DISTINCT views only where a column holds one type.
         distinct: !env.loose && rng.gen_bool(0.2),
         items,
-        from: vec![TableRef { name: visible, alias: None }],
+        from: vec![TableRef::named(&visible, None)],
         where_,
         ..Select::default()
     };
     let name = format!("v{v}");
     let columns = cols.iter().map(|c| c.name.clone()).collect();
-    env.tables.push(TableInfo { name: name.clone(), columns: cols, view: true });
-    Some(Stmt::CreateView { name, columns, select })
+    env.tables.push(TableInfo { name: name.clone(), columns: cols, view: true, body: None });
+    Some(Stmt::CreateView { name, columns, select: Box::new(select) })
 }
 
 /// The FROM clause: one to three tables or views, joined in the ways the run supports.
@@ -428,10 +432,16 @@ fn gen_from(rng: &mut ChaCha8Rng, env: &Env) -> (Vec<TableRef>, Vec<Join>, Vec<S
     let mut used: Vec<String> = Vec::new();
     let comma = rng.gen_bool(0.15) && env.caps.has(cap::CROSS_JOIN);
     for k in 0..n {
-        let ti = rng.gen_range(0..env.tables.len());
+        // The query's own tables are read half of the time: they are few among many.
+        let ti = if env.own > 0 && rng.gen() {
+            env.tables.len() - 1 - rng.gen_range(0..env.own)
+        } else {
+            rng.gen_range(0..env.tables.len())
+        };
         let name = env.tables[ti].name.clone();
         let alias = if used.contains(&name) { Some(format!("a{k}")) } else { None };
-        let tref = TableRef { name: name.clone(), alias };
+        let mut tref = TableRef::named(&name, alias);
+        tref.body = env.tables[ti].body.clone();
         let visible = tref.visible().to_string();
         used.push(name);
         let new_cols = table_scope(env, ti, &visible);
@@ -535,10 +545,16 @@ pub(crate) fn column_or(g: &mut ExprGen, other: Expr) -> Expr {
 /// The query of one check: a FROM clause and a predicate, shaped by the oracle's rules.
 pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: SqlOracle) -> Query {
     let rules = oracle.rules();
+    // The query's own tables (CTEs, derived tables) live in a copy of the database's env.
+    let sources = crate::inner::sources(rng, env);
+    let (env, with) = match &sources {
+        Some((qenv, with)) => (qenv, with.clone()),
+        None => (env, Vec::new()),
+    };
     let (from, joins, scope) = gen_from(rng, env);
     let depth = rules.predicate_depth(rng);
     let mut g = ExprGen::new(rng, env, scope);
-    let select = Select { from, joins, ..Select::default() };
+    let select = Select { with, from, joins, ..Select::default() };
     let mut q = Query { select, pred: None, count_rows: false };
     q.pred = Some(g.predicate(depth));
     rules.shape(&mut g, &mut q, depth);

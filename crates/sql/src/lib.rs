@@ -23,6 +23,7 @@ pub mod dialects;
 pub mod exec;
 pub mod exprgen;
 pub mod gen;
+pub mod inner;
 pub mod oracles;
 pub mod print;
 pub mod reduce;

@@ -4,6 +4,8 @@
 
 use crate::ast::*;
 use crate::dialect::Dialect;
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 /// Anything the printer can print in a dialect.
 pub trait ToSql {
@@ -154,6 +156,12 @@ impl ToSql for Expr {
             Expr::Func(f, args) => d.write_func(out, *f, args),
             Expr::Agg { func, distinct, arg } => write_agg(*func, *distinct, arg.as_deref(), d, out),
             Expr::Collate(e, c) => write_annotated("(", e, " COLLATE ", d.collation_name(*c), d, out),
+            Expr::Row(items) => {
+                out.push('(');
+                write_list(items, d, out);
+                out.push(')');
+            }
+            Expr::Window(w) => write_window(w, d, out),
         }
     }
 }
@@ -234,11 +242,66 @@ fn write_agg(func: Agg, distinct: bool, arg: Option<&Expr>, d: &dyn Dialect, out
     out.push(')');
 }
 
+fn write_window(w: &Window, d: &dyn Dialect, out: &mut String) {
+    out.push_str(w.func.name());
+    out.push('(');
+    match (w.func, w.args.is_empty()) {
+        (WinFunc::Agg(Agg::Count), true) => out.push('*'),
+        _ => write_list(&w.args, d, out),
+    }
+    out.push_str(") OVER (");
+    if !w.partition_by.is_empty() {
+        out.push_str("PARTITION BY ");
+        write_list(&w.partition_by, d, out);
+    }
+    write_list_clause(if w.partition_by.is_empty() { "ORDER BY " } else { " ORDER BY " }, &w.order_by, d, out);
+    if let Some(f) = w.frame {
+        match f.preceding {
+            Some(n) => {
+                let _ = write!(out, " ROWS BETWEEN {n} PRECEDING AND CURRENT ROW");
+            }
+            None => out.push_str(" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"),
+        }
+    }
+    out.push(')');
+}
+
 impl ToSql for TableRef {
     fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
-        d.write_ident(out, &self.name);
-        write_alias(self.alias.as_deref(), d, out);
+        match &self.body {
+            // Every engine but SQLite requires the derived table's alias.
+            Some(body) => {
+                out.push('(');
+                body.write_sql(d, out);
+                out.push(')');
+                write_alias(Some(self.alias.as_deref().unwrap_or(&self.name)), d, out);
+            }
+            None => {
+                d.write_ident(out, &self.name);
+                write_alias(self.alias.as_deref(), d, out);
+            }
+        }
     }
+}
+
+/// `WITH name(columns) AS (select), ... ` (with its trailing space), if there are any.
+pub fn write_with(ctes: &[Cte], d: &dyn Dialect, out: &mut String) {
+    if ctes.is_empty() {
+        return;
+    }
+    out.push_str("WITH ");
+    write_separated(ctes, out, |c, out| {
+        d.write_ident(out, &c.name);
+        write_column_names("(", &c.columns, d, out);
+        out.push_str(match c.materialized {
+            Some(true) => " AS MATERIALIZED (",
+            Some(false) => " AS NOT MATERIALIZED (",
+            None => " AS (",
+        });
+        c.select.write_sql(d, out);
+        out.push(')');
+    });
+    out.push(' ');
 }
 
 impl ToSql for Item {
@@ -273,6 +336,15 @@ impl ToSql for Order {
 
 impl ToSql for Select {
     fn write_sql(&self, d: &dyn Dialect, out: &mut String) {
+        write_with(&self.with, d, out);
+        self.write_body(d, out);
+    }
+}
+
+impl Select {
+    /// The select without its WITH clause, which a caller that combines several selects
+    /// writes once in front of them all.
+    pub fn write_body(&self, d: &dyn Dialect, out: &mut String) {
         out.push_str(if self.distinct { "SELECT DISTINCT " } else { "SELECT " });
         if self.items.is_empty() {
             out.push('*');
@@ -285,6 +357,12 @@ impl ToSql for Select {
         write_clause(" WHERE ", self.where_.as_ref(), d, out);
         write_list_clause(" GROUP BY ", &self.group_by, d, out);
         write_clause(" HAVING ", self.having.as_ref(), d, out);
+        for c in &self.compound {
+            out.push(' ');
+            out.push_str(c.op.keyword());
+            out.push_str(if c.all { " ALL " } else { " " });
+            c.select.write_body(d, out);
+        }
         write_list_clause(" ORDER BY ", &self.order_by, d, out);
         if self.limit.is_some() || self.offset.is_some() {
             d.write_limit(out, self.limit, self.offset);

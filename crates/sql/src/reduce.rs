@@ -12,9 +12,13 @@ use crosscheck_core::reduce::cuts;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+/// In the preorder of `Select::visit_exprs`: slots, then inner selects.
 fn walk_select_mut(s: &mut Select, f: &mut dyn FnMut(&mut Expr)) {
     for e in s.slots_mut() {
         walk_expr_mut(e, f);
+    }
+    for inner in s.inner_selects_mut() {
+        walk_select_mut(inner, f);
     }
 }
 
@@ -211,8 +215,53 @@ fn clause_candidates(case: &SqlCase) -> Vec<Query> {
         }
     }
     out.extend(self_join_merges(q));
+    out.extend(compound_candidates(q));
     out
 }
+
+/// The query without each compound member, each CTE, a CTE's MATERIALIZED hint, and with each
+/// inner select (CTE body, derived table, compound member) one clause smaller. An unread CTE
+/// kept otherwise; a candidate that breaks the query fails the re-check.
+fn compound_candidates(q: &Query) -> Vec<Query> {
+    let s = &q.select;
+    let mut out = Vec::new();
+    for i in 0..s.compound.len() {
+        let mut c = q.clone();
+        c.select.compound.remove(i);
+        out.push(c);
+    }
+    for i in 0..s.with.len() {
+        let mut c = q.clone();
+        c.select.with.remove(i);
+        out.push(c);
+        if s.with[i].materialized.is_some() {
+            let mut c = q.clone();
+            c.select.with[i].materialized = None;
+            out.push(c);
+        }
+    }
+    for i in 0..s.inner_selects().len() {
+        for cut in INNER_CUTS {
+            let mut c = q.clone();
+            if let Some(inner) = c.select.inner_selects_mut().into_iter().nth(i) {
+                if cut(inner) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Clause cuts of an inner select; each says whether it changed anything.
+const INNER_CUTS: &[fn(&mut Select) -> bool] = &[
+    |s| s.where_.take().is_some(),
+    |s| std::mem::take(&mut s.distinct),
+    |s| !std::mem::take(&mut s.compound).is_empty(),
+    |s| s.having.take().is_some(),
+    |s| s.limit.take().is_some() | s.offset.take().is_some(),
+    |s| !std::mem::take(&mut s.joins).is_empty(),
+];
 
 /// A join of a table that the query already reads, dropped with its alias's columns read from
 /// the other occurrence. Dropping such a join alone leaves references to its alias and never
@@ -264,14 +313,15 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
         out.push(SqlCase { setup: Arc::new(setup), ..case.clone() });
     }
     let rules = case.oracle.rules();
-    out.extend(clause_candidates(case).into_iter().filter(|q| rules.keeps_shape(q)).map(|q| with_query(case, q)));
+    let keeps = |q: &Query| rules.keeps_shape(q) && crate::inner::decided(&q.select);
+    out.extend(clause_candidates(case).into_iter().filter(|q| keeps(q)).map(|q| with_query(case, q)));
     out.extend(column_candidates(case));
     out.extend(constraint_candidates(case));
     out.extend(view_candidates(case));
     out.extend(view_inlines(case));
     // Expressions: each node replaced by something smaller.
     for q in node_replacements(&case.query, &nodes(&case.query), walk_query_mut, case.strict) {
-        if rules.keeps_shape(&q) {
+        if keeps(&q) {
             out.push(with_query(case, q));
         }
     }
@@ -302,18 +352,18 @@ fn view_candidates(case: &SqlCase) -> Vec<SqlCase> {
         let Stmt::CreateView { select, .. } = s else { continue };
         let mut bodies: Vec<Select> = Vec::new();
         if select.where_.is_some() {
-            bodies.push(Select { where_: None, ..select.clone() });
+            bodies.push(Select { where_: None, ..(**select).clone() });
         }
         if select.distinct {
-            bodies.push(Select { distinct: false, ..select.clone() });
+            bodies.push(Select { distinct: false, ..(**select).clone() });
         }
         let mut nodes = Vec::new();
         select.visit_exprs(&mut |e| nodes.push(e.clone()));
-        bodies.extend(node_replacements(select, &nodes, walk_select_mut, case.strict));
+        bodies.extend(node_replacements(&**select, &nodes, walk_select_mut, case.strict));
         for body in bodies {
             let mut c = case.clone();
             if let Stmt::CreateView { select, .. } = &mut Arc::make_mut(&mut c.setup)[si] {
-                *select = body;
+                **select = body;
             }
             out.push(c);
         }
@@ -370,7 +420,7 @@ fn inline_view(q: &Query, vis: &str, columns: &[String], body: &Select) -> Query
     const MARK: &str = "\u{0}inlined";
     let exprs: Vec<Expr> = body.items.iter().map(|i| renamed(&i.expr, body.from[0].visible(), MARK)).collect();
     let base = &body.from[0].name;
-    let table = TableRef { name: base.clone(), alias: (vis != base).then(|| vis.to_string()) };
+    let table = TableRef::named(base, (vis != base).then(|| vis.to_string()));
     let mut q = q.clone();
     let s = &mut q.select;
     for t in s.from.iter_mut().chain(s.joins.iter_mut().map(|j| &mut j.table)) {

@@ -41,6 +41,24 @@ fn split_direction(key: &str) -> (&str, &str) {
 /// The clauses, joins and expression features of one SELECT (subqueries' expressions included).
 fn select_features(s: &Select, row_count_only: bool, f: &mut BTreeSet<String>) {
     s.visit_exprs(&mut |e| f.extend(expr_feature(e, row_count_only)));
+    clause_features(s, f);
+}
+
+/// The clauses and joins of a select and of the selects it holds outside its expressions.
+fn clause_features(s: &Select, f: &mut BTreeSet<String>) {
+    for inner in s.inner_selects() {
+        clause_features(inner, f);
+    }
+    if !s.with.is_empty() {
+        f.insert("cte".into());
+    }
+    if s.from.iter().chain(s.joins.iter().map(|j| &j.table)).any(|t| t.body.is_some()) {
+        f.insert("derived-table".into());
+    }
+    for c in &s.compound {
+        // UNION ALL is a concatenation; the others compare rows.
+        f.insert(format!("{}{}", c.op.keyword().to_lowercase(), if c.all { "-all" } else { "" }));
+    }
     for j in &s.joins {
         f.insert(join_feature(j.kind).into());
     }
@@ -50,6 +68,7 @@ fn select_features(s: &Select, row_count_only: bool, f: &mut BTreeSet<String>) {
         (s.where_.is_some(), "where"),
         (!s.group_by.is_empty(), "group-by"),
         (s.having.is_some(), "having"),
+        (s.limit.is_some() || s.offset.is_some(), "limit"),
     ] {
         if present {
             f.insert(name.into());
@@ -75,6 +94,8 @@ fn expr_feature(e: &Expr, row_count_only: bool) -> Option<String> {
         Expr::Agg { .. } if row_count_only => return None,
         Expr::Agg { func, distinct, .. } => format!("{}{}", func.name(), if *distinct { "-distinct" } else { "" }),
         Expr::Collate(_, c) => format!("collate-{c:?}"),
+        Expr::Row(_) => "row-value".into(),
+        Expr::Window(w) => format!("window-{}", w.func.name().to_lowercase()),
     })
 }
 

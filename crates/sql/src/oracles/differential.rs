@@ -50,6 +50,7 @@ pub(super) fn whole_query(g: &mut ExprGen, q: &mut Query) {
     if g.rng.gen_bool(0.2) {
         q.select.distinct = true;
     }
+    crate::inner::whole_tail(g, q);
 }
 
 /// The same query on every engine; engines are grouped by answer.

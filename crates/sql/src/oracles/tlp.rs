@@ -251,7 +251,18 @@ impl OracleRules for Aggregate {
         let s = &q.select;
         let p = q.pred.clone().unwrap_or(Expr::Lit(Lit::Bool(true)));
         let mut out = vec![("Q".to_string(), s.to_sql(d))];
-        let parts: Vec<String> = partitions(&p).into_iter().map(|part| with_where(s, part).to_sql(d)).collect();
+        // The partitions share the query's WITH, written once in front of the outer query: a
+        // WITH inside a UNION ALL member does not parse.
+        let parts: Vec<String> = partitions(&p)
+            .into_iter()
+            .map(|part| {
+                let mut body = String::new();
+                with_where(s, part).write_body(d, &mut body);
+                body
+            })
+            .collect();
+        let mut with = String::new();
+        crate::print::write_with(&s.with, d, &mut with);
         let (outer, collate) = match s.items.first().map(|i| &i.expr) {
             Some(Expr::Agg { func, arg, .. }) => (
                 match func {
@@ -267,7 +278,7 @@ impl OracleRules for Aggregate {
         };
         out.push((
             "partitions".into(),
-            format!("SELECT {outer}(agg{collate}) FROM ({}) AS tlp", parts.join(" UNION ALL ")),
+            format!("{with}SELECT {outer}(agg{collate}) FROM ({}) AS tlp", parts.join(" UNION ALL ")),
         ));
         out
     }

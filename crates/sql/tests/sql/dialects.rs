@@ -79,7 +79,7 @@ fn keyed_blobs_default_rows_and_integer_sign_run_everywhere() {
                 alias: None,
             },
         ],
-        from: vec![TableRef { name: "t0".into(), alias: None }],
+        from: vec![TableRef::named("t0", None)],
         order_by: vec![Order { expr: Expr::col("t0", "c1"), desc: false }],
         ..Select::default()
     };
@@ -101,11 +101,11 @@ fn a_text_cast_in_a_view_mixes_with_text_columns() {
         Stmt::CreateView {
             name: "v0".into(),
             columns: vec!["c1".into()],
-            select: Select {
+            select: Box::new(Select {
                 items: vec![Item { expr: Expr::Cast(Box::new(Expr::Lit(Lit::Null)), SqlType::Text), alias: None }],
-                from: vec![TableRef { name: "t0".into(), alias: None }],
+                from: vec![TableRef::named("t0", None)],
                 ..Select::default()
-            },
+            }),
         },
     ];
     let query = Select {
@@ -113,7 +113,7 @@ fn a_text_cast_in_a_view_mixes_with_text_columns() {
             expr: Expr::Func(Func::Coalesce, vec![Expr::col("v0", "c1"), Expr::col("t0", "c0")]),
             alias: None,
         }],
-        from: vec![TableRef { name: "t0".into(), alias: None }, TableRef { name: "v0".into(), alias: None }],
+        from: vec![TableRef::named("t0", None), TableRef::named("v0", None)],
         ..Select::default()
     };
     for name in ENGINES {
@@ -197,7 +197,7 @@ fn small_case() -> (crosscheck_sql::SqlCase, crosscheck_core::Evidence) {
             Item { expr: Expr::col("t0", "c0"), alias: None },
             Item { expr: Expr::col("t0", "c1"), alias: None },
         ],
-        from: vec![TableRef { name: "t0".into(), alias: None }],
+        from: vec![TableRef::named("t0", None)],
         ..Select::default()
     };
     let case = crosscheck_sql::SqlCase {

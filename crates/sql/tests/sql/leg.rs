@@ -29,7 +29,7 @@ pub(crate) fn int(i: i64) -> Expr {
 pub(crate) fn select_from(items: Vec<Expr>, table: &str) -> Select {
     Select {
         items: items.into_iter().map(|expr| Item { expr, alias: None }).collect(),
-        from: vec![TableRef { name: table.into(), alias: None }],
+        from: vec![TableRef::named(table, None)],
         ..Select::default()
     }
 }
@@ -43,7 +43,7 @@ fn printer_spells_each_dialect() {
     s.distinct = true;
     s.joins.push(Join {
         kind: JoinKind::Left,
-        table: TableRef { name: "t1".into(), alias: Some("a1".into()) },
+        table: TableRef::named("t1", Some("a1".into())),
         on: Some(Expr::bin(BinOp::Is, col("t0", "c0"), col("a1", "c0"))),
     });
     s.where_ =
@@ -379,13 +379,13 @@ fn signatures_ignore_constants_and_names() {
     let mut v = a.clone();
     let body = Select {
         items: vec![Item { expr: case, alias: None }],
-        from: vec![TableRef { name: "t0".into(), alias: None }],
+        from: vec![TableRef::named("t0", None)],
         ..Select::default()
     };
     std::sync::Arc::make_mut(&mut v.setup).push(Stmt::CreateView {
         name: "v0".into(),
         columns: vec!["c0".into()],
-        select: body,
+        select: Box::new(body),
     });
     v.query.pred = Some(Expr::bin(BinOp::Eq, col("v0", "c0"), int(2)));
     let viewed = kind.signature(crosscheck_sql::SqlOracle::Tlp, &v, &ev("rows-differ"));

@@ -28,7 +28,7 @@ fn reduce_on_where_drop(case: &SqlCase) -> SqlCase {
 }
 
 fn table(name: &str) -> TableRef {
-    TableRef { name: name.into(), alias: None }
+    TableRef::named(name, None)
 }
 
 /// A view whose body the failure does not need ends inlined: the query reads the view's table,
@@ -40,13 +40,13 @@ fn a_view_the_failure_does_not_need_is_inlined_away() {
         where_: Some(Expr::bin(BinOp::Gt, col("t0", "c0"), int(-100))),
         ..select_from(vec![Expr::Func(Func::Abs, vec![col("t0", "c0")])], "t0")
     };
-    let view = Stmt::CreateView { name: "v0".into(), columns: vec!["c0".into()], select: body };
+    let view = Stmt::CreateView { name: "v0".into(), columns: vec!["c0".into()], select: Box::new(body) };
     std::sync::Arc::make_mut(&mut case.setup).push(view);
     case.query.select = select_from(vec![col("v0", "c0")], "v0");
     case.query.pred = Some(Expr::bin(BinOp::Gt, col("v0", "c0"), int(1)));
     let small = reduce_on_where_drop(&case);
     assert!(!small.setup.iter().any(|s| matches!(s, Stmt::CreateView { .. })), "view kept: {small:?}");
-    assert_eq!(small.query.select.from, vec![TableRef { name: "t0".into(), alias: Some("v0".into()) }]);
+    assert_eq!(small.query.select.from, vec![TableRef::named("t0", Some("v0".into()))]);
     let mut funcs = 0;
     small.query.select.visit_exprs(&mut |e| funcs += usize::from(matches!(e, Expr::Func(..))));
     assert_eq!(funcs, 0, "function kept: {small:?}");

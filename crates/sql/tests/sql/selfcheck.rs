@@ -41,7 +41,7 @@ fn float_sum(values: &[f64]) -> SqlCase {
     let sum = Expr::Agg { func: Agg::Sum, distinct: false, arg: Some(Box::new(Expr::col("t0", "c0"))) };
     let select = Select {
         items: vec![Item { expr: sum, alias: Some("agg".into()) }],
-        from: vec![TableRef { name: "t0".into(), alias: None }],
+        from: vec![TableRef::named("t0", None)],
         ..Select::default()
     };
     let pred = Expr::bin(BinOp::Gt, Expr::col("t0", "c0"), Expr::Lit(Lit::Real(0.0)));
