@@ -396,6 +396,9 @@ impl<'a> ExprGen<'a> {
                     sel.limit = Some(self.rng.gen_range(0..3));
                     sel.offset = if self.rng.gen() { Some(self.rng.gen_range(0..2)) } else { None };
                 }
+                if sel.order_by.is_empty() && self.env.caps.has(cap::SET_OPS) && self.rng.gen_bool(0.2) {
+                    crate::inner::add_compound(self.rng, self.env, &[ty], &mut sel);
+                }
                 let e = self.expr(ty, d);
                 Expr::InSelect { expr: Box::new(e), select: Box::new(sel), not: self.rng.gen_bool(0.3) }
             }
@@ -559,6 +562,7 @@ impl<'a> ExprGen<'a> {
             6 => self.case(t, d),
             7 if self.aggregates => self.aggregate(t, d),
             8 => Expr::un(UnOp::Neg, self.expr(t, d)),
+            9 if self.subqueries && self.rng.gen() => self.scalar_subquery(t, d),
             _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
         }
     }
@@ -606,6 +610,7 @@ impl<'a> ExprGen<'a> {
             }
             9 => self.case(t, d),
             10 if self.aggregates => self.aggregate(t, d),
+            11 if self.subqueries => self.scalar_subquery(t, d),
             _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
         }
     }

@@ -79,9 +79,14 @@ fn body(rng: &mut ChaCha8Rng, env: &Env, name: &str) -> Option<(Select, TableInf
     Some((select, TableInfo { name: name.to_string(), columns, view: true, body: None }))
 }
 
-/// A further member of `s`, a compound select: items of `types` over a table of `env`.
-fn add_compound(rng: &mut ChaCha8Rng, env: &Env, types: &[SqlType], s: &mut Select) {
+/// A further member of `s`, a compound select: items of `types` over a table of `env`. In a
+/// loose run only `UNION ALL` when `s` is not canonical (its items are the caller's).
+pub fn add_compound(rng: &mut ChaCha8Rng, env: &Env, types: &[SqlType], s: &mut Select) {
     let Some(ti) = readable(rng, env) else { return };
+    if env.loose && !s.items.iter().all(|i| matches!(i.expr, Expr::Cast(..) | Expr::Collate(..))) {
+        s.compound.push(Compound { op: SetOp::Union, all: true, select: member(rng, env, ti, types) });
+        return;
+    }
     // INTERSECT binds tighter than UNION and EXCEPT in the standard, while SQLite applies
     // compound operators left to right: as the first operator it means the same in both.
     let ops: &[SetOp] = if s.compound.is_empty() {

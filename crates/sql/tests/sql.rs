@@ -7,6 +7,8 @@ mod dialects;
 mod gluesql;
 #[path = "sql/leg.rs"]
 mod leg;
+#[path = "sql/reach.rs"]
+mod reach;
 #[path = "sql/reduce.rs"]
 mod reduce;
 #[path = "sql/selfcheck.rs"]
