@@ -16,6 +16,10 @@ pub enum Lit {
     Real(f64),
     Text(String),
     Blob(Vec<u8>),
+    /// An exact decimal of the dialect's DECIMAL column type, as digits (`-2.25`).
+    Decimal(String),
+    /// A calendar date, `YYYY-MM-DD`.
+    Date(String),
 }
 
 impl Lit {
@@ -26,6 +30,8 @@ impl Lit {
             Lit::Real(f) if *f == 0.0 && f.is_sign_positive() => 1,
             Lit::Text(s) if s.is_empty() => 1,
             Lit::Blob(b) if b.is_empty() => 1,
+            Lit::Decimal(d) if d == "0.00" => 1,
+            Lit::Date(d) if d == "2000-01-01" => 1,
             _ => 2,
         }
     }
@@ -39,6 +45,9 @@ pub enum SqlType {
     Real,
     Text,
     Blob,
+    /// `DECIMAL(12,2)`: exact, two digits after the point.
+    Decimal,
+    Date,
 }
 
 /// Collations every engine spells differently or lacks; see [`Dialect::collation_name`].

@@ -107,6 +107,11 @@ pub mod cap {
     /// subquery: SQLite, PostgreSQL, MariaDB. DuckDB's rows are STRUCTs compared as values
     /// (`(1, NULL) = (1, NULL)` is true, measured on 1.1.3 and 2.0.0): another meaning.
     pub const ROW_VALUES: &str = "row-values";
+    /// `DECIMAL(12,2)` columns and values: exact, compared and summed alike in PostgreSQL,
+    /// DuckDB and MariaDB (SQLite's DECIMAL is a REAL or an INTEGER).
+    pub const DECIMAL: &str = "decimal";
+    /// `DATE` columns and `DATE 'YYYY-MM-DD'` literals, compared, ordered, cast to text.
+    pub const DATE: &str = "date";
     /// Capabilities of every dialect but GlueSQL's, which has none of them: a dialect's
     /// profile names the group instead of each.
     pub const COMMON: &[&str] = &[
@@ -149,7 +154,8 @@ pub struct AggArgs {
 }
 
 /// Every column type, for dialects that take any argument.
-pub const ANY_TYPE: &[SqlType] = &[SqlType::Bool, SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Blob];
+pub const ANY_TYPE: &[SqlType] =
+    &[SqlType::Bool, SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Blob, SqlType::Decimal, SqlType::Date];
 
 /// The capability that says `func` takes an argument of type `t` (see [`AggArgs`]).
 pub fn agg_cap(func: Agg, t: SqlType) -> String {
@@ -164,6 +170,8 @@ pub struct TypeNames {
     pub real: &'static str,
     pub text: &'static str,
     pub blob: &'static str,
+    pub decimal: &'static str,
+    pub date: &'static str,
 }
 
 impl TypeNames {
@@ -174,6 +182,8 @@ impl TypeNames {
             SqlType::Real => self.real,
             SqlType::Text => self.text,
             SqlType::Blob => self.blob,
+            SqlType::Decimal => self.decimal,
+            SqlType::Date => self.date,
         }
     }
 }
@@ -501,7 +511,15 @@ static SQLITE: Profile = Profile {
             disable: &["PRAGMA reverse_unordered_selects = OFF"],
         },
     ],
-    type_names: TypeNames { bool: "BOOLEAN", int: "INTEGER", real: "REAL", text: "TEXT", blob: "BLOB" },
+    type_names: TypeNames {
+        bool: "BOOLEAN",
+        int: "INTEGER",
+        real: "REAL",
+        text: "TEXT",
+        blob: "BLOB",
+        decimal: "DECIMAL(12,2)",
+        date: "DATE",
+    },
     client: "sqlite3 < FILE",
 };
 

@@ -16,6 +16,9 @@ use std::fmt::Write as _;
 /// generator builds well-typed expressions for it.
 pub struct Postgres;
 
+/// PostgreSQL's types with an order (min, max): not boolean, not bytea.
+const ORDERED: &[SqlType] = &[SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Decimal, SqlType::Date];
+
 static POSTGRES: Profile = Profile {
     name: "postgres",
     caps: &[
@@ -32,6 +35,8 @@ static POSTGRES: Profile = Profile {
             cap::CTE_MATERIALIZED,
             cap::SET_OPS_ALL,
             cap::ROW_VALUES,
+            cap::DECIMAL,
+            cap::DATE,
         ],
     ],
     // replace(x, '', y) is x in SQLite only. round(double, int) does not exist and length
@@ -41,9 +46,9 @@ static POSTGRES: Profile = Profile {
     // max over numbers and strings, not boolean ("function min(boolean) does not exist":
     // bool_and / bool_or instead) nor bytea.
     aggregates: &[
-        AggArgs { func: Agg::Sum, types: &[SqlType::Int, SqlType::Real] },
-        AggArgs { func: Agg::Min, types: &[SqlType::Int, SqlType::Real, SqlType::Text] },
-        AggArgs { func: Agg::Max, types: &[SqlType::Int, SqlType::Real, SqlType::Text] },
+        AggArgs { func: Agg::Sum, types: &[SqlType::Int, SqlType::Real, SqlType::Decimal] },
+        AggArgs { func: Agg::Min, types: ORDERED },
+        AggArgs { func: Agg::Max, types: ORDERED },
     ],
     // https://www.postgresql.org/docs/15/errcodes-appendix.html
     expected_errors: &[
@@ -81,7 +86,15 @@ static POSTGRES: Profile = Profile {
             disable: &["RESET enable_hashjoin", "RESET enable_mergejoin", "RESET jit"],
         },
     ],
-    type_names: TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE PRECISION", text: "TEXT", blob: "BYTEA" },
+    type_names: TypeNames {
+        bool: "BOOLEAN",
+        int: "BIGINT",
+        real: "DOUBLE PRECISION",
+        text: "TEXT",
+        blob: "BYTEA",
+        decimal: "DECIMAL(12,2)",
+        date: "DATE",
+    },
     client: "psql -X -f FILE",
 };
 
@@ -156,6 +169,8 @@ static DUCKDB: Profile = Profile {
             cap::HAVING_GROUP_EXPR,
             cap::CTE_MATERIALIZED,
             cap::SET_OPS_ALL,
+            cap::DECIMAL,
+            cap::DATE,
         ],
     ],
     // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
@@ -163,7 +178,7 @@ static DUCKDB: Profile = Profile {
     // https://duckdb.org/docs/stable/sql/functions/aggregates: sum over numbers and BOOLEAN
     // (no sum(VARCHAR) or sum(BLOB): "No function matches"); min and max over any type.
     aggregates: &[
-        AggArgs { func: Agg::Sum, types: &[SqlType::Bool, SqlType::Int, SqlType::Real] },
+        AggArgs { func: Agg::Sum, types: &[SqlType::Bool, SqlType::Int, SqlType::Real, SqlType::Decimal] },
         AggArgs { func: Agg::Min, types: ANY_TYPE },
         AggArgs { func: Agg::Max, types: ANY_TYPE },
     ],
@@ -174,7 +189,15 @@ static DUCKDB: Profile = Profile {
         enable: &["PRAGMA disable_optimizer"],
         disable: &["PRAGMA enable_optimizer"],
     }],
-    type_names: TypeNames { bool: "BOOLEAN", int: "BIGINT", real: "DOUBLE", text: "VARCHAR", blob: "BLOB" },
+    type_names: TypeNames {
+        bool: "BOOLEAN",
+        int: "BIGINT",
+        real: "DOUBLE",
+        text: "VARCHAR",
+        blob: "BLOB",
+        decimal: "DECIMAL(12,2)",
+        date: "DATE",
+    },
     // The engine is DuckDB's Python module; the CLI (PyPI duckdb-cli) may be another version.
     client: "duckdb < FILE (the CLI of PyPI duckdb-cli; the engine version below is the Python module's)",
 };
@@ -238,7 +261,16 @@ static MARIADB: Profile = Profile {
     // No NULLS FIRST/LAST (NULLS_ORDER); NULLs already sort first ascending, as in SQLite.
     caps: &[
         cap::COMMON,
-        &[cap::LOOSE_MARIADB, cap::BOOL_TYPE, cap::REAL_DIV, cap::LIKE_CASE, cap::SET_OPS_ALL, cap::ROW_VALUES],
+        &[
+            cap::LOOSE_MARIADB,
+            cap::BOOL_TYPE,
+            cap::REAL_DIV,
+            cap::LIKE_CASE,
+            cap::SET_OPS_ALL,
+            cap::ROW_VALUES,
+            cap::DECIMAL,
+            cap::DATE,
+        ],
     ],
     // length() counts bytes: left out. round() of a DOUBLE
     // halfway case goes to even (ROUND(2.5e0) = 2; SQLite and DuckDB give 3.0): left out.
@@ -279,6 +311,8 @@ static MARIADB: Profile = Profile {
         real: "DOUBLE",
         text: "VARCHAR(100)",
         blob: "VARBINARY(100)",
+        decimal: "DECIMAL(12,2)",
+        date: "DATE",
     },
     client: "mariadb < FILE",
 };
@@ -302,6 +336,8 @@ impl Dialect for MariaDb {
             SqlType::Real => "DOUBLE",
             SqlType::Text => "CHAR",
             SqlType::Blob => "BINARY",
+            SqlType::Decimal => "DECIMAL(12,2)",
+            SqlType::Date => "DATE",
         }
     }
 
@@ -430,7 +466,15 @@ static GLUESQL: Profile = Profile {
         "RecursionLimitExceeded",
     ],
     config_variants: &[],
-    type_names: TypeNames { bool: "BOOLEAN", int: "INT", real: "FLOAT", text: "TEXT", blob: "BYTEA" },
+    type_names: TypeNames {
+        bool: "BOOLEAN",
+        int: "INT",
+        real: "FLOAT",
+        text: "TEXT",
+        blob: "BYTEA",
+        decimal: "DECIMAL",
+        date: "DATE",
+    },
     client: "gluesql (the crate's CLI, gluesql-cli) < FILE",
 };
 

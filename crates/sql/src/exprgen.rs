@@ -43,10 +43,13 @@ pub struct Env {
     pub funcs: Vec<Func>,
     pub collations: Vec<Collation>,
     /// Stored values per type, the source of most constants.
-    pub pool: [Vec<Lit>; 5],
+    pub pool: [Vec<Lit>; TYPES],
     /// How many of the last tables are the query's own (CTEs, derived tables).
     pub own: usize,
 }
+
+/// The number of column types, the length of per-type tables.
+pub const TYPES: usize = 7;
 
 pub fn ty_index(t: SqlType) -> usize {
     match t {
@@ -55,6 +58,8 @@ pub fn ty_index(t: SqlType) -> usize {
         SqlType::Real => 2,
         SqlType::Text => 3,
         SqlType::Blob => 4,
+        SqlType::Decimal => 5,
+        SqlType::Date => 6,
     }
 }
 
@@ -67,6 +72,8 @@ pub fn lit_type(l: &Lit) -> Option<SqlType> {
         Lit::Real(_) => Some(SqlType::Real),
         Lit::Text(_) => Some(SqlType::Text),
         Lit::Blob(_) => Some(SqlType::Blob),
+        Lit::Decimal(_) => Some(SqlType::Decimal),
+        Lit::Date(_) => Some(SqlType::Date),
     }
 }
 
@@ -98,6 +105,17 @@ pub fn edge_value(rng: &mut ChaCha8Rng, t: SqlType, huge: bool) -> Lit {
         SqlType::Blob => {
             const B: &[&[u8]] = &[b"", b"\x00", b"a", b"\xff", b"ab"];
             Lit::Blob(B.choose(rng).unwrap_or(&&b""[..]).to_vec())
+        }
+        SqlType::Decimal => {
+            // Within DECIMAL(12,2), so that every engine stores each exactly.
+            const D: &[&str] = &["0.00", "0.01", "-0.01", "1.50", "-2.25", "3.25", "100.00", "99999.99", "-99999.99"];
+            Lit::Decimal(D.choose(rng).unwrap_or(&"0.00").to_string())
+        }
+        SqlType::Date => {
+            // Leap days, the ends of months and years, both ends of 32-bit Unix time.
+            const D: &[&str] =
+                &["2000-01-01", "2000-02-29", "1999-12-31", "2020-02-29", "2024-03-01", "1970-01-01", "2038-01-19"];
+            Lit::Date(D.choose(rng).unwrap_or(&"2000-01-01").to_string())
         }
     }
 }
@@ -222,6 +240,8 @@ impl<'a> ExprGen<'a> {
             SqlType::Real => self.real_expr(d),
             SqlType::Text => self.text_expr(d),
             SqlType::Blob => self.column_or_literal(t),
+            SqlType::Decimal => self.decimal_expr(d),
+            SqlType::Date => self.date_expr(d),
         }
     }
 
@@ -556,7 +576,12 @@ impl<'a> ExprGen<'a> {
             }
             4 if self.has(Func::Abs) => Expr::Func(Func::Abs, vec![self.expr(t, d)]),
             5 => {
-                let from = if self.env.loose { self.any_type() } else { SqlType::Int };
+                let from = match self.env.loose {
+                    true => self.any_type(),
+                    // A DECIMAL(12,2) has one nearest double in every engine.
+                    false if self.env.caps.has(cap::DECIMAL) && self.rng.gen_bool(0.3) => SqlType::Decimal,
+                    false => SqlType::Int,
+                };
                 Expr::Cast(Box::new(self.expr(from, d)), t)
             }
             6 => self.case(t, d),
@@ -600,8 +625,13 @@ impl<'a> ExprGen<'a> {
                 Expr::Func(Func::Typeof, vec![self.expr(a, d)])
             }
             7 => {
-                // Real-to-text spelling is implementation-defined: only integers and text.
-                let from = if self.env.loose { self.any_type() } else { SqlType::Int };
+                // Real-to-text spelling is implementation-defined: only integers, text, and
+                // dates (ISO `YYYY-MM-DD` in every engine with dates).
+                let from = match self.env.loose {
+                    true => self.any_type(),
+                    false if self.env.caps.has(cap::DATE) && self.rng.gen_bool(0.3) => SqlType::Date,
+                    false => SqlType::Int,
+                };
                 Expr::Cast(Box::new(self.expr(from, d)), t)
             }
             8 if self.env.collations.len() > 1 => {
@@ -612,6 +642,38 @@ impl<'a> ExprGen<'a> {
             10 if self.aggregates => self.aggregate(t, d),
             11 if self.subqueries => self.scalar_subquery(t, d),
             _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
+        }
+    }
+
+    /// Sums and differences of exact decimals (products grow the scale past what engines
+    /// agree to keep, quotients round by engine), their absolute values, choices and subqueries.
+    fn decimal_expr(&mut self, d: u32) -> Expr {
+        let t = SqlType::Decimal;
+        match self.rng.gen_range(0..9) {
+            0..=2 => {
+                let op = if self.rng.gen() { BinOp::Add } else { BinOp::Sub };
+                let (a, b) = (self.expr(t, d), self.expr(t, d));
+                Expr::bin(op, a, b)
+            }
+            3 => Expr::un(UnOp::Neg, self.expr(t, d)),
+            4 if self.has(Func::Abs) => Expr::Func(Func::Abs, vec![self.expr(t, d)]),
+            5 => self.case(t, d),
+            6 if self.subqueries => self.scalar_subquery(t, d),
+            7 if self.aggregates => self.aggregate(t, d),
+            _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
+        }
+    }
+
+    /// Dates are chosen, not computed: date arithmetic means another thing in each engine
+    /// (MariaDB's `date + 1` is a number).
+    fn date_expr(&mut self, d: u32) -> Expr {
+        let t = SqlType::Date;
+        match self.rng.gen_range(0..6) {
+            0 => self.case(t, d),
+            1 if self.subqueries => self.scalar_subquery(t, d),
+            2 if self.aggregates => self.aggregate(t, d),
+            3 => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
+            _ => self.column_or_literal(t),
         }
     }
 
@@ -632,7 +694,7 @@ impl<'a> ExprGen<'a> {
                 };
                 Expr::Agg { func: Agg::Count, distinct: arg.is_some() && self.rng.gen_bool(0.2), arg }
             }
-            SqlType::Int | SqlType::Real if self.rng.gen() => {
+            SqlType::Int | SqlType::Real | SqlType::Decimal if self.rng.gen() => {
                 let func = if t == SqlType::Real && self.env.caps.has(cap::TOTAL) && self.rng.gen() {
                     Agg::Total
                 } else {

@@ -11,7 +11,7 @@ use crate::ast::{
 };
 use crate::case::{Query, SqlCase};
 use crate::dialect::{cap, Caps};
-use crate::exprgen::{edge_value, lit_type, ty_index, ColInfo, Env, ExprGen, ScopeCol, TableInfo};
+use crate::exprgen::{edge_value, lit_type, ty_index, ColInfo, Env, ExprGen, ScopeCol, TableInfo, TYPES};
 use crate::oracles::SqlOracle;
 use crosscheck_core::Generator;
 use rand::seq::SliceRandom;
@@ -92,7 +92,7 @@ fn row_value(rng: &mut ChaCha8Rng, domain: &[Lit], loose: bool, caps: &Caps) -> 
     domain.choose(rng).cloned().unwrap_or(Lit::Null)
 }
 
-fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; 5], caps: &Caps) -> Vec<Lit> {
+fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; TYPES], caps: &Caps) -> Vec<Lit> {
     let n = rng.gen_range(2..=5);
     (0..n)
         .map(|_| {
@@ -161,12 +161,17 @@ fn column_types(caps: &Caps, loose: bool) -> Vec<SqlType> {
     if caps.has(cap::BOOL_TYPE) && !loose {
         types.push(SqlType::Bool);
     }
+    for (c, t) in [(cap::DECIMAL, SqlType::Decimal), (cap::DATE, SqlType::Date)] {
+        if caps.has(c) && !loose {
+            types.push(t);
+        }
+    }
     types
 }
 
 /// Per type, values that columns of different tables share, so that they join.
-fn shared_values(rng: &mut ChaCha8Rng, types: &[SqlType], caps: &Caps) -> [Vec<Lit>; 5] {
-    let mut shared: [Vec<Lit>; 5] = Default::default();
+fn shared_values(rng: &mut ChaCha8Rng, types: &[SqlType], caps: &Caps) -> [Vec<Lit>; TYPES] {
+    let mut shared: [Vec<Lit>; TYPES] = Default::default();
     for t in types {
         shared[ty_index(*t)] = (0..4).map(|_| edge_value(rng, *t, caps.has(cap::OVERFLOW_TO_REAL))).collect();
     }
@@ -178,7 +183,7 @@ fn gen_table(
     rng: &mut ChaCha8Rng,
     env: &Env,
     types: &[SqlType],
-    shared: &[Vec<Lit>; 5],
+    shared: &[Vec<Lit>; TYPES],
     ti: i32,
 ) -> (Stmt, Vec<Stmt>, TableInfo) {
     let name = format!("t{ti}");
@@ -206,7 +211,7 @@ fn gen_columns(
     rng: &mut ChaCha8Rng,
     env: &Env,
     types: &[SqlType],
-    shared: &[Vec<Lit>; 5],
+    shared: &[Vec<Lit>; TYPES],
 ) -> (Vec<ColumnDef>, Vec<Vec<Lit>>) {
     let caps = &env.caps;
     let n_cols: usize = rng.gen_range(1..=4);

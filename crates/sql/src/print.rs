@@ -44,6 +44,20 @@ impl ToSql for Lit {
             }
             Lit::Text(s) => d.write_text(out, s),
             Lit::Blob(b) => d.write_blob(out, b),
+            // A typed literal in every dialect that has the type: `1.50` alone is a
+            // DECIMAL(3,2) in DuckDB and MariaDB, a numeric in PostgreSQL.
+            Lit::Decimal(s) => {
+                out.push_str("CAST('");
+                out.push_str(s);
+                out.push_str("' AS ");
+                out.push_str(d.cast_type(SqlType::Decimal));
+                out.push(')');
+            }
+            Lit::Date(s) => {
+                out.push_str("DATE '");
+                out.push_str(s);
+                out.push('\'');
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The deduplication signature of a SQL case: its oracle, the finding's key and the shape of
 //! the (reduced) case, so that findings of one bug on differently sized cases group together.
 
-use crate::ast::{BinOp, Expr, Func, JoinKind, PostOp, Select, Stmt};
+use crate::ast::{BinOp, Expr, Func, JoinKind, PostOp, Select, SqlType, Stmt};
 use crate::case::SqlCase;
 use crosscheck_core::Shape;
 use std::collections::BTreeSet;
@@ -145,9 +145,13 @@ fn setup_features(setup: &[Stmt], f: &mut BTreeSet<String>) {
         match st {
             Stmt::CreateTable { columns, .. } => {
                 for c in columns {
-                    if c.ty.is_none() {
-                        f.insert("untyped-column".into());
-                    }
+                    match c.ty {
+                        None => f.insert("untyped-column".into()),
+                        // Exact decimals and dates are their own arithmetic and comparisons.
+                        Some(SqlType::Decimal) => f.insert("decimal".into()),
+                        Some(SqlType::Date) => f.insert("date".into()),
+                        Some(_) => false,
+                    };
                     for (on, name) in [
                         (c.primary_key, "pk"),
                         (c.unique, "unique"),
