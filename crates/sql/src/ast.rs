@@ -134,6 +134,9 @@ pub enum Func {
     /// Scalar `max(a, b, ...)` (`greatest` in PostgreSQL).
     Max,
     Min,
+    /// The text of key `k` of a JSON object built from the argument: `json_object` and a JSON
+    /// path read, as each dialect spells them (`Dialect::json_value`).
+    JsonValue,
 }
 
 impl Func {
@@ -160,6 +163,7 @@ impl Func {
         Func::Iif,
         Func::Max,
         Func::Min,
+        Func::JsonValue,
     ];
 
     /// The standard (SQLite) spelling, also used in capabilities and signatures.
@@ -187,6 +191,7 @@ impl Func {
             Func::Iif => "iif",
             Func::Max => "max",
             Func::Min => "min",
+            Func::JsonValue => "json_value",
         }
     }
 }

@@ -112,6 +112,9 @@ pub mod cap {
     pub const DECIMAL: &str = "decimal";
     /// `DATE` columns and `DATE 'YYYY-MM-DD'` literals, compared, ordered, cast to text.
     pub const DATE: &str = "date";
+    /// A subquery in the ON condition of an outer join. Common; DuckDB 1.1.3 refuses it ("Cannot
+    /// perform non-inner join on subquery"), 2.0.0 has it.
+    pub const JOIN_ON_SUBQUERY: &str = "join-on-subquery";
     /// Capabilities of every dialect but GlueSQL's, which has none of them: a dialect's
     /// profile names the group instead of each.
     pub const COMMON: &[&str] = &[
@@ -131,6 +134,7 @@ pub mod cap {
         DERIVED_TABLE,
         SET_OPS,
         WINDOW,
+        JOIN_ON_SUBQUERY,
     ];
 }
 
@@ -408,6 +412,13 @@ pub trait Dialect: Sync + AsDialect {
     fn client(&self) -> &'static str {
         self.profile().client
     }
+
+    /// What goes before and after the argument of [`Func::JsonValue`]: an object `{"k": x}`
+    /// built and its `k` read back as text. SQLite's `json_extract` returns the SQL value, so
+    /// it is cast (<https://sqlite.org/json1.html#jex>).
+    fn json_value(&self) -> (&'static str, &'static str) {
+        ("CAST(json_extract(json_object('k', ", "), '$.k') AS TEXT)")
+    }
 }
 
 /// `(a op b)` with the dialect's spelling of `op`.
@@ -431,7 +442,12 @@ pub fn write_args(d: &dyn Dialect, out: &mut String, name: &str, args: &[Expr]) 
 
 /// A function call as the dialect names it, `iif` as a CASE where it has none.
 pub fn std_write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) {
-    if f == Func::Iif && d.iif_as_case() {
+    if f == Func::JsonValue {
+        let (open, close) = d.json_value();
+        out.push_str(open);
+        crate::print::write_list(args, d, out);
+        out.push_str(close);
+    } else if f == Func::Iif && d.iif_as_case() {
         out.push_str("(CASE WHEN ");
         for (i, a) in args.iter().enumerate() {
             out.push_str(match i {

@@ -594,7 +594,7 @@ impl<'a> ExprGen<'a> {
 
     fn text_expr(&mut self, d: u32) -> Expr {
         let t = SqlType::Text;
-        match self.rng.gen_range(0..14) {
+        match self.rng.gen_range(0..15) {
             0 | 1 => {
                 let (a, b) = (self.expr(t, d), self.expr(t, d));
                 Expr::bin(BinOp::Concat, a, b)
@@ -641,6 +641,15 @@ impl<'a> ExprGen<'a> {
             9 => self.case(t, d),
             10 if self.aggregates => self.aggregate(t, d),
             11 if self.subqueries => self.scalar_subquery(t, d),
+            12 if self.has(Func::JsonValue) => {
+                // Integers and text only: JSON spells reals, booleans and blobs per engine.
+                let from = if self.rng.gen() { SqlType::Int } else { SqlType::Text };
+                let mut arg = self.expr(from, d);
+                if self.env.loose {
+                    arg = Expr::Cast(Box::new(arg), from);
+                }
+                Expr::Func(Func::JsonValue, vec![arg])
+            }
             _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
         }
     }

@@ -515,7 +515,7 @@ fn join_condition(rng: &mut ChaCha8Rng, env: &Env, scope: &[ScopeCol], new_cols:
     }
     let mut g = ExprGen::new(rng, env, scope.to_vec());
     // Sometimes a subquery in ON, correlated with the tables joined so far.
-    g.subqueries = g.rng.gen_bool(0.3);
+    g.subqueries = g.rng.gen_bool(0.3) && env.caps.has(cap::JOIN_ON_SUBQUERY);
     g.predicate(1)
 }
 

@@ -178,8 +178,12 @@ pub fn lacks_in_release(e: &EngineInfo) -> &'static [&'static str] {
     match crosscheck_core::engine::base_name(&e.name) {
         // Measured: 3.40.1 (Debian 12) lacks it; 3.44.0 and 3.54.1 (rusqlite) have it.
         "sqlite" if release(&e.version).is_some_and(|v| v < (3, 44, 0)) => &[dialect::cap::BLOB_PATTERNS],
-        // Measured: 1.1.3 lacks it; 1.2.2, 1.3.2, 1.4.1 and 2.0.0 have it.
-        "duckdb" if release(&e.version).is_some_and(|v| v < (1, 2, 0)) => &[dialect::cap::SUM_BOOL],
+        // Measured: 1.1.3 lacks both; 1.2.2, 1.3.2, 1.4.1 and 2.0.0 have SUM(BOOLEAN), 2.0.0
+        // subqueries in outer joins' ON (the releases between were not measured for it).
+        "duckdb" if release(&e.version).is_some_and(|v| v < (1, 2, 0)) => {
+            &[dialect::cap::SUM_BOOL, dialect::cap::JOIN_ON_SUBQUERY]
+        }
+        "duckdb" if release(&e.version).is_some_and(|v| v < (2, 0, 0)) => &[dialect::cap::JOIN_ON_SUBQUERY],
         _ => &[],
     }
 }
