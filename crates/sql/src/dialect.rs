@@ -91,6 +91,19 @@ pub mod cap {
     /// against the select list and the GROUP BY columns only: "Unknown column 'c' in
     /// 'HAVING'" (measured; <https://mariadb.com/kb/en/select/#having>).
     pub const HAVING_GROUP_EXPR: &str = "having-group-expression";
+    /// `UPDATE ... WHERE`, `DELETE ... WHERE`, `INSERT ... SELECT` and a transaction rolled
+    /// back (`BEGIN` ... `ROLLBACK`), in setups and in the `dqe` oracle. Common: GlueSQL's
+    /// were not checked.
+    pub const DML: &str = "dml";
+    /// The WHERE of an UPDATE or DELETE may read the target table in a subquery. MariaDB
+    /// refuses it: "You can't specify target table for update in FROM clause" (error 1093,
+    /// <https://mariadb.com/kb/en/subquery-limitations/#modifying-and-selecting-from-the-same-table>).
+    pub const DML_SELF_SUBQUERY: &str = "dml-self-subquery";
+    /// The assignments of one UPDATE all read the row as it was. MariaDB assigns left to
+    /// right, a later expression reading the earlier assignments' new values
+    /// (<https://mariadb.com/kb/en/update/>; standard only under `SIMULTANEOUS_ASSIGNMENT`):
+    /// without it an UPDATE assigns one column.
+    pub const SIMULTANEOUS_SET: &str = "simultaneous-set";
     /// Capabilities of every dialect but GlueSQL's, which has none of them: a dialect's
     /// profile names the group instead of each.
     pub const COMMON: &[&str] = &[
@@ -106,6 +119,7 @@ pub mod cap {
         REAL_KEY,
         UNION_ALL,
         NULL_SAFE_EQ,
+        DML,
     ];
 }
 
@@ -445,6 +459,8 @@ static SQLITE: Profile = Profile {
             cap::LIMIT_IN_SUBQUERY,
             cap::SUBSTR_NONPOSITIVE,
             cap::HAVING_GROUP_EXPR,
+            cap::DML_SELF_SUBQUERY,
+            cap::SIMULTANEOUS_SET,
         ],
     ],
     // The reference dialect: the others are compared with it.

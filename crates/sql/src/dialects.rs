@@ -29,6 +29,8 @@ static POSTGRES: Profile = Profile {
             cap::NULLS_ORDER,
             cap::LIMIT_IN_SUBQUERY,
             cap::HAVING_GROUP_EXPR,
+            cap::DML_SELF_SUBQUERY,
+            cap::SIMULTANEOUS_SET,
         ],
     ],
     // replace(x, '', y) is x in SQLite only. round(double, int) does not exist and length
@@ -151,6 +153,8 @@ static DUCKDB: Profile = Profile {
             // https://duckdb.org/docs/sql/functions/char#substringstring-start-length
             cap::SUBSTR_NONPOSITIVE,
             cap::HAVING_GROUP_EXPR,
+            cap::DML_SELF_SUBQUERY,
+            cap::SIMULTANEOUS_SET,
         ],
     ],
     // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
