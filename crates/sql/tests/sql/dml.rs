@@ -6,13 +6,13 @@
 //! An engine that is not installed here is skipped with a printed line, unless it is listed in
 //! `CROSSCHECK_REQUIRE_ENGINES` (`crosscheck_engines::testing`).
 
-use crate::leg::{col, int, select_from};
-use crosscheck_core::{Check, CheckOptions, EngineInfo, GenOptions, Kind};
+use crate::leg::{campaign, check, col, int, known_case, select_from};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, FindingClass, GenOptions, Kind};
 use crosscheck_engines::testing::open_sql;
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::by_name;
 use crosscheck_sql::exec::exec;
-use crosscheck_sql::{SqlKind, SqlOracle};
+use crosscheck_sql::{SqlCase, SqlKind, SqlOracle};
 use std::time::Duration;
 
 const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(20) };
@@ -133,5 +133,102 @@ fn generated_dml_loads_without_an_unexpected_error_on_every_engine() {
         if total > 0 {
             assert!(ran * 2 > total, "{name}: only {ran} of {total} DML statements ran");
         }
+    }
+}
+
+/// t0(c0 INTEGER) holding 1, 2, 3 and NULL; DQE with `t0.c0 > 1` and the marker 4242 in c0.
+fn dqe_case() -> SqlCase {
+    let mut case = known_case("dqe");
+    case.query.select.items = vec![Item { expr: int(4242), alias: Some("c0".into()) }];
+    case
+}
+
+/// Prepares `case` on `engines` and runs its oracle.
+fn prepared_check(case: &SqlCase, engines: &mut [Box<dyn Engine>]) -> Check {
+    let kind = SqlKind;
+    match kind.prepare(case, engines, &OPTS) {
+        Check::Pass { .. } => kind.check(case.oracle, case, engines, &OPTS),
+        other => other,
+    }
+}
+
+#[test]
+fn dqe_passes_correct_engines_and_leaves_the_rows_as_they_were() {
+    let case = dqe_case();
+    for name in ["sqlite", "duckdb", "postgres", "mariadb"] {
+        let Some(e) = open_sql(name) else { continue };
+        let mut engines = vec![e];
+        assert_eq!(prepared_check(&case, &mut engines), Check::Pass { nonempty: true }, "{name}");
+        // The UPDATE and the DELETE were rolled back: a second check sees the same rows.
+        assert_eq!(SqlKind.check(case.oracle, &case, &mut engines, &OPTS), Check::Pass { nonempty: true }, "{name}");
+        let rows = crosscheck_engines::testing::rows(engines[0].as_mut(), "SELECT * FROM t0");
+        assert_eq!(rows.len(), 4, "{name}: {rows:?}");
+    }
+}
+
+#[test]
+fn dqe_catches_dml_that_touches_null_rows_and_a_select_that_drops_one() {
+    let case = dqe_case();
+    // The predicate is NULL on the row holding NULL: the faulty DELETE removes it too.
+    match check("mutant:sqlite:dml-null-true", "dqe", &case) {
+        Check::Finding(e) => {
+            assert_eq!(e.class, FindingClass::Logic);
+            assert_eq!(e.key, "dqe-delete:more", "{}", e.summary);
+        }
+        other => panic!("dml-null-true not caught: {other:?}"),
+    }
+    // The SELECT loses a row the DELETE removes.
+    match check("mutant:sqlite:where-drop", "dqe", &case) {
+        Check::Finding(e) => assert_eq!(e.key, "dqe-delete:more", "{}", e.summary),
+        other => panic!("where-drop not caught: {other:?}"),
+    }
+    // A predicate NULL on every row: a correct engine touches nothing, the faulty one all.
+    let mut unknown = case.clone();
+    unknown.query.pred = Some(Expr::bin(BinOp::Gt, col("t0", "c0"), Expr::Lit(Lit::Null)));
+    assert_eq!(check("sqlite", "dqe", &unknown), Check::Pass { nonempty: false });
+    assert!(matches!(check("mutant:sqlite:dml-null-true", "dqe", &unknown), Check::Finding(_)));
+    for fault in ["dml-null-true", "where-drop"] {
+        let (_, found) = campaign(&format!("mutant:sqlite:{fault}"), "dqe", 3, 400, true);
+        assert!(found.iter().any(|(_, e)| e.key.starts_with("dqe-")), "dqe missed {fault} in 400 checks: {found:?}");
+    }
+}
+
+#[test]
+fn dqe_reduction_keeps_the_direction() {
+    let kind = SqlKind;
+    let (_, found) = campaign("mutant:sqlite:dml-null-true", "dqe", 5, 400, true);
+    let (case, ev) = found.into_iter().next().unwrap_or_else(|| panic!("a finding"));
+    let mut engines = vec![crate::leg::engine("mutant:sqlite:dml-null-true")];
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let r = crosscheck_core::worker::reduce_offline(&kind, SqlOracle::Dqe, &case, &ev, &mut engines, &OPTS, deadline)
+        .unwrap_or_else(|| panic!("a smaller case that fails the same way"));
+    let small: SqlCase = serde_json::from_value(r.case).unwrap_or_else(|e| panic!("a reduced case: {e}"));
+    assert!(r.stats.size_after <= 10, "{}: {small:?}", r.stats.size_after);
+    assert!(SqlOracle::Dqe.rules().keeps_shape(&small.query));
+    match check("mutant:sqlite:dml-null-true", "dqe", &small) {
+        Check::Finding(e) => assert_eq!(e.key, ev.key),
+        other => panic!("the reduced case passes: {other:?}"),
+    }
+    // The reproducer holds the transactions.
+    let files = kind.reproducers("repro", SqlOracle::Dqe, &small, &ev, &[engines[0].info().clone()]);
+    assert!(files[0].1.contains("BEGIN;") && files[0].1.contains("ROLLBACK;"), "{}", files[0].1);
+}
+
+#[test]
+fn dqe_finds_nothing_on_correct_sqlite_and_duckdb_with_a_fixed_seed() {
+    for (name, n) in [("sqlite", 4000), ("duckdb", 1500)] {
+        if open_sql(name).is_none() {
+            continue;
+        }
+        let (nonempty, mut found) = campaign(name, "dqe", 9, n, false);
+        // DuckDB 2.0.0 refuses `(CASE WHEN c = 1 THEN 'x' END) LIKE 'b'` with "Invalid Input
+        // Error: BindBuiltinScalarFunction did not return a BoundFunctionExpression" (1.1.3
+        // answers NULL): an engine bug in SELECT as much as in UPDATE and DELETE, left to the
+        // error oracle.
+        found.retain(|(_, e)| !e.summary.contains("BindBuiltinScalarFunction did not return"));
+        let shown: Vec<String> =
+            found.iter().take(3).map(|(c, e)| format!("{}: {} {:?}", e.summary, e.key, c.query)).collect();
+        assert!(found.is_empty(), "{name}: {} finding(s):\n{}", found.len(), shown.join("\n"));
+        assert!(nonempty * 5 > n, "{name}: only {nonempty} of {n} checks selected rows");
     }
 }
