@@ -14,7 +14,7 @@
 //! The query stores `t`, `c` and `m` as `SELECT m AS c FROM t`, with `p` as its predicate.
 
 use super::{bool_as_int, logic, render, OracleRules};
-use crate::ast::{Expr, Item, Lit, Select, SqlType, Stmt, TableRef, ToSql};
+use crate::ast::{ColumnDef, Expr, Item, Lit, Select, SqlType, Stmt, TableRef, ToSql};
 use crate::case::{Query, SqlCase};
 use crate::dialect::{by_name, cap, Dialect, Sqlite};
 use crate::dml::{scope_of, target_predicate};
@@ -24,6 +24,8 @@ use crosscheck_core::bag::diff;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Rows, Value};
 use rand::seq::SliceRandom;
 use rand::Rng;
+// Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
+use std::fmt::Write as _;
 
 /// `dqe`.
 pub struct Dqe;
@@ -93,6 +95,7 @@ impl OracleRules for Dqe {
     }
 
     fn check(&self, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
+        let case = &unkeyed(case);
         let mut nonempty = false;
         for e in engines.iter_mut() {
             let results = match run_plan(self, case, e.as_mut(), opts) {
@@ -105,6 +108,13 @@ impl OracleRules for Dqe {
             }
         }
         Check::Pass { nonempty }
+    }
+
+    /// The plan as the check runs it (the marker column moved off a key).
+    fn script(&self, case: &SqlCase, d: &dyn Dialect, out: &mut String) {
+        for (label, sql) in self.plan(&unkeyed(case).query, d) {
+            let _ = writeln!(out, "-- {label}:\n{sql};");
+        }
     }
 
     fn keeps_shape(&self, q: &Query) -> bool {
@@ -128,6 +138,40 @@ fn parts(q: &Query) -> Option<(&str, &str, &Lit, &Expr)> {
         return None;
     };
     Some((&t.name, c, m, p))
+}
+
+/// The case with its marker column moved to the first column of the table that no key
+/// covers, if it is on one: the same marker on two rows of a PRIMARY KEY, a UNIQUE column or a
+/// unique index is a duplicate, and most checks were skipped for it. The generator does not
+/// know the keys; the setup does, and the check and the reproducer both read it here.
+fn unkeyed(case: &SqlCase) -> std::borrow::Cow<'_, SqlCase> {
+    use std::borrow::Cow;
+    let Some((table, column, _, _)) = parts(&case.query) else { return Cow::Borrowed(case) };
+    let Some(columns) = case.setup.iter().find_map(|s| match s {
+        Stmt::CreateTable { name, columns } if name == table => Some(columns),
+        _ => None,
+    }) else {
+        return Cow::Borrowed(case);
+    };
+    let keyed =
+        |c: &ColumnDef| c.primary_key || c.unique || case.setup.iter().any(|s| unique_index_reads(s, table, &c.name));
+    if !columns.iter().any(|c| c.name == column && keyed(c)) {
+        return Cow::Borrowed(case);
+    }
+    let Some(free) = columns.iter().find(|c| !keyed(c)) else { return Cow::Borrowed(case) };
+    let mut moved = case.clone();
+    moved.query.select.items = vec![Item { expr: Expr::Lit(marker(free.ty)), alias: Some(free.name.clone()) }];
+    Cow::Owned(moved)
+}
+
+/// Whether `s` is a unique index on `table` whose keys read `column`.
+fn unique_index_reads(s: &Stmt, table: &str, column: &str) -> bool {
+    let Stmt::CreateIndex { table: t, unique: true, keys, .. } = s else { return false };
+    let mut found = false;
+    for k in keys.iter().filter(|_| t == table) {
+        k.expr.visit(&mut |e| found |= matches!(e, Expr::Col(c) if c.column == column));
+    }
+    found
 }
 
 /// A constant of the column's type that generated data seldom holds.

@@ -232,3 +232,28 @@ fn dqe_finds_nothing_on_correct_sqlite_and_duckdb_with_a_fixed_seed() {
         assert!(nonempty * 5 > n, "{name}: only {nonempty} of {n} checks selected rows");
     }
 }
+
+/// A marker on a key column would be a duplicate on the second row changed: the check and the
+/// reproducer put it on a column no key covers.
+#[test]
+fn dqe_moves_the_marker_off_a_key() {
+    let mut case = dqe_case();
+    let mut key = ColumnDef::plain("c0", SqlType::Int);
+    key.primary_key = true;
+    let setup = std::sync::Arc::make_mut(&mut case.setup);
+    setup[0] = Stmt::CreateTable { name: "t0".into(), columns: vec![key, ColumnDef::plain("c1", SqlType::Text)] };
+    setup.retain(|s| !matches!(s, Stmt::Insert { values, .. } if values[0] == Expr::Lit(Lit::Null)));
+    assert_eq!(check("sqlite", "dqe", &case), Check::Pass { nonempty: true });
+    let ev = crosscheck_core::Evidence {
+        class: FindingClass::Logic,
+        engines: vec!["sqlite".into()],
+        summary: String::new(),
+        expected: String::new(),
+        actual: String::new(),
+        key: "dqe-update:fewer".into(),
+        detail: crosscheck_core::Detail::none(),
+    };
+    let info = crate::leg::engine("sqlite").info().clone();
+    let script = &SqlKind.reproducers("repro", SqlOracle::Dqe, &case, &ev, &[info])[0].1;
+    assert!(script.contains("UPDATE t0 SET c1 = 'dqe' WHERE (t0.c0 > 1);"), "{script}");
+}
