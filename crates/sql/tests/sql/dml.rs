@@ -257,3 +257,35 @@ fn dqe_moves_the_marker_off_a_key() {
     let script = &SqlKind.reproducers("repro", SqlOracle::Dqe, &case, &ev, &[info])[0].1;
     assert!(script.contains("UPDATE t0 SET c1 = 'dqe' WHERE (t0.c0 > 1);"), "{script}");
 }
+
+/// The reducer drops a DML statement, its WHERE, one of its assignments or inserted columns,
+/// and with a table column the assignments to it.
+#[test]
+fn the_reducer_drops_and_simplifies_dml() {
+    let mut case = known_case("tlp-where");
+    let columns = vec![ColumnDef::plain("c0", SqlType::Int), ColumnDef::plain("c1", SqlType::Text)];
+    let setup = std::sync::Arc::make_mut(&mut case.setup);
+    setup[0] = Stmt::CreateTable { name: "t0".into(), columns };
+    setup.extend([update(), delete(), insert_select()]);
+    let candidates = crosscheck_sql::reduce::shrink(&case);
+    let has = |f: &dyn Fn(&[Stmt]) -> bool| candidates.iter().any(|c| f(&c.setup));
+    let count = |s: &[Stmt], f: fn(&Stmt) -> bool| s.iter().filter(|x| f(x)).count();
+    assert!(has(
+        &|s| count(s, |x| matches!(x, Stmt::Update { .. })) == 0 && count(s, |x| matches!(x, Stmt::Delete { .. })) == 1
+    ));
+    assert!(has(&|s| s.iter().any(|x| matches!(x, Stmt::Update { where_: None, sets, .. } if sets.len() == 2))));
+    assert!(has(&|s| s.iter().any(|x| matches!(x, Stmt::Update { where_: Some(_), sets, .. } if sets.len() == 1))));
+    assert!(has(&|s| s.iter().any(|x| matches!(x, Stmt::InsertSelect { columns, select, .. }
+        if columns.len() == 1 && select.items.len() == 1))));
+    assert!(has(&|s| s.iter().any(|x| matches!(x, Stmt::Delete { where_: Some(Expr::Lit(Lit::Null)), .. }))));
+    // Column c1 removed from the table: no statement writes it any more.
+    let without_c1 = |s: &[Stmt]| {
+        matches!(s.first(), Some(Stmt::CreateTable { columns, .. }) if columns.len() == 1 && columns[0].name == "c0")
+            && s.iter().all(|x| match x {
+                Stmt::Update { sets, .. } => sets.iter().all(|(c, _)| c != "c1"),
+                Stmt::InsertSelect { columns, select, .. } => columns == &["c0"] && select.items.len() == 1,
+                _ => true,
+            })
+    };
+    assert!(has(&without_c1));
+}
