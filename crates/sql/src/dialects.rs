@@ -260,6 +260,11 @@ static MARIADB: Profile = Profile {
         // A blob that is not UTF-8 (x'FF') compared with or stored as text, which a
         // loose MariaDB run generates: MariaDB refuses the conversion.
         "Invalid utf8mb4 character string",
+        // In an INSERT, UPDATE or DELETE, strict mode turns the warnings a SELECT gives into
+        // errors (https://mariadb.com/kb/en/sql-mode/#strict-mode): a division by zero
+        // (ERROR_FOR_DIVISION_BY_ZERO; NULL in a SELECT), a string that overflows a DECIMAL.
+        "Division by 0",
+        "Got overflow when converting",
     ],
     // https://mariadb.com/kb/en/optimizer-switch/
     config_variants: &[ConfigVariant {
