@@ -81,11 +81,14 @@ pub fn scope_of(env: &Env, ti: usize, visible: &str) -> Vec<ScopeCol> {
 
 /// A predicate over the target table `ti` that an UPDATE or DELETE of it may use: where the
 /// dialects refuse a subquery over the target ([`cap::DML_SELF_SUBQUERY`]), one that reads it
-/// (or a view) is drawn again without subqueries.
-pub fn target_predicate(g: &mut ExprGen, ti: usize, depth: u32) -> Expr {
+/// (or a view) is drawn again without subqueries; so is one that reads a view when `views` is
+/// false (a query's scope also holds its own CTEs, which an UPDATE cannot read).
+pub fn target_predicate(g: &mut ExprGen, ti: usize, depth: u32, views: bool) -> Expr {
     let p = g.predicate(depth);
     let name = &g.env.tables[ti].name;
-    if g.env.caps.has(cap::DML_SELF_SUBQUERY) || !reads_table_or_view(&p, name, g.env) {
+    let self_read = !g.env.caps.has(cap::DML_SELF_SUBQUERY) && reads_table_or_view(&p, name, g.env);
+    let view_read = !views && reads_table_or_view(&p, "", g.env);
+    if !self_read && !view_read {
         return p;
     }
     let subqueries = std::mem::replace(&mut g.subqueries, false);
@@ -137,7 +140,7 @@ fn gen_update(rng: &mut ChaCha8Rng, env: &Env, ti: usize) -> Option<Stmt> {
     g.subqueries = true;
     let where_ = if g.rng.gen_bool(0.9) {
         let depth = g.rng.gen_range(1..=2);
-        Some(target_predicate(&mut g, ti, depth))
+        Some(target_predicate(&mut g, ti, depth, true))
     } else {
         None
     };
@@ -151,7 +154,7 @@ fn gen_delete(rng: &mut ChaCha8Rng, env: &Env, ti: usize) -> Option<Stmt> {
     let mut g = ExprGen::new(rng, env, scope_of(env, ti, &table.name));
     for _ in 0..3 {
         let depth = g.rng.gen_range(1..=2);
-        let p = target_predicate(&mut g, ti, depth);
+        let p = target_predicate(&mut g, ti, depth, true);
         if crate::gen::mentions_column(&p) {
             return Some(Stmt::Delete { table: table.name.clone(), where_: Some(p) });
         }
@@ -195,9 +198,14 @@ fn gen_insert_select(rng: &mut ChaCha8Rng, env: &Env, ti: usize, setup: &[Stmt])
         return None;
     }
     let where_ = if g.rng.gen_bool(0.6) { Some(g.predicate(1)) } else { None };
-    let select =
-        Select { items, from: vec![TableRef { name: source.name.clone(), alias: None }], where_, ..Select::default() };
+    let select = Select { items, from: vec![table_ref(&source.name)], where_, ..Select::default() };
     Some(Stmt::InsertSelect { table: table.name.clone(), columns, select })
+}
+
+/// A reference to a table or view by its name, without an alias (one place to build it, for
+/// the day a table reference holds more).
+pub fn table_ref(name: &str) -> TableRef {
+    TableRef { name: name.into(), alias: None }
 }
 
 /// Whether a statement is one of the DML statements of this module.

@@ -14,10 +14,10 @@
 //! The query stores `t`, `c` and `m` as `SELECT m AS c FROM t`, with `p` as its predicate.
 
 use super::{bool_as_int, logic, render, OracleRules};
-use crate::ast::{ColumnDef, Expr, Item, Lit, Select, SqlType, Stmt, TableRef, ToSql};
+use crate::ast::{ColumnDef, Expr, Item, Lit, Select, SqlType, Stmt, ToSql};
 use crate::case::{Query, SqlCase};
 use crate::dialect::{by_name, cap, Dialect, Sqlite};
-use crate::dml::{scope_of, target_predicate};
+use crate::dml::{scope_of, table_ref, target_predicate};
 use crate::exec::{dialect_of, exec};
 use crate::exprgen::ExprGen;
 use crosscheck_core::bag::diff;
@@ -57,11 +57,11 @@ impl OracleRules for Dqe {
             return;
         }
         g.scope = scope_of(env, ti, &table.name);
-        let pred = target_predicate(g, ti, depth);
+        let pred = target_predicate(g, ti, depth, false);
         let c = &table.columns[g.rng.gen_range(0..table.columns.len())];
         q.select = Select {
             items: vec![Item { expr: Expr::Lit(marker(c.ty)), alias: Some(c.name.clone()) }],
-            from: vec![TableRef { name: table.name.clone(), alias: None }],
+            from: vec![table_ref(&table.name)],
             ..Select::default()
         };
         q.pred = Some(pred);
@@ -71,7 +71,7 @@ impl OracleRules for Dqe {
     /// with the rows it left.
     fn plan(&self, q: &Query, d: &dyn Dialect) -> Vec<(String, String)> {
         let Some((table, column, m, p)) = parts(q) else { return Vec::new() };
-        let all = Select { from: vec![TableRef { name: table.into(), alias: None }], ..Select::default() };
+        let all = Select { from: vec![table_ref(table)], ..Select::default() };
         let selected = Select { where_: Some(p.clone()), ..all.clone() };
         let sets = vec![(column.to_string(), Expr::Lit(m.clone()))];
         let update = Stmt::Update { table: table.into(), sets, where_: Some(p.clone()) };

@@ -296,3 +296,32 @@ fn the_reducer_drops_and_simplifies_dml() {
     };
     assert!(has(&without_c1));
 }
+
+/// A DQE predicate reads, in its subqueries, only base tables: UPDATE and DELETE cannot carry
+/// the query's own WITH, and a view over the target is refused where the target is.
+#[test]
+fn dqe_predicates_read_only_base_tables() {
+    let kind = SqlKind;
+    let infos = vec![crate::leg::engine("sqlite").info().clone()];
+    let mut gen = kind.generator(&GenOptions { seed: 4, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
+    let mut subqueries = 0;
+    for i in 0..3000 {
+        let case = gen.case(i, SqlOracle::Dqe);
+        let base: Vec<&str> = case
+            .setup
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::CreateTable { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let Some(p) = &case.query.pred else { panic!("a DQE case without a predicate") };
+        p.visit(&mut |e| {
+            if let Some(s) = e.subquery() {
+                subqueries += 1;
+                assert!(s.from.iter().all(|t| base.contains(&t.name.as_str())), "{p:?}");
+            }
+        });
+    }
+    assert!(subqueries > 100, "only {subqueries} subqueries in 3000 predicates");
+}
