@@ -47,7 +47,8 @@ pub fn engines(json: bool) -> Result<i32> {
     for kind in kinds() {
         println!("{} oracles: {}", kind.name(), kind.oracles().join(", "));
     }
-    println!("any engine can be wrapped as mutant:<engine>:<fault> (faults: drop-row, dup-row, where-drop, flip-verdict, crash, hang)");
+    let faults: Vec<&str> = crosscheck_engines::mutant::FAULTS.iter().map(|(name, _)| *name).collect();
+    println!("any engine can be wrapped as mutant:<engine>:<fault> (faults: {})", faults.join(", "));
     Ok(EXIT_OK)
 }
 

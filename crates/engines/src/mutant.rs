@@ -26,6 +26,10 @@ pub enum Fault {
     Crash,
     /// Never returns on one query in 64 (same choice as `Crash`): an engine hang.
     Hang,
+    /// UPDATE and DELETE also touch the rows on which their WHERE is NULL (the statement runs
+    /// with `WHERE ((p) IS NOT FALSE)`), as an engine that reads an unknown filter as true in
+    /// its DML path would; SELECT is left correct.
+    DmlNullTrue,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -35,6 +39,7 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("flip-verdict", Fault::FlipVerdict),
     ("crash", Fault::Crash),
     ("hang", Fault::Hang),
+    ("dml-null-true", Fault::DmlNullTrue),
 ];
 
 /// FNV-1a: stable across runs and builds, so a replay injects the same fault.
@@ -91,6 +96,19 @@ impl Mutant {
     }
 }
 
+/// `UPDATE ... WHERE p` / `DELETE ... WHERE p` rewritten to filter with `(p) IS NOT FALSE`
+/// (the first WHERE is the statement's own: crosscheck prints none before it); `None` for any
+/// other statement.
+fn null_as_true(text: &str) -> Option<String> {
+    let upper = text.trim_start().to_ascii_uppercase();
+    if !(upper.starts_with("UPDATE ") || upper.starts_with("DELETE ")) {
+        return None;
+    }
+    let at = text.to_ascii_uppercase().find(" WHERE ")?;
+    let (head, pred) = (&text[..at], &text[at + " WHERE ".len()..]);
+    Some(format!("{head} WHERE (({pred}) IS NOT FALSE)"))
+}
+
 fn has_where(text: &str) -> bool {
     let upper = text.to_ascii_uppercase();
     upper.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "WHERE" || w == "FILTER")
@@ -106,7 +124,8 @@ impl Engine for Mutant {
     }
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let mut out = self.inner.run(text, limit);
+        let rewritten = if self.fault == Fault::DmlNullTrue { null_as_true(text) } else { None };
+        let mut out = self.inner.run(rewritten.as_deref().unwrap_or(text), limit);
         // Only queries with answers crash or hang: a fault in a setup statement would poison
         // every case of its database, which tests nothing more.
         let answered = matches!(out, Outcome::Rows(_) | Outcome::Verdicts { .. });
@@ -175,6 +194,20 @@ mod tests {
         let hit: std::collections::BTreeSet<usize> = (0..200).map(|i| dropped_row(&format!("q{i}"), 4)).collect();
         assert_eq!(hit.len(), 4, "{hit:?}");
         assert!((0..50).all(|i| dropped_row(&format!("q{i}"), 1) == 0));
+    }
+
+    #[test]
+    fn dml_null_true_widens_only_update_and_delete() {
+        assert_eq!(
+            null_as_true("DELETE FROM t0 WHERE (t0.c0 > 1)").as_deref(),
+            Some("DELETE FROM t0 WHERE (((t0.c0 > 1)) IS NOT FALSE)")
+        );
+        assert_eq!(
+            null_as_true("UPDATE t0 SET c0 = 1 WHERE t0.c1").as_deref(),
+            Some("UPDATE t0 SET c0 = 1 WHERE ((t0.c1) IS NOT FALSE)")
+        );
+        assert_eq!(null_as_true("SELECT * FROM t0 WHERE (t0.c0 > 1)"), None);
+        assert_eq!(null_as_true("UPDATE t0 SET c0 = 1"), None);
     }
 
     #[test]

@@ -678,6 +678,23 @@ pub enum Stmt {
     },
     /// Gather planner statistics (`ANALYZE`).
     Analyze,
+    /// `UPDATE table SET column = expr, ... [WHERE where_]` (printed by `dml.rs`).
+    Update {
+        table: String,
+        sets: Vec<(String, Expr)>,
+        where_: Option<Expr>,
+    },
+    /// `DELETE FROM table [WHERE where_]`.
+    Delete {
+        table: String,
+        where_: Option<Expr>,
+    },
+    /// `INSERT INTO table (columns) SELECT ...`: one select item per column.
+    InsertSelect {
+        table: String,
+        columns: Vec<String>,
+        select: Box<Select>,
+    },
 }
 
 impl Stmt {
@@ -690,6 +707,11 @@ impl Stmt {
             }
             Stmt::CreateView { select, .. } => select.size(),
             Stmt::Analyze => 0,
+            Stmt::Update { sets, where_, .. } => {
+                sets.iter().map(|(_, e)| 1 + e.size()).sum::<usize>() + where_.as_ref().map_or(0, Expr::size)
+            }
+            Stmt::Delete { where_, .. } => where_.as_ref().map_or(0, Expr::size),
+            Stmt::InsertSelect { select, .. } => select.size(),
         }
     }
 }

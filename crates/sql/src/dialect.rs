@@ -115,6 +115,19 @@ pub mod cap {
     /// A subquery in the ON condition of an outer join. Common; DuckDB 1.1.3 refuses it ("Cannot
     /// perform non-inner join on subquery"), 2.0.0 has it.
     pub const JOIN_ON_SUBQUERY: &str = "join-on-subquery";
+    /// `UPDATE ... WHERE`, `DELETE ... WHERE`, `INSERT ... SELECT` and a transaction rolled
+    /// back (`BEGIN` ... `ROLLBACK`), in setups and in the `dqe` oracle. Common: GlueSQL's
+    /// were not checked.
+    pub const DML: &str = "dml";
+    /// The WHERE of an UPDATE or DELETE may read the target table in a subquery. MariaDB
+    /// refuses it: "You can't specify target table for update in FROM clause" (error 1093,
+    /// <https://mariadb.com/kb/en/subquery-limitations/#modifying-and-selecting-from-the-same-table>).
+    pub const DML_SELF_SUBQUERY: &str = "dml-self-subquery";
+    /// The assignments of one UPDATE all read the row as it was. MariaDB assigns left to
+    /// right, a later expression reading the earlier assignments' new values
+    /// (<https://mariadb.com/kb/en/update/>; standard only under `SIMULTANEOUS_ASSIGNMENT`):
+    /// without it an UPDATE assigns one column.
+    pub const SIMULTANEOUS_SET: &str = "simultaneous-set";
     /// Capabilities of every dialect but GlueSQL's, which has none of them: a dialect's
     /// profile names the group instead of each.
     pub const COMMON: &[&str] = &[
@@ -135,6 +148,7 @@ pub mod cap {
         SET_OPS,
         WINDOW,
         JOIN_ON_SUBQUERY,
+        DML,
     ];
 }
 
@@ -493,6 +507,8 @@ static SQLITE: Profile = Profile {
             cap::LIMIT_IN_SUBQUERY,
             cap::SUBSTR_NONPOSITIVE,
             cap::HAVING_GROUP_EXPR,
+            cap::DML_SELF_SUBQUERY,
+            cap::SIMULTANEOUS_SET,
         ],
     ],
     // The reference dialect: the others are compared with it.

@@ -37,6 +37,8 @@ static POSTGRES: Profile = Profile {
             cap::ROW_VALUES,
             cap::DECIMAL,
             cap::DATE,
+            cap::DML_SELF_SUBQUERY,
+            cap::SIMULTANEOUS_SET,
         ],
     ],
     // replace(x, '', y) is x in SQLite only. round(double, int) does not exist and length
@@ -176,6 +178,8 @@ static DUCKDB: Profile = Profile {
             cap::SET_OPS_ALL,
             cap::DECIMAL,
             cap::DATE,
+            cap::DML_SELF_SUBQUERY,
+            cap::SIMULTANEOUS_SET,
         ],
     ],
     // greatest/least skip NULLs where SQLite's max/min return NULL: left out.
@@ -306,6 +310,11 @@ static MARIADB: Profile = Profile {
         // A blob that is not UTF-8 (x'FF') compared with or stored as text, which a
         // loose MariaDB run generates: MariaDB refuses the conversion.
         "Invalid utf8mb4 character string",
+        // In an INSERT, UPDATE or DELETE, strict mode turns the warnings a SELECT gives into
+        // errors (https://mariadb.com/kb/en/sql-mode/#strict-mode): a division by zero
+        // (ERROR_FOR_DIVISION_BY_ZERO; NULL in a SELECT), a string that overflows a DECIMAL.
+        "Division by 0",
+        "Got overflow when converting",
     ],
     // https://mariadb.com/kb/en/optimizer-switch/
     config_variants: &[ConfigVariant {

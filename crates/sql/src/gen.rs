@@ -146,7 +146,10 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
             }
         }
     }
-    if caps.has(cap::ANALYZE) && rng.gen_bool(0.3) {
+    // Drawn before the DML, which comes after every earlier statement's draws.
+    let analyze = caps.has(cap::ANALYZE) && rng.gen_bool(0.3);
+    crate::dml::gen_dml(rng, &env, &mut setup);
+    if analyze {
         setup.push(Stmt::Analyze);
     }
     (setup, env)

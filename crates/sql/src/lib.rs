@@ -20,6 +20,7 @@ pub mod collation;
 pub mod compare;
 pub mod dialect;
 pub mod dialects;
+pub mod dml;
 pub mod exec;
 pub mod exprgen;
 pub mod gen;

@@ -411,6 +411,9 @@ impl ToSql for Stmt {
                 select.write_sql(d, out);
             }
             Stmt::Analyze => out.push_str(d.analyze()),
+            dml @ (Stmt::Update { .. } | Stmt::Delete { .. } | Stmt::InsertSelect { .. }) => {
+                crate::dml::write_dml(dml, d, out)
+            }
         }
     }
 }

@@ -318,6 +318,7 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
     out.extend(column_candidates(case));
     out.extend(constraint_candidates(case));
     out.extend(view_candidates(case));
+    out.extend(dml_candidates(case));
     out.extend(view_inlines(case));
     // Expressions: each node replaced by something smaller.
     for q in node_replacements(&case.query, &nodes(&case.query), walk_query_mut, case.strict) {
@@ -338,6 +339,77 @@ pub fn shrink(case: &SqlCase) -> Vec<SqlCase> {
                 }
             }
         }
+    }
+    out
+}
+
+/// A DML statement made smaller: without its WHERE, an assignment or an inserted column, or
+/// one expression node replaced.
+fn dml_candidates(case: &SqlCase) -> Vec<SqlCase> {
+    let mut out = Vec::new();
+    for (si, s) in case.setup.iter().enumerate() {
+        for smaller in smaller_dml(s, case.strict) {
+            let mut c = case.clone();
+            Arc::make_mut(&mut c.setup)[si] = smaller;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Smaller forms of one DML statement (none for another statement).
+fn smaller_dml(s: &Stmt, strict: bool) -> Vec<Stmt> {
+    let exprs = |e: &Expr| {
+        let mut nodes = Vec::new();
+        e.visit(&mut |x| nodes.push(x.clone()));
+        node_replacements(e, &nodes, walk_expr_mut, strict)
+    };
+    let mut out = Vec::new();
+    match s {
+        Stmt::Update { table, sets, where_ } => {
+            let with =
+                |sets: Vec<(String, Expr)>, where_: Option<Expr>| Stmt::Update { table: table.clone(), sets, where_ };
+            if let Some(w) = where_ {
+                out.push(with(sets.clone(), None));
+                out.extend(exprs(w).into_iter().map(|w| with(sets.clone(), Some(w))));
+            }
+            for i in (0..sets.len()).filter(|_| sets.len() > 1) {
+                let mut fewer = sets.clone();
+                fewer.remove(i);
+                out.push(with(fewer, where_.clone()));
+            }
+            for (i, (_, e)) in sets.iter().enumerate() {
+                for r in exprs(e) {
+                    let mut other = sets.clone();
+                    other[i].1 = r;
+                    out.push(with(other, where_.clone()));
+                }
+            }
+        }
+        Stmt::Delete { table, where_: Some(w) } => {
+            out.extend(exprs(w).into_iter().map(|w| Stmt::Delete { table: table.clone(), where_: Some(w) }));
+        }
+        Stmt::InsertSelect { table, columns, select } => {
+            let with = |columns: Vec<String>, select: Select| Stmt::InsertSelect {
+                table: table.clone(),
+                columns,
+                select: Box::new(select),
+            };
+            if select.where_.is_some() {
+                out.push(with(columns.clone(), Select { where_: None, ..(**select).clone() }));
+            }
+            for i in (0..columns.len()).filter(|&i| columns.len() > 1 && i < select.items.len()) {
+                let (mut cols, mut sel) = (columns.clone(), (**select).clone());
+                cols.remove(i);
+                sel.items.remove(i);
+                out.push(with(cols, sel));
+            }
+            let mut nodes = Vec::new();
+            select.visit_exprs(&mut |e| nodes.push(e.clone()));
+            let bodies = node_replacements(&**select, &nodes, walk_select_mut, strict);
+            out.extend(bodies.into_iter().map(|b| with(columns.clone(), b)));
+        }
+        _ => {}
     }
     out
 }
@@ -520,6 +592,7 @@ fn column_candidates(case: &SqlCase) -> Vec<SqlCase> {
                     if let Stmt::CreateTable { columns, .. } = &mut Arc::make_mut(&mut c.setup)[si] {
                         columns.remove(ci);
                     }
+                    crate::dml::drop_column(Arc::make_mut(&mut c.setup), name, &col);
                     for st in Arc::make_mut(&mut c.setup).iter_mut() {
                         if let Stmt::Insert { table, columns, values } = st {
                             if table == name {
@@ -557,5 +630,6 @@ fn mentions(s: &Stmt, table: &str) -> bool {
         Stmt::CreateIndex { table: t, .. } => t == table,
         Stmt::CreateView { select, .. } => select.from.iter().any(|t| t.name == table),
         Stmt::Analyze => false,
+        dml => crate::dml::dml_mentions(dml, table),
     }
 }

@@ -183,6 +183,17 @@ fn setup_features(setup: &[Stmt], f: &mut BTreeSet<String>) {
                 f.insert("analyze".into());
             }
             Stmt::Insert { .. } => {}
+            // The state a case reaches through DML is a feature of it: index entries an UPDATE
+            // changed, rows a DELETE left out.
+            Stmt::Update { .. } => {
+                f.insert("update".into());
+            }
+            Stmt::Delete { .. } => {
+                f.insert("delete".into());
+            }
+            Stmt::InsertSelect { .. } => {
+                f.insert("insert-select".into());
+            }
         }
     }
 }

@@ -3,6 +3,8 @@
 
 #[path = "sql/dialects.rs"]
 mod dialects;
+#[path = "sql/dml.rs"]
+mod dml;
 #[path = "sql/gluesql.rs"]
 mod gluesql;
 #[path = "sql/leg.rs"]

@@ -11,6 +11,7 @@
 
 mod config;
 mod differential;
+mod dqe;
 mod norec;
 mod tlp;
 
@@ -68,6 +69,7 @@ oracles! {
     Norec = "norec" => norec::Norec,
     Differential = "differential" => differential::Differential,
     Config = "config" => config::Config,
+    Dqe = "dqe" => dqe::Dqe,
 }
 
 impl SqlOracle {
