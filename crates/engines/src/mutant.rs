@@ -26,6 +26,10 @@ pub enum Fault {
     Crash,
     /// Never returns on one query in 64 (same choice as `Crash`): an engine hang.
     Hang,
+    /// Drops the last row of queries that hold a subquery (a second `SELECT`): a wrong
+    /// evaluation or unnesting of subqueries, which the same query with the subquery's
+    /// answer written as constants does not meet (CODDTest's target).
+    SubqueryDrop,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -35,6 +39,7 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("flip-verdict", Fault::FlipVerdict),
     ("crash", Fault::Crash),
     ("hang", Fault::Hang),
+    ("subquery-drop", Fault::SubqueryDrop),
 ];
 
 /// FNV-1a: stable across runs and builds, so a replay injects the same fault.
@@ -92,8 +97,16 @@ impl Mutant {
 }
 
 fn has_where(text: &str) -> bool {
-    let upper = text.to_ascii_uppercase();
-    upper.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "WHERE" || w == "FILTER")
+    words(text).any(|w| w == "WHERE" || w == "FILTER")
+}
+
+/// The words of a statement, upper-cased.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').map(|w| w.to_ascii_uppercase())
+}
+
+fn has_subquery(text: &str) -> bool {
+    words(text).filter(|w| w == "SELECT").count() > 1
 }
 
 impl Engine for Mutant {
@@ -130,6 +143,9 @@ impl Engine for Mutant {
                 r.rows.remove(dropped_row(text, r.rows.len()));
             }
             (Outcome::Rows(r), Fault::WhereDrop) if has_where(text) => {
+                r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::SubqueryDrop) if has_subquery(text) => {
                 r.rows.pop();
             }
             (Outcome::Rows(r), Fault::DupRow) => {
@@ -182,5 +198,7 @@ mod tests {
         assert!(has_where("SELECT * FROM t WHERE a"));
         assert!(has_where("select * from t\nwhere(a)"));
         assert!(!has_where("SELECT nowhere FROM t"));
+        assert!(has_subquery("SELECT * FROM t WHERE c IN (select 1)"));
+        assert!(!has_subquery("SELECT selected FROM t"));
     }
 }

@@ -7,6 +7,8 @@ mod dialects;
 mod gluesql;
 #[path = "sql/leg.rs"]
 mod leg;
+#[path = "sql/oracles.rs"]
+mod oracles;
 #[path = "sql/reduce.rs"]
 mod reduce;
 #[path = "sql/selfcheck.rs"]

@@ -9,6 +9,7 @@
 //! reducer and the reproducers ask the case's oracle through `SqlOracle::rules`, so adding an
 //! oracle is one module here plus one line in `oracles!` below.
 
+mod codd;
 mod config;
 mod differential;
 mod norec;
@@ -68,6 +69,7 @@ oracles! {
     Norec = "norec" => norec::Norec,
     Differential = "differential" => differential::Differential,
     Config = "config" => config::Config,
+    Codd = "codd" => codd::Codd,
 }
 
 impl SqlOracle {
