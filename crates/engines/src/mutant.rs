@@ -30,6 +30,11 @@ pub enum Fault {
     /// evaluation or unnesting of subqueries, which the same query with the subquery's
     /// answer written as constants does not meet (CODDTest's target).
     SubqueryDrop,
+    /// Drops the last row of answers while the session runs under a changed setting: from a
+    /// `SET` or `PRAGMA` statement until one that restores a default (`RESET`, `= DEFAULT`,
+    /// `PRAGMA enable_...`). A wrong answer of one plan, which the default plan does not give
+    /// (the target of `dqp` and `config`).
+    SettingDrop,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -40,6 +45,7 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("crash", Fault::Crash),
     ("hang", Fault::Hang),
     ("subquery-drop", Fault::SubqueryDrop),
+    ("setting-drop", Fault::SettingDrop),
 ];
 
 /// FNV-1a: stable across runs and builds, so a replay injects the same fault.
@@ -85,6 +91,8 @@ pub struct Mutant {
     inner: Box<dyn Engine>,
     fault: Fault,
     info: EngineInfo,
+    /// A setting statement changed the session (for `SettingDrop`).
+    changed: bool,
 }
 
 impl Mutant {
@@ -92,7 +100,7 @@ impl Mutant {
         let mut info = inner.info().clone();
         info.name = full_name.to_string();
         info.label = label.map(str::to_string).unwrap_or_else(|| full_name.to_string());
-        Mutant { inner, fault, info }
+        Mutant { inner, fault, info, changed: false }
     }
 }
 
@@ -109,6 +117,19 @@ fn has_subquery(text: &str) -> bool {
     words(text).filter(|w| w == "SELECT").count() > 1
 }
 
+/// Whether a statement changes a setting (`Some(true)`), restores a default (`Some(false)`), or
+/// is no setting statement.
+fn setting_change(text: &str) -> Option<bool> {
+    let mut w = words(text).filter(|w| !w.is_empty());
+    match (w.next()?.as_str(), w.next()) {
+        ("RESET", _) => Some(false),
+        // DuckDB's `PRAGMA enable_optimizer` undoes `PRAGMA disable_optimizer`.
+        ("PRAGMA", Some(name)) => Some(!name.starts_with("ENABLE_")),
+        ("SET", _) => Some(!words(text).any(|w| w == "DEFAULT")),
+        _ => None,
+    }
+}
+
 impl Engine for Mutant {
     fn info(&self) -> &EngineInfo {
         &self.info
@@ -120,6 +141,9 @@ impl Engine for Mutant {
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let mut out = self.inner.run(text, limit);
+        if let Some(changed) = setting_change(text) {
+            self.changed = changed;
+        }
         // Only queries with answers crash or hang: a fault in a setup statement would poison
         // every case of its database, which tests nothing more.
         let answered = matches!(out, Outcome::Rows(_) | Outcome::Verdicts { .. });
@@ -146,6 +170,9 @@ impl Engine for Mutant {
                 r.rows.pop();
             }
             (Outcome::Rows(r), Fault::SubqueryDrop) if has_subquery(text) => {
+                r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::SettingDrop) if self.changed => {
                 r.rows.pop();
             }
             (Outcome::Rows(r), Fault::DupRow) => {
@@ -200,5 +227,12 @@ mod tests {
         assert!(!has_where("SELECT nowhere FROM t"));
         assert!(has_subquery("SELECT * FROM t WHERE c IN (select 1)"));
         assert!(!has_subquery("SELECT selected FROM t"));
+        assert_eq!(setting_change("SET enable_seqscan = off"), Some(true));
+        assert_eq!(setting_change("SET jit = off"), Some(true));
+        assert_eq!(setting_change("PRAGMA disable_optimizer"), Some(true));
+        assert_eq!(setting_change("RESET enable_seqscan"), Some(false));
+        assert_eq!(setting_change("SET optimizer_switch = DEFAULT"), Some(false));
+        assert_eq!(setting_change("PRAGMA enable_optimizer"), Some(false));
+        assert_eq!(setting_change("SELECT 1"), None);
     }
 }

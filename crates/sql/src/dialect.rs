@@ -378,6 +378,12 @@ pub trait Dialect: Sync + AsDialect {
     fn client(&self) -> &'static str {
         self.profile().client
     }
+    /// Settings that change the plan of a query and never its answer, one alternative plan
+    /// each, for the `dqp` oracle: by default those of `config`. A setting an engine does not
+    /// know is an error, so each list holds only what every release crosscheck meets accepts.
+    fn plan_variants(&self) -> &'static [ConfigVariant] {
+        self.config_variants()
+    }
 }
 
 /// `(a op b)` with the dialect's spelling of `op`.

@@ -19,8 +19,9 @@
 //! its constants are plain literals. The typed dialects get each constant as `CAST(v AS t)`
 //! (DuckDB reads `1.5` as a DECIMAL and `5` as an INTEGER, MariaDB `1.5` as a DECIMAL and
 //! `x'61'` as a number in arithmetic), except MariaDB's text, whose literal already has the
-//! session's collation. A NULL in a typed dialect is cast to the subquery column's declared
-//! type, and the check is skipped where that type is unknown (a view's column). Reals that a
+//! session's collation, and MariaDB's binary strings, which no constant spells (see
+//! `constant`). A NULL outside SQLite is cast to the subquery column's declared type, and the
+//! check is skipped where that type is unknown (a view's column). Reals that a
 //! protocol might have rounded (more than 15 significant digits) and values without a literal
 //! (DECIMAL, HUGEINT) skip the check too.
 
@@ -257,6 +258,14 @@ fn fold(node: &Expr, aux: &Rows, d: &dyn Dialect, setup: &[Stmt]) -> Result<Expr
         Expr::InSelect { not, .. } if aux.rows.is_empty() => Ok(Expr::Lit(Lit::Bool(*not))),
         Expr::InSelect { expr, select, not } => {
             let ty = item_type(select, setup);
+            // SQLite stores an IN subquery's answer with the affinity of `x`, and REAL affinity
+            // rounds an integer past 2^53 (`x IN (SELECT +c)` holds where `x = c` does not, for
+            // x = 9.223372036854776e18 and c = 9223372036854775807, in 3.40.1 and 3.54.1): the
+            // constants cannot show what the subquery compares.
+            let lossy = |r: &Vec<Value>| matches!(r.first(), Some(Value::Int(i)) if i.unsigned_abs() > 1 << 53);
+            if d.has_cap(cap::UNTYPED) && aux.rows.iter().any(lossy) {
+                return Err("an integer that REAL affinity would round".into());
+            }
             let list = aux.rows.iter().map(|r| constant(&first(r), ty, d)).collect::<Result<Vec<_>, _>>()?;
             if !d.has_cap(cap::LOOSE_MARIADB) {
                 return Ok(Expr::InList { expr: expr.clone(), list, not: *not });
@@ -283,14 +292,27 @@ fn constant(v: &Value, ty: Option<SqlType>, d: &dyn Dialect) -> Result<Expr, Str
         Value::Float(f) if f.is_finite() && (untyped || !(*f == 0.0 && f.is_sign_negative())) && short(*f) => {
             (Lit::Real(*f), Some(SqlType::Real))
         }
-        Value::Text(s) => (Lit::Text(s.clone()), Some(SqlType::Text)),
+        // SQLite's tokenizer ends a statement at a NUL byte.
+        Value::Text(s) if !s.contains('\0') => (Lit::Text(s.clone()), Some(SqlType::Text)),
         Value::Bytes(b) => (Lit::Blob(b.clone()), Some(SqlType::Blob)),
         other => return Err(format!("no literal is exactly {other}")),
     };
     let loose = d.has_cap(cap::LOOSE_MARIADB);
-    if untyped || (loose && matches!(own, None | Some(SqlType::Text))) {
+    if untyped && lit == Lit::Int(i64::MIN) {
+        // Printed as a CAST (see `Dialect::write_int`), it would carry INTEGER affinity.
+        return Ok(Expr::bin(BinOp::Sub, Expr::Lit(Lit::Int(-i64::MAX)), Expr::Lit(Lit::Int(1))));
+    }
+    if untyped || (loose && own == Some(SqlType::Text)) {
         return Ok(Expr::Lit(lit));
     }
+    if loose && own == Some(SqlType::Blob) {
+        // MariaDB 10.11 compares a number with a CAST constant as integers (`3 = CAST('3.25' AS
+        // BINARY)` and `3 = CAST('3.25' AS CHAR)` hold, `3 = '3.25'` does not), and reads
+        // `x'..'` as a number there: no constant has the binary string's meaning.
+        return Err("a binary string in MariaDB".into());
+    }
+    // A NULL too has the subquery's type: in MariaDB `IF(p, 0, NULL)` is an integer where
+    // `IF(p, 0, (SELECT c))` of a VARCHAR column is a string.
     let t = ty.or(own).ok_or("a NULL of unknown type")?;
     Ok(Expr::Cast(Box::new(Expr::Lit(lit)), t))
 }
@@ -322,4 +344,35 @@ fn item_type(s: &Select, setup: &[Stmt]) -> Option<SqlType> {
         Stmt::CreateTable { name, columns } if name == table => columns.iter().find(|k| k.name == c.column)?.ty,
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::constant;
+    use crate::ast::{SqlType, ToSql};
+    use crate::dialect::by_name;
+    use crosscheck_core::Value;
+
+    fn spelled(v: Value, ty: Option<SqlType>, dialect: &str) -> Result<String, String> {
+        let d = by_name(dialect).ok_or("no dialect")?;
+        constant(&v, ty, d).map(|e| e.to_sql(d))
+    }
+
+    #[test]
+    fn constants_keep_the_subquery_type_or_refuse() {
+        // SQLite: plain literals, which have no affinity, as an aggregate's value has none.
+        assert_eq!(spelled(Value::Int(3), Some(SqlType::Int), "sqlite"), Ok("3".into()));
+        assert_eq!(spelled(Value::Int(i64::MIN), None, "sqlite"), Ok("((-9223372036854775807) - 1)".into()));
+        assert_eq!(spelled(Value::Null, None, "sqlite"), Ok("NULL".into()));
+        assert!(spelled(Value::Text("a\0".into()), None, "sqlite").is_err());
+        // Typed dialects: the subquery's type, a NULL's too.
+        assert_eq!(spelled(Value::Int(3), Some(SqlType::Int), "duckdb"), Ok("CAST(3 AS BIGINT)".into()));
+        assert_eq!(spelled(Value::Null, Some(SqlType::Text), "postgres"), Ok("CAST(NULL AS TEXT)".into()));
+        assert!(spelled(Value::Null, None, "postgres").is_err());
+        assert!(spelled(Value::Float(0.1 + 0.2), Some(SqlType::Real), "postgres").is_err());
+        assert!(spelled(Value::Float(-0.0), Some(SqlType::Real), "duckdb").is_err());
+        assert_eq!(spelled(Value::Float(1.5), Some(SqlType::Real), "mariadb"), Ok("CAST(1.5 AS DOUBLE)".into()));
+        assert_eq!(spelled(Value::Text("a".into()), Some(SqlType::Text), "mariadb"), Ok("'a'".into()));
+        assert!(spelled(Value::Bytes(b"3.25".to_vec()), Some(SqlType::Blob), "mariadb").is_err());
+    }
 }

@@ -12,6 +12,7 @@
 mod codd;
 mod config;
 mod differential;
+mod dqp;
 mod norec;
 mod tlp;
 
@@ -70,6 +71,7 @@ oracles! {
     Differential = "differential" => differential::Differential,
     Config = "config" => config::Config,
     Codd = "codd" => codd::Codd,
+    Dqp = "dqp" => dqp::Dqp,
 }
 
 impl SqlOracle {
