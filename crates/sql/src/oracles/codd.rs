@@ -245,6 +245,12 @@ fn check_one(case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions) -> Result<
 fn fold(node: &Expr, aux: &Rows, d: &dyn Dialect, setup: &[Stmt]) -> Result<Expr, String> {
     let first = |r: &Vec<Value>| r.first().cloned().unwrap_or(Value::Null);
     match node {
+        // A bare column has its column's affinity and collation in SQLite, which no literal has.
+        Expr::Subquery(s)
+            if d.has_cap(cap::UNTYPED) && !s.items.first().is_some_and(|i| matches!(i.expr, Expr::Agg { .. })) =>
+        {
+            Err("a scalar subquery of a column in SQLite".into())
+        }
         Expr::Subquery(s) => {
             let v = match aux.rows.as_slice() {
                 // A scalar subquery without rows is NULL.
@@ -265,6 +271,11 @@ fn fold(node: &Expr, aux: &Rows, d: &dyn Dialect, setup: &[Stmt]) -> Result<Expr
             let lossy = |r: &Vec<Value>| matches!(r.first(), Some(Value::Int(i)) if i.unsigned_abs() > 1 << 53);
             if d.has_cap(cap::UNTYPED) && aux.rows.iter().any(lossy) {
                 return Err("an integer that REAL affinity would round".into());
+            }
+            // `+c` keeps its column's collation, which a constant has not (a literal's is
+            // BINARY, and a COLLATE on it would outrank the left operand's).
+            if d.has_cap(cap::UNTYPED) && !binary_column(select, setup) {
+                return Err("a subquery column of another collation than BINARY in SQLite".into());
             }
             let list = aux.rows.iter().map(|r| constant(&first(r), ty, d)).collect::<Result<Vec<_>, _>>()?;
             if !d.has_cap(cap::LOOSE_MARIADB) {
@@ -292,8 +303,9 @@ fn constant(v: &Value, ty: Option<SqlType>, d: &dyn Dialect) -> Result<Expr, Str
         Value::Float(f) if f.is_finite() && (untyped || !(*f == 0.0 && f.is_sign_negative())) && short(*f) => {
             (Lit::Real(*f), Some(SqlType::Real))
         }
-        // SQLite's tokenizer ends a statement at a NUL byte.
-        Value::Text(s) if !s.contains('\0') => (Lit::Text(s.clone()), Some(SqlType::Text)),
+        // SQLite's tokenizer ends a statement at a NUL byte; a replacement character stands
+        // for bytes that were no UTF-8, which the engine holds and the literal would not.
+        Value::Text(s) if !s.contains(['\0', '\u{FFFD}']) => (Lit::Text(s.clone()), Some(SqlType::Text)),
         Value::Bytes(b) => (Lit::Blob(b.clone()), Some(SqlType::Blob)),
         other => return Err(format!("no literal is exactly {other}")),
     };
@@ -321,6 +333,28 @@ fn constant(v: &Value, ty: Option<SqlType>, d: &dyn Dialect) -> Result<Expr, Str
 /// than a round trip needs cannot have changed it.
 fn short(f: f64) -> bool {
     format!("{f:.14e}").parse::<f64>() == Ok(f)
+}
+
+/// Whether a one-column subquery selects a column of a table (not a view) declared without a
+/// collation, under no COLLATE.
+fn binary_column(s: &Select, setup: &[Stmt]) -> bool {
+    let mut collated = false;
+    for i in &s.items {
+        i.expr.visit(&mut |x| collated |= matches!(x, Expr::Collate(..)));
+    }
+    let Some(Expr::Col(c)) = s.items.first().map(|i| match &i.expr {
+        Expr::Unary(UnOp::Pos, a) => &**a,
+        e => e,
+    }) else {
+        return !collated;
+    };
+    let tables = s.from.iter().chain(s.joins.iter().map(|j| &j.table));
+    let Some(table) = tables.into_iter().find(|t| t.visible() == c.table) else { return false };
+    let declared = setup.iter().find_map(|st| match st {
+        Stmt::CreateTable { name, columns } if *name == table.name => columns.iter().find(|k| k.name == c.column),
+        _ => None,
+    });
+    !collated && declared.is_some_and(|k| k.collate.is_none_or(|k| k == crate::ast::Collation::Binary))
 }
 
 /// The declared type of what a one-column subquery selects: COUNT is an integer, MIN and MAX

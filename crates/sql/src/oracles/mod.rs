@@ -13,6 +13,7 @@ mod codd;
 mod config;
 mod differential;
 mod dqp;
+mod eet;
 mod norec;
 mod tlp;
 
@@ -72,6 +73,7 @@ oracles! {
     Config = "config" => config::Config,
     Codd = "codd" => codd::Codd,
     Dqp = "dqp" => dqp::Dqp,
+    Eet = "eet" => eet::Eet,
 }
 
 impl SqlOracle {
