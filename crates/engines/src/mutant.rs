@@ -35,6 +35,11 @@ pub enum Fault {
     /// `PRAGMA enable_...`). A wrong answer of one plan, which the default plan does not give
     /// (the target of `dqp` and `config`).
     SettingDrop,
+    /// Multiplies the row estimates of an EXPLAIN's JSON plan (PostgreSQL's `Plan Rows`,
+    /// DuckDB's `Estimated Cardinality`, MariaDB's `rows`) by 1000 for each `AND` in the
+    /// statement: an estimator that takes a conjunct for a thousandfold more rows instead of
+    /// fewer (the target of `cert`).
+    InflateEstimate,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -46,6 +51,7 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("hang", Fault::Hang),
     ("subquery-drop", Fault::SubqueryDrop),
     ("setting-drop", Fault::SettingDrop),
+    ("inflate-estimate", Fault::InflateEstimate),
 ];
 
 /// FNV-1a: stable across runs and builds, so a replay injects the same fault.
@@ -117,6 +123,25 @@ fn has_subquery(text: &str) -> bool {
     words(text).filter(|w| w == "SELECT").count() > 1
 }
 
+/// `cell` with each row estimate of a JSON plan multiplied by `factor`.
+fn inflate(cell: &str, factor: u64) -> String {
+    const KEYS: &[&str] = &["\"Plan Rows\": ", "\"Estimated Cardinality\": \"", "\"rows\": "];
+    let mut out = String::with_capacity(cell.len());
+    let mut rest = cell;
+    while let Some((at, key)) = KEYS.iter().filter_map(|k| rest.find(k).map(|i| (i, k))).min() {
+        let start = at + key.len();
+        out.push_str(&rest[..start]);
+        let digits = rest[start..].bytes().take_while(u8::is_ascii_digit).count();
+        match rest[start..start + digits].parse::<u64>() {
+            Ok(n) => out.push_str(&n.saturating_mul(factor).to_string()),
+            Err(_) => out.push_str(&rest[start..start + digits]),
+        }
+        rest = &rest[start + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether a statement changes a setting (`Some(true)`), restores a default (`Some(false)`), or
 /// is no setting statement.
 fn setting_change(text: &str) -> Option<bool> {
@@ -174,6 +199,17 @@ impl Engine for Mutant {
             }
             (Outcome::Rows(r), Fault::SettingDrop) if self.changed => {
                 r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::InflateEstimate)
+                if words(text).find(|w| !w.is_empty()).as_deref() == Some("EXPLAIN") =>
+            {
+                let ands = u32::try_from(words(text).filter(|w| w == "AND").count()).unwrap_or(u32::MAX);
+                let factor = 1000u64.saturating_pow(ands);
+                for v in r.rows.iter_mut().flatten() {
+                    if let crosscheck_core::Value::Text(t) = v {
+                        *t = inflate(t, factor);
+                    }
+                }
             }
             (Outcome::Rows(r), Fault::DupRow) => {
                 if let Some(first) = r.rows.first().cloned() {
@@ -234,5 +270,15 @@ mod tests {
         assert_eq!(setting_change("SET optimizer_switch = DEFAULT"), Some(false));
         assert_eq!(setting_change("PRAGMA enable_optimizer"), Some(false));
         assert_eq!(setting_change("SELECT 1"), None);
+    }
+
+    #[test]
+    fn estimates_are_inflated_in_place() {
+        assert_eq!(
+            inflate(r#"{"Plan Rows": 12, "Plans": [{"Plan Rows": 3}]}"#, 2),
+            r#"{"Plan Rows": 24, "Plans": [{"Plan Rows": 6}]}"#
+        );
+        assert_eq!(inflate(r#"{"Estimated Cardinality": "7"}"#, 3), r#"{"Estimated Cardinality": "21"}"#);
+        assert_eq!(inflate(r#"{"rows": 4, "filtered": 50}"#, 2), r#"{"rows": 8, "filtered": 50}"#);
     }
 }

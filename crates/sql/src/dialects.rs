@@ -6,8 +6,8 @@
 
 use crate::ast::{Agg, BinOp, Collation, Expr, Func, SqlType, ToSql};
 use crate::dialect::{
-    cap, std_binary_op, std_write_binary, std_write_func, write_args, AggArgs, ConfigVariant, Dialect, Profile,
-    TypeNames, ANY_TYPE, SQLITE_OWN_FUNCS,
+    cap, std_binary_op, std_write_binary, std_write_func, write_args, AggArgs, ConfigVariant, Dialect, Explain,
+    Profile, TypeNames, ANY_TYPE, SQLITE_OWN_FUNCS,
 };
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
@@ -131,6 +131,10 @@ impl Dialect for Postgres {
     }
     fn plan_variants(&self) -> &'static [ConfigVariant] {
         &POSTGRES_PLANS
+    }
+
+    fn explain(&self) -> Option<Explain> {
+        Some(Explain::Postgres)
     }
 }
 
@@ -278,6 +282,10 @@ impl Dialect for DuckDb {
     }
     fn plan_variants(&self) -> &'static [ConfigVariant] {
         &DUCKDB_PLANS
+    }
+
+    fn explain(&self) -> Option<Explain> {
+        Some(Explain::DuckDb)
     }
 }
 
@@ -476,6 +484,10 @@ impl Dialect for MariaDb {
     }
     fn plan_variants(&self) -> &'static [ConfigVariant] {
         &MARIADB_PLANS
+    }
+
+    fn explain(&self) -> Option<Explain> {
+        Some(Explain::MariaDb)
     }
 }
 

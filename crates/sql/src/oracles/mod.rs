@@ -9,6 +9,7 @@
 //! reducer and the reproducers ask the case's oracle through `SqlOracle::rules`, so adding an
 //! oracle is one module here plus one line in `oracles!` below.
 
+mod cert;
 mod codd;
 mod config;
 mod differential;
@@ -74,6 +75,7 @@ oracles! {
     Codd = "codd" => codd::Codd,
     Dqp = "dqp" => dqp::Dqp,
     Eet = "eet" => eet::Eet,
+    Cert = "cert" => cert::Cert,
 }
 
 impl SqlOracle {
