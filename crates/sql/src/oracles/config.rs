@@ -19,13 +19,7 @@ pub struct Config;
 
 impl OracleRules for Config {
     fn validate(&self, engines: &[EngineInfo]) -> Result<(), String> {
-        for e in engines {
-            let d = by_name(&e.dialect).unwrap_or(&Sqlite);
-            if d.config_variants().is_empty() {
-                return Err(format!("the config oracle knows no alternative settings for {}", e.label));
-            }
-        }
-        Ok(())
+        has_settings(engines, "the config oracle knows no alternative settings", |d| d.config_variants())
     }
 
     fn shape(&self, g: &mut ExprGen, q: &mut Query, _depth: u32) {
@@ -44,6 +38,20 @@ impl OracleRules for Config {
     fn script(&self, case: &SqlCase, d: &dyn Dialect, out: &mut String) {
         script(case, d, d.config_variants().iter(), out)
     }
+}
+
+/// Refuses a run with an engine whose dialect has no settings of the kind `settings` lists.
+pub(super) fn has_settings(
+    engines: &[EngineInfo],
+    refusal: &str,
+    settings: fn(&dyn Dialect) -> &'static [ConfigVariant],
+) -> Result<(), String> {
+    for e in engines {
+        if settings(by_name(&e.dialect).unwrap_or(&Sqlite)).is_empty() {
+            return Err(format!("{refusal} for {}", e.label));
+        }
+    }
+    Ok(())
 }
 
 /// The settings of a dialect a check runs its query under.

@@ -10,11 +10,11 @@
 //! turn by the case's index, so that consecutive checks cover every variant and a reduced case
 //! (which keeps its index) runs under the same ones.
 
-use super::config::{script, under_settings};
+use super::config::{has_settings, script, under_settings};
 use super::{differential, OracleRules};
 use crate::ast::ToSql;
 use crate::case::{Query, SqlCase};
-use crate::dialect::{by_name, ConfigVariant, Dialect, Sqlite};
+use crate::dialect::{ConfigVariant, Dialect};
 use crate::exprgen::ExprGen;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo};
 
@@ -26,12 +26,7 @@ pub const PER_CHECK: usize = 4;
 
 impl OracleRules for Dqp {
     fn validate(&self, engines: &[EngineInfo]) -> Result<(), String> {
-        for e in engines {
-            if by_name(&e.dialect).unwrap_or(&Sqlite).plan_variants().is_empty() {
-                return Err(format!("the dqp oracle knows no plan-changing settings for {}", e.label));
-            }
-        }
-        Ok(())
+        has_settings(engines, "the dqp oracle knows no plan-changing settings", |d| d.plan_variants())
     }
 
     fn shape(&self, g: &mut ExprGen, q: &mut Query, _depth: u32) {

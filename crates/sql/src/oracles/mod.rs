@@ -1,6 +1,8 @@
 //! The SQL oracles, one module each: Ternary Logic Partitioning (`tlp`: WHERE, DISTINCT,
 //! GROUP BY, HAVING, aggregate) and NoREC as SQLancer defines them (`norec`), cross-engine
-//! `differential` and cross-setting `config`. The implicit unexpected-error and crash oracles
+//! `differential` and cross-setting `config`; CODDTest (`codd`), differential query plans
+//! (`dqp`), equivalent expression transformation (`eet`) and the performance oracle CERT
+//! (`cert`). The implicit unexpected-error and crash oracles
 //! that every check applies live in `exec`.
 //!
 //! Each module owns everything its oracle decides: the shape of its query (`OracleRules::shape`),
