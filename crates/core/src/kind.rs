@@ -32,6 +32,9 @@ pub enum FindingClass {
     Crash,
     /// The engine did not answer within the hang limit.
     Hang,
+    /// No wrong answer but a misjudged cost: a more restrictive query estimated to return more
+    /// rows than the query it restricts (SQL's `cert`).
+    Performance,
 }
 
 impl fmt::Display for FindingClass {
@@ -44,6 +47,7 @@ impl fmt::Display for FindingClass {
             FindingClass::Error => "error",
             FindingClass::Crash => "crash",
             FindingClass::Hang => "hang",
+            FindingClass::Performance => "performance",
         })
     }
 }

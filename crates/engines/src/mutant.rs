@@ -30,6 +30,20 @@ pub enum Fault {
     /// with `WHERE ((p) IS NOT FALSE)`), as an engine that reads an unknown filter as true in
     /// its DML path would; SELECT is left correct.
     DmlNullTrue,
+    /// Drops the last row of queries that hold a subquery (a second `SELECT`): a wrong
+    /// evaluation or unnesting of subqueries, which the same query with the subquery's
+    /// answer written as constants does not meet (CODDTest's target).
+    SubqueryDrop,
+    /// Drops the last row of answers while the session runs under a changed setting: from a
+    /// `SET` or `PRAGMA` statement until one that restores a default (`RESET`, `= DEFAULT`,
+    /// `PRAGMA enable_...`). A wrong answer of one plan, which the default plan does not give
+    /// (the target of `dqp` and `config`).
+    SettingDrop,
+    /// Multiplies the row estimates of an EXPLAIN's JSON plan (PostgreSQL's `Plan Rows`,
+    /// DuckDB's `Estimated Cardinality`, MariaDB's `rows`) by 1000 for each `AND` in the
+    /// statement: an estimator that takes a conjunct for a thousandfold more rows instead of
+    /// fewer (the target of `cert`).
+    InflateEstimate,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -40,6 +54,9 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("crash", Fault::Crash),
     ("hang", Fault::Hang),
     ("dml-null-true", Fault::DmlNullTrue),
+    ("subquery-drop", Fault::SubqueryDrop),
+    ("setting-drop", Fault::SettingDrop),
+    ("inflate-estimate", Fault::InflateEstimate),
 ];
 
 /// FNV-1a: stable across runs and builds, so a replay injects the same fault.
@@ -85,6 +102,8 @@ pub struct Mutant {
     inner: Box<dyn Engine>,
     fault: Fault,
     info: EngineInfo,
+    /// A setting statement changed the session (for `SettingDrop`).
+    changed: bool,
 }
 
 impl Mutant {
@@ -92,7 +111,7 @@ impl Mutant {
         let mut info = inner.info().clone();
         info.name = full_name.to_string();
         info.label = label.map(str::to_string).unwrap_or_else(|| full_name.to_string());
-        Mutant { inner, fault, info }
+        Mutant { inner, fault, info, changed: false }
     }
 }
 
@@ -110,8 +129,48 @@ fn null_as_true(text: &str) -> Option<String> {
 }
 
 fn has_where(text: &str) -> bool {
-    let upper = text.to_ascii_uppercase();
-    upper.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "WHERE" || w == "FILTER")
+    words(text).any(|w| w == "WHERE" || w == "FILTER")
+}
+
+/// The words of a statement, upper-cased.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').map(|w| w.to_ascii_uppercase())
+}
+
+fn has_subquery(text: &str) -> bool {
+    words(text).filter(|w| w == "SELECT").count() > 1
+}
+
+/// `cell` with each row estimate of a JSON plan multiplied by `factor`.
+fn inflate(cell: &str, factor: u64) -> String {
+    const KEYS: &[&str] = &["\"Plan Rows\": ", "\"Estimated Cardinality\": \"", "\"rows\": "];
+    let mut out = String::with_capacity(cell.len());
+    let mut rest = cell;
+    while let Some((at, key)) = KEYS.iter().filter_map(|k| rest.find(k).map(|i| (i, k))).min() {
+        let start = at + key.len();
+        out.push_str(&rest[..start]);
+        let digits = rest[start..].bytes().take_while(u8::is_ascii_digit).count();
+        match rest[start..start + digits].parse::<u64>() {
+            Ok(n) => out.push_str(&n.saturating_mul(factor).to_string()),
+            Err(_) => out.push_str(&rest[start..start + digits]),
+        }
+        rest = &rest[start + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether a statement changes a setting (`Some(true)`), restores a default (`Some(false)`), or
+/// is no setting statement.
+fn setting_change(text: &str) -> Option<bool> {
+    let mut w = words(text).filter(|w| !w.is_empty());
+    match (w.next()?.as_str(), w.next()) {
+        ("RESET", _) => Some(false),
+        // DuckDB's `PRAGMA enable_optimizer` undoes `PRAGMA disable_optimizer`.
+        ("PRAGMA", Some(name)) => Some(!name.starts_with("ENABLE_")),
+        ("SET", _) => Some(!words(text).any(|w| w == "DEFAULT")),
+        _ => None,
+    }
 }
 
 impl Engine for Mutant {
@@ -126,6 +185,9 @@ impl Engine for Mutant {
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let rewritten = if self.fault == Fault::DmlNullTrue { null_as_true(text) } else { None };
         let mut out = self.inner.run(rewritten.as_deref().unwrap_or(text), limit);
+        if let Some(changed) = setting_change(text) {
+            self.changed = changed;
+        }
         // Only queries with answers crash or hang: a fault in a setup statement would poison
         // every case of its database, which tests nothing more.
         let answered = matches!(out, Outcome::Rows(_) | Outcome::Verdicts { .. });
@@ -150,6 +212,23 @@ impl Engine for Mutant {
             }
             (Outcome::Rows(r), Fault::WhereDrop) if has_where(text) => {
                 r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::SubqueryDrop) if has_subquery(text) => {
+                r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::SettingDrop) if self.changed => {
+                r.rows.pop();
+            }
+            (Outcome::Rows(r), Fault::InflateEstimate)
+                if words(text).find(|w| !w.is_empty()).as_deref() == Some("EXPLAIN") =>
+            {
+                let ands = u32::try_from(words(text).filter(|w| w == "AND").count()).unwrap_or(u32::MAX);
+                let factor = 1000u64.saturating_pow(ands);
+                for v in r.rows.iter_mut().flatten() {
+                    if let crosscheck_core::Value::Text(t) = v {
+                        *t = inflate(t, factor);
+                    }
+                }
             }
             (Outcome::Rows(r), Fault::DupRow) => {
                 if let Some(first) = r.rows.first().cloned() {
@@ -215,5 +294,24 @@ mod tests {
         assert!(has_where("SELECT * FROM t WHERE a"));
         assert!(has_where("select * from t\nwhere(a)"));
         assert!(!has_where("SELECT nowhere FROM t"));
+        assert!(has_subquery("SELECT * FROM t WHERE c IN (select 1)"));
+        assert!(!has_subquery("SELECT selected FROM t"));
+        assert_eq!(setting_change("SET enable_seqscan = off"), Some(true));
+        assert_eq!(setting_change("SET jit = off"), Some(true));
+        assert_eq!(setting_change("PRAGMA disable_optimizer"), Some(true));
+        assert_eq!(setting_change("RESET enable_seqscan"), Some(false));
+        assert_eq!(setting_change("SET optimizer_switch = DEFAULT"), Some(false));
+        assert_eq!(setting_change("PRAGMA enable_optimizer"), Some(false));
+        assert_eq!(setting_change("SELECT 1"), None);
+    }
+
+    #[test]
+    fn estimates_are_inflated_in_place() {
+        assert_eq!(
+            inflate(r#"{"Plan Rows": 12, "Plans": [{"Plan Rows": 3}]}"#, 2),
+            r#"{"Plan Rows": 24, "Plans": [{"Plan Rows": 6}]}"#
+        );
+        assert_eq!(inflate(r#"{"Estimated Cardinality": "7"}"#, 3), r#"{"Estimated Cardinality": "21"}"#);
+        assert_eq!(inflate(r#"{"rows": 4, "filtered": 50}"#, 2), r#"{"rows": 8, "filtered": 50}"#);
     }
 }

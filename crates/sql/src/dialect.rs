@@ -433,6 +433,33 @@ pub trait Dialect: Sync + AsDialect {
     fn json_value(&self) -> (&'static str, &'static str) {
         ("CAST(json_extract(json_object('k', ", "), '$.k') AS TEXT)")
     }
+    /// Settings that change the plan of a query and never its answer, one alternative plan
+    /// each, for the `dqp` oracle: by default those of `config`. A setting an engine does not
+    /// know is an error, so each list holds only what every release crosscheck meets accepts.
+    fn plan_variants(&self) -> &'static [ConfigVariant] {
+        self.config_variants()
+    }
+
+    /// How the dialect's EXPLAIN shows a plan with the optimizer's estimate of the rows it
+    /// returns, for the `cert` oracle; `None` where it shows no estimate (SQLite's EXPLAIN
+    /// QUERY PLAN has none).
+    fn explain(&self) -> Option<Explain> {
+        None
+    }
+}
+
+/// An EXPLAIN that shows a plan as JSON with the optimizer's estimates of rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Explain {
+    /// `EXPLAIN (FORMAT JSON)`: `[{"Plan": {"Node Type", "Plan Rows", "Plans": [..]}}]`
+    /// (<https://www.postgresql.org/docs/15/sql-explain.html>).
+    Postgres,
+    /// `EXPLAIN (FORMAT JSON)`, in the second column: `[{"name", "children": [..],
+    /// "extra_info": {"Estimated Cardinality"}}]` (DuckDB 1.1.3 to 2.0.0).
+    DuckDb,
+    /// `EXPLAIN FORMAT=JSON`: `{"query_block": {"nested_loop": [{"table": {"rows", "filtered"}}]}}`
+    /// or a single `"table"` (<https://mariadb.com/kb/en/explain-format-json/>).
+    MariaDb,
 }
 
 /// `(a op b)` with the dialect's spelling of `op`.

@@ -9,6 +9,8 @@ mod dml;
 mod gluesql;
 #[path = "sql/leg.rs"]
 mod leg;
+#[path = "sql/oracles.rs"]
+mod oracles;
 #[path = "sql/reach.rs"]
 mod reach;
 #[path = "sql/reduce.rs"]

@@ -1,6 +1,8 @@
 //! The SQL oracles, one module each: Ternary Logic Partitioning (`tlp`: WHERE, DISTINCT,
 //! GROUP BY, HAVING, aggregate) and NoREC as SQLancer defines them (`norec`), cross-engine
-//! `differential` and cross-setting `config`. The implicit unexpected-error and crash oracles
+//! `differential` and cross-setting `config`; CODDTest (`codd`), differential query plans
+//! (`dqp`), equivalent expression transformation (`eet`) and the performance oracle CERT
+//! (`cert`). The implicit unexpected-error and crash oracles
 //! that every check applies live in `exec`.
 //!
 //! Each module owns everything its oracle decides: the shape of its query (`OracleRules::shape`),
@@ -9,9 +11,13 @@
 //! reducer and the reproducers ask the case's oracle through `SqlOracle::rules`, so adding an
 //! oracle is one module here plus one line in `oracles!` below.
 
+mod cert;
+mod codd;
 mod config;
 mod differential;
 mod dqe;
+mod dqp;
+mod eet;
 mod norec;
 mod tlp;
 
@@ -70,6 +76,10 @@ oracles! {
     Differential = "differential" => differential::Differential,
     Config = "config" => config::Config,
     Dqe = "dqe" => dqe::Dqe,
+    Codd = "codd" => codd::Codd,
+    Dqp = "dqp" => dqp::Dqp,
+    Eet = "eet" => eet::Eet,
+    Cert = "cert" => cert::Cert,
 }
 
 impl SqlOracle {
