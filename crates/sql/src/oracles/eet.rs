@@ -89,6 +89,7 @@ pub fn transformed(s: &Select, d: &dyn Dialect) -> Select {
     for item in &mut out.items {
         item.expr = t.node(&item.expr, false, true);
     }
+    super::order_follows_items(s, &mut out);
     if let Some(w) = &s.where_ {
         out.where_ = Some(t.node(w, true, true));
     }
@@ -214,7 +215,8 @@ fn case_conditions(e: &Expr) -> Vec<usize> {
 /// Whether `CASE WHEN c THEN e ELSE e END` has `e`'s value and type in the dialect (see the
 /// module's comment).
 fn keeps_value_in_case(e: &Expr, d: &dyn Dialect) -> bool {
-    if matches!(e, Expr::Lit(_)) {
+    // A CASE returns one value, never a row value ("row value misused").
+    if matches!(e, Expr::Lit(_) | Expr::Row(_)) {
         return false;
     }
     if d.has_cap(cap::UNTYPED) {

@@ -196,6 +196,19 @@ fn on_each_engine(
     Check::Pass { nonempty }
 }
 
+/// After `after`'s items were rewritten from `before`'s, its ORDER BY keys that were items
+/// become the rewritten items: a DISTINCT query may order only by its items (PostgreSQL:
+/// "for SELECT DISTINCT, ORDER BY expressions must appear in select list").
+fn order_follows_items(before: &crate::ast::Select, after: &mut crate::ast::Select) {
+    for o in &mut after.order_by {
+        if let Some(i) = before.items.iter().position(|i| i.expr == o.expr) {
+            if let Some(item) = after.items.get(i) {
+                o.expr = item.expr.clone();
+            }
+        }
+    }
+}
+
 /// A logic finding of a metamorphic oracle on one engine.
 fn logic(
     engine: &dyn Engine,
