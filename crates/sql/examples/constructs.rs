@@ -4,8 +4,9 @@
 //! share that found something.
 //!
 //! `cargo run --release -p crosscheck-sql --example constructs -- ENGINES [ORACLES [CHECKS [SEED]]]`
-//! e.g. `-- postgres tlp,norec,config 4000 1`. The construct names are the features of the
-//! deduplication signature (`signature.rs`), plus `simple-case` and `limit`.
+//! e.g. `-- postgres tlp,norec,config 4000 1`. The construct names are those of
+//! `signature::constructs` (the signature's features, set operations by name), plus `simple-case`
+//! and `limit`.
 
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, FindingClass, GenOptions, Kind, Oracle};
 use crosscheck_sql::ast::{Expr, Select};
@@ -85,10 +86,9 @@ fn main() {
     }
 }
 
-/// The constructs of a case: its signature's features, `simple-case` and `limit`.
+/// The constructs of a case (`signature::constructs`), `simple-case` and `limit`.
 fn constructs(case: &SqlCase) -> Vec<String> {
-    let shape = crosscheck_sql::signature::signature(case, "");
-    let mut out: Vec<String> = shape.features.into_iter().collect();
+    let mut out: Vec<String> = crosscheck_sql::signature::constructs(case).into_iter().collect();
     let mut simple_case = false;
     case.query.select.visit_exprs(&mut |e| simple_case |= matches!(e, Expr::Case { operand: Some(_), .. }));
     if let Some(p) = &case.query.pred {

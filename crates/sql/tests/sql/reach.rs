@@ -100,8 +100,8 @@ fn run_generated(engines: &mut [Box<dyn Engine>], oracles: &[SqlOracle], n: u64)
             Check::Skip(_) => false,
             Check::Finding(e) => e.class != FindingClass::Error,
         };
-        let shape = crosscheck_sql::signature::signature(&case, "");
-        for f in shape.features.into_iter().chain(["(all)".to_string()]) {
+        let constructs = crosscheck_sql::signature::constructs(&case);
+        for f in constructs.into_iter().chain(["(all)".to_string()]) {
             let t = seen.entry(f).or_default();
             t.0 += 1;
             t.1 += u64::from(ran);
@@ -139,4 +139,34 @@ fn each_engine_runs_the_constructs_its_dialect_has() {
             assert!(!seen.contains_key(*c), "{name} got {c}");
         }
     }
+}
+
+/// UNION, EXCEPT and INTERSECT compare rows alike: one bug met through each is one signature
+/// (MariaDB's -0.0 made six buckets when they were apart), while the constructs report keeps
+/// them apart and UNION ALL stays a concatenation.
+#[test]
+fn set_operations_that_compare_rows_share_a_signature() {
+    let kind = crosscheck_sql::SqlKind;
+    let with_op = |op: SetOp, all: bool| {
+        let mut case = crate::leg::known_case("differential");
+        case.query.select.compound = vec![Compound { op, all, select: select_from(vec![col("t0", "c0")], "t0") }];
+        case
+    };
+    let ev = |case: &crosscheck_sql::SqlCase| {
+        let e = crosscheck_core::Evidence {
+            class: FindingClass::Logic,
+            engines: vec![],
+            summary: String::new(),
+            expected: String::new(),
+            actual: String::new(),
+            key: "differential:a|b:different".into(),
+            detail: crosscheck_core::Detail::none(),
+        };
+        kind.signature(SqlOracle::Differential, case, &e)
+    };
+    let (union, except) = (with_op(SetOp::Union, false), with_op(SetOp::Except, false));
+    assert_eq!(ev(&union).features, ev(&except).features);
+    assert_ne!(ev(&union).features, ev(&with_op(SetOp::Union, true)).features);
+    let named = crosscheck_sql::signature::constructs(&except);
+    assert!(named.contains("except") && !named.contains("union"), "{named:?}");
 }
