@@ -555,11 +555,10 @@ pub(crate) fn column_or(g: &mut ExprGen, other: Expr) -> Expr {
 pub fn gen_query(rng: &mut ChaCha8Rng, env: &Env, oracle: SqlOracle) -> Query {
     let rules = oracle.rules();
     // The query's own tables (CTEs, derived tables) live in a copy of the database's env.
-    let sources = crate::inner::sources(rng, env);
-    let (env, with) = match &sources {
-        Some((qenv, with)) => (qenv, with.clone()),
-        None => (env, Vec::new()),
-    };
+    let mut sources = crate::inner::sources(rng, env);
+    // The CTEs move into the query; the env that knows their tables stays borrowed.
+    let with = sources.as_mut().map(|(_, with)| std::mem::take(with)).unwrap_or_default();
+    let env = sources.as_ref().map_or(env, |(qenv, _)| qenv);
     let (from, joins, scope) = gen_from(rng, env);
     let depth = rules.predicate_depth(rng);
     let mut g = ExprGen::new(rng, env, scope);
