@@ -103,7 +103,7 @@ pub fn add_compound(rng: &mut ChaCha8Rng, env: &Env, types: &[SqlType], s: &mut 
 /// `ORDER BY` every item, then `LIMIT` and maybe `OFFSET`: which rows are kept is decided,
 /// as ties are whole equal rows (and items are canonical where values can be equal and
 /// differ).
-pub fn top_n(rng: &mut ChaCha8Rng, s: &mut Select) {
+fn top_n(rng: &mut ChaCha8Rng, s: &mut Select) {
     // A constant is the same in every row, so leaving it out leaves the order total; and an
     // integer constant in ORDER BY is a column number.
     let keys = s.items.iter().filter(|i| crate::gen::mentions_column(&i.expr));
@@ -129,7 +129,7 @@ fn column_type(rng: &mut ChaCha8Rng, t: &TableInfo) -> SqlType {
 }
 
 /// One select of a body: items of the given types over table `ti`, maybe a WHERE.
-pub fn member(rng: &mut ChaCha8Rng, env: &Env, ti: usize, types: &[SqlType]) -> Select {
+fn member(rng: &mut ChaCha8Rng, env: &Env, ti: usize, types: &[SqlType]) -> Select {
     let table = &env.tables[ti];
     let scope: Vec<ScopeCol> =
         (0..table.columns.len()).map(|c| ScopeCol { visible: table.name.clone(), table: ti, column: c }).collect();
@@ -153,7 +153,7 @@ pub fn member(rng: &mut ChaCha8Rng, env: &Env, ti: usize, types: &[SqlType]) -> 
 
 /// In a loose run, `e` as one type with byte-wise text comparison (see the module comment);
 /// else `e` itself, which the strict generator made of type `t`.
-pub fn canonical(env: &Env, e: Expr, t: SqlType) -> Expr {
+fn canonical(env: &Env, e: Expr, t: SqlType) -> Expr {
     if !env.loose {
         return e;
     }
