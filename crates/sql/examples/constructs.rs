@@ -6,7 +6,7 @@
 //! `cargo run --release -p crosscheck-sql --example constructs -- ENGINES [ORACLES [CHECKS [SEED]]]`
 //! e.g. `-- postgres tlp,norec,config 4000 1`. The construct names are those of
 //! `signature::constructs` (the signature's features, set operations by name), plus `simple-case`
-//! and `limit`.
+//! and `limit`. `WHY=construct` prints why each test holding that construct did not run.
 
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, FindingClass, GenOptions, Kind, Oracle};
 use crosscheck_sql::ast::{Expr, Select};
@@ -34,6 +34,8 @@ fn main() {
     let n: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let seed: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
     let opts = CheckOptions { timeout: Duration::from_secs(5) };
+    // `WHY=construct` prints why the tests holding that construct did not run.
+    let why = std::env::var("WHY").ok();
     let mut engines: Vec<Box<dyn Engine>> = names
         .iter()
         .map(|n| {
@@ -50,10 +52,10 @@ fn main() {
     for i in 0..n {
         let oracle = oracles[crosscheck_core::position(i, oracles.len())];
         let case = gen.case(i, oracle);
-        if prepared != Some(case.db) {
+        if prepared != Some(kind.setup_id(&case)) {
             // A setup error shows as the first check's error; the database is loaded either way.
             let _ = kind.prepare(&case, &mut engines, &opts);
-            prepared = Some(case.db);
+            prepared = Some(kind.setup_id(&case));
         }
         let check = kind.check(case.oracle, &case, &mut engines, &opts);
         let (ran, nonempty, found) = match &check {
@@ -62,6 +64,13 @@ fn main() {
             Check::Finding(ev) => (ev.class != FindingClass::Error, false, true),
         };
         for c in constructs(&case) {
+            if why.as_deref() == Some(c.as_str()) && !ran {
+                match &check {
+                    Check::Skip(reason) => println!("{c} skipped at check {i}: {reason}"),
+                    Check::Finding(ev) => println!("{c} failed at check {i}: {} {}", ev.summary, ev.actual),
+                    Check::Pass { .. } => {}
+                }
+            }
             let t = tallies.entry(c).or_default();
             t.tests += 1;
             t.ran += u64::from(ran);

@@ -33,9 +33,9 @@ fn main() {
     let mut setup: Option<(u64, bool)> = None;
     for i in 0..n {
         let case = gen.case(i, oracle);
-        if setup.map(|s| s.0) != Some(case.db) {
+        if setup.map(|s| s.0) != Some(kind.setup_id(&case)) {
             let p = kind.prepare(&case, &mut engines, &opts);
-            setup = Some((case.db, matches!(p, Check::Pass { .. })));
+            setup = Some((kind.setup_id(&case), matches!(p, Check::Pass { .. })));
             if let Check::Finding(e) = p {
                 println!("setup finding at {i}: {}", e.summary);
             }

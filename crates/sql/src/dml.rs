@@ -103,15 +103,24 @@ pub fn gen_dml(rng: &mut ChaCha8Rng, env: &Env, setup: &mut Vec<Stmt>) {
     if !env.caps.has(cap::DML) {
         return;
     }
-    let base: Vec<usize> = (0..env.tables.len()).filter(|&t| !env.tables[t].view).collect();
     for _ in 0..rng.gen_range(0..=4) {
-        let Some(&ti) = base.choose(rng) else { return };
-        let stmt = match rng.gen_range(0..20) {
-            0..=7 => gen_update(rng, env, ti),
-            8..=11 => gen_delete(rng, env, ti),
-            _ => gen_insert_select(rng, env, ti, setup),
-        };
+        let stmt = gen_statement(rng, env, setup);
         setup.extend(stmt);
+    }
+}
+
+/// One UPDATE, DELETE or INSERT ... SELECT over a base table of the database `setup` defines;
+/// `None` when the dialect has no DML or the drawn statement cannot be written.
+pub fn gen_statement(rng: &mut ChaCha8Rng, env: &Env, setup: &[Stmt]) -> Option<Stmt> {
+    if !env.caps.has(cap::DML) {
+        return None;
+    }
+    let base: Vec<usize> = (0..env.tables.len()).filter(|&t| !env.tables[t].view).collect();
+    let &ti = base.choose(rng)?;
+    match rng.gen_range(0..20) {
+        0..=7 => gen_update(rng, env, ti),
+        8..=11 => gen_delete(rng, env, ti),
+        _ => gen_insert_select(rng, env, ti, setup),
     }
 }
 

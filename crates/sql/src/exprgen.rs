@@ -139,13 +139,15 @@ pub struct ExprGen<'a> {
     pub subqueries: bool,
     /// Counter for unique subquery aliases.
     pub next_alias: u32,
+    /// Generating the inner query of a forced two-level correlation.
+    nested: bool,
 }
 
 const TYPES_LOOSE: &[SqlType] = &[SqlType::Int, SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Text];
 
 impl<'a> ExprGen<'a> {
     pub fn new(rng: &'a mut ChaCha8Rng, env: &'a Env, scope: Vec<ScopeCol>) -> ExprGen<'a> {
-        ExprGen { rng, env, scope, group_keys: None, aggregates: false, subqueries: true, next_alias: 0 }
+        ExprGen { rng, env, scope, group_keys: None, aggregates: false, subqueries: true, next_alias: 0, nested: false }
     }
 
     fn col(&self, sc: &ScopeCol) -> &'a ColInfo {
@@ -389,7 +391,13 @@ impl<'a> ExprGen<'a> {
         let col = &table.columns[ci];
         let ty = if self.env.loose { col.ty.unwrap_or(t) } else { col.ty? };
         let item = Expr::col(&alias, &col.name);
-        let where_ = if self.rng.gen_bool(0.7) { Some(self.predicate(d.min(1))) } else { None };
+        let mut where_ = if self.rng.gen_bool(0.7) { Some(self.predicate(d.min(1))) } else { None };
+        if let Some(nested) = self.correlated_below(&saved, d) {
+            where_ = Some(match where_ {
+                Some(w) => Expr::bin(BinOp::And, w, nested),
+                None => nested,
+            });
+        }
         self.scope = saved;
         let sel = Select {
             items: vec![Item { expr: item, alias: None }],
@@ -398,6 +406,45 @@ impl<'a> ExprGen<'a> {
             ..Select::default()
         };
         Some((sel, ty))
+    }
+
+    /// Sometimes, in a subquery whose enclosing query has the columns `outer`, an `[NOT]
+    /// EXISTS` that reads one of them: a correlation two levels deep, which decorrelation must
+    /// carry through the middle query. Not in grouped contexts, where an outer column must be
+    /// a group key, and never deeper than two.
+    fn correlated_below(&mut self, outer: &[ScopeCol], d: u32) -> Option<Expr> {
+        let candidates: Vec<&ScopeCol> =
+            outer.iter().filter(|c| self.scope_type(c).is_some() || self.env.loose).collect();
+        if self.nested
+            || self.group_keys.is_some()
+            || self.aggregates
+            || candidates.is_empty()
+            || !self.rng.gen_bool(0.25)
+        {
+            return None;
+        }
+        let oc = candidates[self.rng.gen_range(0..candidates.len())].clone();
+        let ot = self.scope_type(&oc);
+        let outer_col = Expr::col(&oc.visible, &self.env.tables[oc.table].columns[oc.column].name);
+        self.nested = true;
+        let inner = self.subquery_select(ot.unwrap_or(SqlType::Int), d);
+        self.nested = false;
+        let (mut sel, ty) = inner?;
+        let link = match ot {
+            // Of one type (or untyped, where every comparison is defined): joined on the value.
+            Some(t) if t == ty => Expr::bin(BinOp::Eq, outer_col, sel.items[0].expr.clone()),
+            None if self.env.loose => Expr::bin(BinOp::Eq, outer_col, sel.items[0].expr.clone()),
+            _ => Expr::post(if self.rng.gen() { PostOp::IsNull } else { PostOp::NotNull }, outer_col),
+        };
+        sel.where_ = Some(match sel.where_.take() {
+            Some(w) => Expr::bin(BinOp::And, w, link),
+            None => link,
+        });
+        Some(Expr::Exists { select: Box::new(sel), not: self.rng.gen_bool(0.3) })
+    }
+
+    fn scope_type(&self, c: &ScopeCol) -> Option<SqlType> {
+        self.env.tables[c.table].columns[c.column].ty
     }
 
     fn in_subquery(&mut self, d: u32) -> Expr {

@@ -4,7 +4,10 @@
 //!
 //! `case(index, oracle)` is a pure function of the seed, the engines' capabilities and the
 //! index: database number `index / CHECKS_PER_DB` is built from `rng(seed, db)`, the query from
-//! `rng(seed ^ QUERY_SALT, index)`. The current database is cached.
+//! `rng(seed ^ QUERY_SALT, index)`. Every `CHECKS_PER_STATE` checks one more UPDATE, DELETE or
+//! INSERT ... SELECT (drawn from `rng(seed ^ DML_SALT, db)`) changes the database, as SQLancer
+//! interleaves DML with its checks: the later checks of a database see it after 1, 2, 3
+//! statements. The current database's states are cached.
 
 use crate::ast::{
     BinOp, Collation, ColumnDef, Expr, Func, IndexKey, Item, Join, JoinKind, Lit, Select, SqlType, Stmt, TableRef,
@@ -21,12 +24,22 @@ use std::sync::Arc;
 
 /// Checks run against one generated database before the next one is built.
 pub const CHECKS_PER_DB: u64 = 200;
+/// Checks run between two DML statements on one database.
+pub const CHECKS_PER_STATE: u64 = 50;
 const QUERY_SALT: u64 = 0x5153_4c51_5545_5259;
+const DML_SALT: u64 = 0x444d_4c5f_5354_4154;
+
+/// One generated database: its setup after 0, 1, 2 ... DML statements, and its description.
+struct Database {
+    db: u64,
+    states: Vec<Arc<Vec<Stmt>>>,
+    env: Env,
+}
 
 pub struct SqlGenerator {
     seed: u64,
     caps: Caps,
-    current: Option<(u64, Arc<Vec<Stmt>>, Env)>,
+    current: Option<Database>,
 }
 
 impl SqlGenerator {
@@ -34,14 +47,24 @@ impl SqlGenerator {
         SqlGenerator { seed, caps, current: None }
     }
 
-    fn database(&mut self, db: u64) -> &(u64, Arc<Vec<Stmt>>, Env) {
-        if self.current.as_ref().map(|c| c.0) != Some(db) {
+    fn database(&mut self, db: u64) -> &Database {
+        if self.current.as_ref().map(|c| c.db) != Some(db) {
             let mut rng = crosscheck_core::rng(self.seed, db);
             let (setup, env) = gen_database(&mut rng, &self.caps);
-            self.current = Some((db, Arc::new(setup), env));
+            // Its own rng: the statements between checks leave the first state as it was.
+            let mut rng = crosscheck_core::rng(self.seed ^ DML_SALT, db);
+            let mut states = vec![Arc::new(setup)];
+            for _ in 1..CHECKS_PER_DB / CHECKS_PER_STATE {
+                let last = states.last().cloned().unwrap_or_default();
+                states.push(match crate::dml::gen_statement(&mut rng, &env, &last) {
+                    Some(stmt) => Arc::new(last.iter().cloned().chain([stmt]).collect()),
+                    None => last,
+                });
+            }
+            self.current = Some(Database { db, states, env });
         }
         // Filled just above.
-        self.current.get_or_insert_with(|| (db, Arc::default(), empty_env(&self.caps)))
+        self.current.get_or_insert_with(|| Database { db, states: Vec::new(), env: empty_env(&self.caps) })
     }
 }
 
@@ -52,11 +75,20 @@ impl Generator<SqlCase, SqlOracle> for SqlGenerator {
         // The database has its own rng, so resolving the oracle first draws nothing from it.
         let mut rng = crosscheck_core::rng(seed ^ QUERY_SALT, index);
         let concrete = oracle.resolve(&mut rng, &self.caps);
-        let (_, setup, env) = self.database(db);
-        let query = gen_query(&mut rng, env, concrete);
-        let strict = !env.loose;
-        SqlCase { seed, db, index, oracle: concrete, strict, setup: setup.clone(), query }
+        let database = self.database(db);
+        let state = crosscheck_core::position(index % CHECKS_PER_DB / CHECKS_PER_STATE, database.states.len());
+        let setup = database.states.get(state).cloned().unwrap_or_default();
+        let query = gen_query(&mut rng, &database.env, concrete);
+        let strict = !database.env.loose;
+        SqlCase { seed, db, index, oracle: concrete, strict, setup, query }
     }
+}
+
+/// Which prepared database a case runs on: its number and how many statements its setup has
+/// (the states of one database only grow), so a check after a DML statement prepares again.
+pub fn setup_id(case: &SqlCase) -> u64 {
+    let statements = u64::try_from(case.setup.len()).unwrap_or(u64::MAX);
+    case.db.wrapping_shl(16) ^ statements
 }
 
 fn empty_env(caps: &Caps) -> Env {

@@ -73,7 +73,7 @@ impl Kind for SqlKind {
     }
 
     fn setup_id(&self, case: &SqlCase) -> u64 {
-        case.db
+        gen::setup_id(case)
     }
 
     fn prepare(&self, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {

@@ -33,7 +33,46 @@ const SET_COMPARE: [&str; 5] = ["union", "intersect", "except", "intersect-all",
 /// The constructs a case contains, each set operation by name: what the generator's coverage
 /// is reported in (`examples/constructs.rs`).
 pub fn constructs(case: &SqlCase) -> BTreeSet<String> {
-    features(case, false)
+    let mut f = features(case, false);
+    let mut top: Vec<&Expr> = case.query.select.slots();
+    top.extend(case.query.pred.as_ref());
+    if correlated_twice(&case.query.select, &top) {
+        f.insert("correlated-depth-2".into());
+    }
+    f
+}
+
+/// Whether a subquery inside a subquery of `s` (found in `exprs`, `s`'s expressions) reads a
+/// column of `s` itself: a correlation two levels deep, which decorrelation must carry through
+/// the middle query. Subquery aliases are unique in a query, so a qualifier names one table.
+fn correlated_twice(s: &Select, exprs: &[&Expr]) -> bool {
+    let outer: Vec<&str> =
+        s.from.iter().chain(s.joins.iter().map(|j| &j.table)).map(|t| t.alias.as_deref().unwrap_or(&t.name)).collect();
+    let reads_outer = |inner: &Select| {
+        let mut found = false;
+        inner.visit_exprs(&mut |e| found |= matches!(e, Expr::Col(c) if outer.contains(&c.table.as_str())));
+        found
+    };
+    subqueries(exprs).into_iter().any(|middle| subqueries(&middle.slots()).into_iter().any(reads_outer))
+}
+
+/// The subqueries directly in `exprs` (not those nested in them).
+fn subqueries<'a>(exprs: &[&'a Expr]) -> Vec<&'a Select> {
+    fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a Select>) {
+        match e.subquery() {
+            Some(s) => out.push(s),
+            None => e.children().into_iter().for_each(|c| walk(c, out)),
+        }
+        // The tested expression of `x IN (SELECT ...)` is the outer query's.
+        if let Expr::InSelect { expr, .. } = e {
+            walk(expr, out);
+        }
+    }
+    let mut out = Vec::new();
+    for e in exprs {
+        walk(e, &mut out);
+    }
+    out
 }
 
 fn features(case: &SqlCase, row_count_only: bool) -> BTreeSet<String> {

@@ -103,7 +103,9 @@ fn dml_validity(name: &str, dbs: u64) -> (usize, usize, Vec<String>) {
     let mut gen = kind.generator(&GenOptions { seed: 17, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
     let (mut ran, mut expected, mut unexpected) = (0, 0, Vec::new());
     for db in 0..dbs {
-        let case = gen.case(db * crosscheck_sql::gen::CHECKS_PER_DB, SqlOracle::Norec);
+        // The database's last state: its setup holds every DML statement of the database.
+        let last = (db + 1) * crosscheck_sql::gen::CHECKS_PER_DB - 1;
+        let case = gen.case(last, SqlOracle::Norec);
         e.reset().unwrap_or_else(|err| panic!("{name}: reset: {err}"));
         for s in case.setup.iter() {
             let sql = s.to_sql(d);
@@ -324,4 +326,33 @@ fn dqe_predicates_read_only_base_tables() {
         });
     }
     assert!(subqueries > 100, "only {subqueries} subqueries in 3000 predicates");
+}
+
+/// The checks of one database see it changed by DML between them: every `CHECKS_PER_STATE`
+/// checks the setup grows by one statement (where one could be written), the earlier state is
+/// its prefix, and the runner prepares again because the setup id changed.
+#[test]
+fn dml_runs_between_the_checks_of_one_database() {
+    use crosscheck_sql::gen::{CHECKS_PER_DB, CHECKS_PER_STATE};
+    let e = crate::leg::engine("sqlite");
+    let infos = vec![e.info().clone()];
+    let mut gen = SqlKind.generator(&GenOptions { seed: 4, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
+    let mut between = 0;
+    for db in 0..20 {
+        let mut previous = gen.case(db * CHECKS_PER_DB, SqlOracle::Norec);
+        for state in 1..CHECKS_PER_DB / CHECKS_PER_STATE {
+            let case = gen.case(db * CHECKS_PER_DB + state * CHECKS_PER_STATE, SqlOracle::Norec);
+            let same_state = gen.case(db * CHECKS_PER_DB + (state + 1) * CHECKS_PER_STATE - 1, SqlOracle::Tlp);
+            assert_eq!(case.setup, same_state.setup, "one state for its {CHECKS_PER_STATE} checks");
+            assert!(case.setup.starts_with(&previous.setup), "db {db} state {state}: the earlier state is a prefix");
+            let added = &case.setup[previous.setup.len()..];
+            assert!(added.len() <= 1 && added.iter().all(crosscheck_sql::dml::is_dml), "{added:?}");
+            let prepared_again = SqlKind.setup_id(&case) != SqlKind.setup_id(&previous);
+            assert_eq!(prepared_again, !added.is_empty(), "db {db} state {state}");
+            between += added.len();
+            previous = case;
+        }
+    }
+    // Three chances per database; an INSERT ... SELECT into a rowid table is never written.
+    assert!(between >= 40, "only {between} DML statements between checks in 20 databases");
 }
