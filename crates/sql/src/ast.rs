@@ -140,6 +140,11 @@ pub enum Func {
 }
 
 impl Func {
+    /// Builds a JSON value on the way: PostgreSQL's JSON constructors are not immutable.
+    pub fn builds_json(self) -> bool {
+        matches!(self, Func::JsonValue)
+    }
+
     pub const ALL: &'static [Func] = &[
         Func::Abs,
         Func::Length,

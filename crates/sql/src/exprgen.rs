@@ -141,13 +141,26 @@ pub struct ExprGen<'a> {
     pub next_alias: u32,
     /// Generating the inner query of a forced two-level correlation.
     nested: bool,
+    /// Writing an index key or a partial index's condition, where PostgreSQL takes only
+    /// functions it calls immutable: not its JSON constructors (error 42P17).
+    pub index_definition: bool,
 }
 
 const TYPES_LOOSE: &[SqlType] = &[SqlType::Int, SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Text];
 
 impl<'a> ExprGen<'a> {
     pub fn new(rng: &'a mut ChaCha8Rng, env: &'a Env, scope: Vec<ScopeCol>) -> ExprGen<'a> {
-        ExprGen { rng, env, scope, group_keys: None, aggregates: false, subqueries: true, next_alias: 0, nested: false }
+        ExprGen {
+            rng,
+            env,
+            scope,
+            group_keys: None,
+            aggregates: false,
+            subqueries: true,
+            next_alias: 0,
+            nested: false,
+            index_definition: false,
+        }
     }
 
     fn col(&self, sc: &ScopeCol) -> &'a ColInfo {
@@ -248,7 +261,7 @@ impl<'a> ExprGen<'a> {
     }
 
     fn has(&self, f: Func) -> bool {
-        self.env.funcs.contains(&f)
+        self.env.funcs.contains(&f) && !(self.index_definition && f.builds_json())
     }
 
     /// A value stored in the column `e` names, if `e` is a column with values.

@@ -382,6 +382,7 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
         if env.caps.has(cap::EXPR_INDEX) && rng.gen_bool(0.3) {
             let mut g = ExprGen::new(rng, env, scope.clone());
             g.subqueries = false;
+            g.index_definition = true;
             let mut t = col.ty.unwrap_or(SqlType::Int);
             // A key that overflows is a real in SQLite and an error elsewhere, and an error
             // in index maintenance loses the row on that engine only: the engines would then
@@ -409,6 +410,7 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
         let mut g = ExprGen::new(rng, env, scope);
         // Partial-index conditions may not contain subqueries.
         g.subqueries = false;
+        g.index_definition = true;
         Some(g.predicate(1))
     } else {
         None

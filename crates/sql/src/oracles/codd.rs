@@ -334,8 +334,10 @@ fn constant(v: &Value, ty: Option<SqlType>, d: &dyn Dialect) -> Result<Expr, Str
     // A NULL too has the subquery's type: in MariaDB `IF(p, 0, NULL)` is an integer where
     // `IF(p, 0, (SELECT c))` of a VARCHAR column is a string.
     // A value of a column whose type is not known (of a view or CTE) may be a DATE that the
-    // protocol shows as text: a text constant would not compare with it.
-    let t = ty.ok_or(if own.is_some() { "a value of unknown type" } else { "a NULL of unknown type" })?;
+    // protocol shows as text: a text constant would not compare with it; a real may be a
+    // DECIMAL shown as a float. An integer or a truth value is what it shows.
+    let shown = own.filter(|t| matches!(t, SqlType::Int | SqlType::Bool));
+    let t = ty.or(shown).ok_or(if own.is_some() { "a value of unknown type" } else { "a NULL of unknown type" })?;
     let lit = match (lit, t) {
         (Lit::Text(s), SqlType::Date) => Lit::Date(s),
         (lit, _) => lit,
@@ -372,9 +374,13 @@ fn binary_column(s: &Select, setup: &[Stmt]) -> bool {
 }
 
 /// The declared type of what a one-column subquery selects: COUNT is an integer, MIN and MAX
-/// and a bare column have their column's type (none for a view's column).
+/// and a bare column have their column's type (a view's column, the type of the base column
+/// it shows; none for one it computes).
 fn item_type(s: &Select, setup: &[Stmt]) -> Option<SqlType> {
-    let mut e = &s.items.first()?.expr;
+    column_type(s, &s.items.first()?.expr, setup, 0)
+}
+
+fn column_type(s: &Select, mut e: &Expr, setup: &[Stmt], depth: u32) -> Option<SqlType> {
     if let Expr::Agg { func, arg, .. } = e {
         match (func, arg) {
             (Agg::Min | Agg::Max, Some(a)) => e = a,
@@ -390,6 +396,10 @@ fn item_type(s: &Select, setup: &[Stmt]) -> Option<SqlType> {
     let table = &tables.into_iter().find(|t| t.visible() == c.table)?.name;
     setup.iter().find_map(|st| match st {
         Stmt::CreateTable { name, columns } if name == table => columns.iter().find(|k| k.name == c.column)?.ty,
+        Stmt::CreateView { name, columns, select } if name == table && depth < 4 => {
+            let i = columns.iter().position(|k| *k == c.column)?;
+            column_type(select, &select.items.get(i)?.expr, setup, depth + 1)
+        }
         _ => None,
     })
 }
