@@ -41,6 +41,9 @@ impl OracleRules for Cert {
     fn shape(&self, g: &mut ExprGen, q: &mut Query, _depth: u32) {
         differential::whole_query(g, q);
         q.select.distinct = false;
+        // CERT restricts one query block; MariaDB shows a set operation's members' accesses,
+        // not an estimate of its rows.
+        q.select.compound.clear();
         let left = q.select.joins.iter().any(|j| j.kind == JoinKind::Left);
         // The restriction `restricted` derives: a conjunct where the case holds one, else the
         // LEFT join, else DISTINCT.
@@ -157,7 +160,12 @@ pub fn estimate(format: Explain, plan: &Rows) -> Option<(f64, Vec<String>)> {
             let root = cell(1)?.get(0)?.clone();
             let (mut ops, mut first) = (Vec::new(), None);
             preorder(&root, "children", &mut |n| {
-                ops.push(n.get("name")?.as_str()?.trim().to_string());
+                let name = n.get("name")?.as_str()?.trim();
+                ops.push(name.to_string());
+                // The optimizer proved the input empty: no rows, and no estimate printed.
+                if name == "EMPTY_RESULT" {
+                    first.get_or_insert(0.0);
+                }
                 let c = n.get("extra_info")?.get("Estimated Cardinality")?;
                 let c = c.as_f64().or_else(|| c.as_str()?.parse().ok())?;
                 first.get_or_insert(c);
@@ -167,6 +175,20 @@ pub fn estimate(format: Explain, plan: &Rows) -> Option<(f64, Vec<String>)> {
         }
         Explain::MariaDb => {
             let block = cell(0)?.get("query_block")?.clone();
+            // A set operation's plan shows its members' accesses, not the rows of the result.
+            if block.get("union_result").is_some() {
+                return None;
+            }
+            // A query block the optimizer settled without reading a table says why instead.
+            if let Some(m) = block.get("table").and_then(|t| t.get("message")).and_then(Json::as_str) {
+                let rows = match m {
+                    "No tables used" | "Select tables optimized away" => 1.0,
+                    "Zero limit" => 0.0,
+                    m if m.starts_with("Impossible") || m.starts_with("no matching row") => 0.0,
+                    _ => return None,
+                };
+                return Some((rows, vec![m.to_string()]));
+            }
             let (mut rows, mut ops) = (1.0, Vec::new());
             mariadb_tables(&block, &mut |t| {
                 let r = t.get("rows")?.as_f64()?;
@@ -242,8 +264,15 @@ mod tests {
             estimate(Explain::DuckDb, &one(vec!["physical_plan", duck])),
             Some((2.0, vec!["PROJECTION".into(), "SEQ_SCAN".into()]))
         );
+        let empty = r#"[{"name": "EMPTY_RESULT", "children": [], "extra_info": {}}]"#;
+        assert_eq!(
+            estimate(Explain::DuckDb, &one(vec!["physical_plan", empty])),
+            Some((0.0, vec!["EMPTY_RESULT".into()]))
+        );
         let maria = r#"{"query_block": {"select_id": 1, "nested_loop": [{"table": {"table_name": "t0", "access_type": "ALL", "rows": 4, "filtered": 50}}, {"table": {"table_name": "t1", "access_type": "ALL", "rows": 3, "filtered": 100}}], "subqueries": [{"query_block": {"table": {"table_name": "t2", "access_type": "ALL", "rows": 9}}}]}}"#;
         assert_eq!(estimate(Explain::MariaDb, &one(vec![maria])), Some((6.0, vec!["t0:ALL".into(), "t1:ALL".into()])));
+        let impossible = r#"{"query_block": {"select_id": 1, "table": {"message": "Impossible WHERE"}}}"#;
+        assert_eq!(estimate(Explain::MariaDb, &one(vec![impossible])), Some((0.0, vec!["Impossible WHERE".into()])));
         assert_eq!(estimate(Explain::Postgres, &one(vec!["not json"])), None);
     }
 
