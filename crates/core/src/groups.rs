@@ -76,6 +76,29 @@ impl Groups {
         parts.join("; ")
     }
 
+    /// A finding's expected and actual texts, from `render` of a group's first answer: the
+    /// majority's answer as expected and every other group's as actual; without a majority,
+    /// no answer is called expected (the first engine is no more right than another) and
+    /// every group is shown as actual. Each answer is headed by its group's engines.
+    pub fn expected_actual<'a>(
+        &self,
+        label: impl Fn(usize) -> &'a str,
+        render: impl Fn(usize) -> String,
+    ) -> (String, String) {
+        let names = self.names(label, ", ");
+        let answer = |g: usize, note: &str| format!("{}{note}:\n{}", names[g], render(self.0[g][0]));
+        match self.majority() {
+            Some(m) => {
+                let others: Vec<String> = (0..self.0.len()).filter(|&g| g != m).map(|g| answer(g, "")).collect();
+                (answer(m, " (the majority)"), others.join("\n"))
+            }
+            None => {
+                let all: Vec<String> = (0..self.0.len()).map(|g| answer(g, "")).collect();
+                ("no majority: each answer is below".into(), all.join("\n"))
+            }
+        }
+    }
+
     /// [`Groups::names`] sorted: a finding's engines and key, the same for the same split
     /// whichever engine answered first.
     pub fn sorted_names<'a>(&self, label: impl Fn(usize) -> &'a str, sep: &str) -> Vec<String> {
@@ -95,6 +118,19 @@ mod tests {
         let g = Groups::of(&answers, |a, b| a == b);
         let names = ["sqlite", "duckdb", "postgres"];
         assert_eq!(g.summary(|i| names[i], |i| answers[i].to_string()), "{sqlite, postgres}: 0 rows; {duckdb}: 1 row");
+    }
+
+    #[test]
+    fn only_a_majority_is_called_expected() {
+        let names = ["sqlite", "duckdb", "postgres"];
+        let three = Groups::of(&[0, 1, 0], |a, b| a == b);
+        let (expected, actual) = three.expected_actual(|i| names[i], |i| format!("answer {i}"));
+        assert_eq!(expected, "sqlite, postgres (the majority):\nanswer 0");
+        assert_eq!(actual, "duckdb:\nanswer 1");
+        let two = Groups::of(&[0, 1], |a, b| a == b);
+        let (expected, actual) = two.expected_actual(|i| names[i], |i| format!("answer {i}"));
+        assert_eq!(expected, "no majority: each answer is below");
+        assert_eq!(actual, "sqlite:\nanswer 0\nduckdb:\nanswer 1");
     }
 
     #[test]

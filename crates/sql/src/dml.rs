@@ -62,15 +62,14 @@ fn write_where(e: Option<&Expr>, d: &dyn Dialect, out: &mut String) {
 /// every view reads some base table, and MariaDB refuses one over the target as it refuses
 /// the target itself, error 1443).
 pub fn reads_table_or_view(e: &Expr, table: &str, env: &Env) -> bool {
+    // Each select of a subquery: a compound's members and derived tables read tables too.
+    fn reads(s: &Select, table: &str, env: &Env) -> bool {
+        let mut names = s.from.iter().chain(s.joins.iter().map(|j| &j.table)).map(|t| t.name.as_str());
+        names.any(|n| n == table || env.tables.iter().any(|t| t.view && t.name == n))
+            || s.inner_selects().into_iter().any(|inner| reads(inner, table, env))
+    }
     let mut found = false;
-    e.visit(&mut |x| {
-        if let Some(s) = x.subquery() {
-            let names = s.from.iter().chain(s.joins.iter().map(|j| &j.table)).map(|t| t.name.as_str());
-            for n in names {
-                found |= n == table || env.tables.iter().any(|t| t.view && t.name == n);
-            }
-        }
-    });
+    e.visit(&mut |x| found |= x.subquery().is_some_and(|s| reads(s, table, env)));
     found
 }
 

@@ -64,7 +64,8 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
     let key = groups.sorted_names(label, ", ");
     let errs = groups.0.iter().any(|g| matches!(answers[g[0]], Ran::Error(_)));
     let summary = groups.summary(label, |i| answers[i].describe());
-    let (a, b) = (groups.0[0][0], groups.0[1][0]);
+    // Only a majority's answer is called expected: the first store is no more right.
+    let (expected, actual) = groups.expected_actual(label, |i| render(&answers[i]));
     // An error's message is part of the key: reduction must keep the same engine's same error,
     // not slip to another engine rejecting a smaller query.
     let errors: Vec<String> = labels
@@ -81,8 +82,8 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: key.clone(),
         summary: format!("engines disagree: {summary}"),
-        expected: format!("{}: {}", labels[a], render(&answers[a])),
-        actual: format!("{}: {}", labels[b], render(&answers[b])),
+        expected,
+        actual,
         key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()
             + &errors.iter().map(|e| format!(":error:{e}")).collect::<String>(),
         detail: crosscheck_core::Detail::of(&detail),

@@ -67,3 +67,16 @@ fn reduction_steps_keep_blank_node_markers() {
     }
     assert!(blank_steps > 0, "no generated graph had a blank node");
 }
+
+/// Two stores against one that drops a row: the two are the majority, whose answer the finding
+/// calls expected; with one store each, none is.
+#[test]
+fn only_the_majority_answer_is_called_expected() {
+    let t = campaign(&["oxigraph", "oxigraph@b", "mutant:oxigraph:drop-row"], SparqlOracle::Differential, 5, 500);
+    let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught"));
+    assert!(ev.expected.starts_with("oxigraph, b (the majority):"), "{}", ev.expected);
+    assert!(ev.actual.starts_with("mutant:oxigraph:drop-row:"), "{}", ev.actual);
+    let t = campaign(&["oxigraph", "mutant:oxigraph:drop-row"], SparqlOracle::Differential, 5, 500);
+    let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught"));
+    assert_eq!(ev.expected, "no majority: each answer is below");
+}

@@ -101,21 +101,9 @@ pub(super) struct Disagreement {
 pub(super) fn disagreement(results: &[(String, Rows)], groups: &Groups, fold: &Fold) -> Disagreement {
     let label = |i: usize| results[i].0.as_str();
     let rows = |g: usize| &results[groups.0[g][0]].1;
-    let names = groups.names(label, ", ");
-    let answer = |g: usize, note: &str| format!("{}{note}:\n{}", names[g], render(rows(g)));
-    let majority = groups.majority();
-    let reference = majority.unwrap_or(0);
-    let others: Vec<usize> = (0..groups.0.len()).filter(|&g| g != reference).collect();
-    let other = others.first().copied().unwrap_or(reference);
+    let reference = groups.majority().unwrap_or(0);
+    let other = (0..groups.0.len()).find(|&g| g != reference).unwrap_or(reference);
     let how = compare_with(rows(reference), rows(other), fold, &bool_as_int()).map_or("order", |d| d.relation().name());
-    let (expected, actual) = match majority {
-        Some(m) => (answer(m, " (the majority)"), others.iter().map(|&g| answer(g, "")).collect::<Vec<_>>()),
-        None => ("no majority: each answer is below".into(), (0..groups.0.len()).map(|g| answer(g, "")).collect()),
-    };
-    Disagreement {
-        summary: groups.summary(label, |i| format!("{} row(s)", results[i].1.len())),
-        expected,
-        actual: actual.join("\n"),
-        how,
-    }
+    let (expected, actual) = groups.expected_actual(label, |i| render(&results[i].1));
+    Disagreement { summary: groups.summary(label, |i| format!("{} row(s)", results[i].1.len())), expected, actual, how }
 }

@@ -13,7 +13,8 @@
 //!    `CASE WHEN p THEN e ELSE e END`, anywhere `e`'s value and type survive a CASE: never a
 //!    bare NULL (a CASE of NULLs is TEXT in PostgreSQL) nor, outside a truth context, a literal
 //!    (whose type PostgreSQL and DuckDB infer from its context, and a CASE fixes); in SQLite
-//!    not a column, CAST, `+x` or scalar subquery, which carry an affinity, nor anything holding
+//!    not a column, CAST (also the CAST a JSON read is printed as), `+x` or scalar subquery,
+//!    which carry an affinity, nor anything holding
 //!    a COLLATE, whose collation a CASE may not pass on
 //!    (<https://sqlite.org/datatype3.html#affinity_of_expressions>,
 //!    <https://sqlite.org/datatype3.html#collation>); in MariaDB not a CAST, since 10.11
@@ -27,7 +28,7 @@
 //! engine, and a reproducer, gets the same rewriting.
 
 use super::{bool_as_int, differential, logic, on_each_engine, render, OracleRules};
-use crate::ast::{BinOp, Expr, Lit, PostOp, Select, ToSql, UnOp};
+use crate::ast::{BinOp, Expr, Func, Lit, PostOp, Select, ToSql, UnOp};
 use crate::case::{Query, SqlCase};
 use crate::collation::Collations;
 use crate::compare::{compare_with, fold_flags};
@@ -222,7 +223,15 @@ fn keeps_value_in_case(e: &Expr, d: &dyn Dialect) -> bool {
     if d.has_cap(cap::UNTYPED) {
         let mut collated = false;
         e.visit(&mut |x| collated |= matches!(x, Expr::Collate(..)));
-        let affinity = matches!(e, Expr::Col(_) | Expr::Cast(..) | Expr::Subquery(_) | Expr::Unary(UnOp::Pos, _));
+        // SQLite's JSON read is printed as a CAST to TEXT (`Dialect::json_value`).
+        let affinity = matches!(
+            e,
+            Expr::Col(_)
+                | Expr::Cast(..)
+                | Expr::Subquery(_)
+                | Expr::Unary(UnOp::Pos, _)
+                | Expr::Func(Func::JsonValue, _)
+        );
         return !collated && !affinity;
     }
     !(d.has_cap(cap::LOOSE_MARIADB) && matches!(e, Expr::Cast(..)))
