@@ -127,7 +127,8 @@ impl OracleRules for Pqs {
             _ => return,
         };
         let Some(pred) = &case.query.pred else { return };
-        let _ = writeln!(out, "-- the predicate is {} on the pivot row, so its rectification is true there:", name(truth));
+        let _ =
+            writeln!(out, "-- the predicate is {} on the pivot row, so its rectification is true there:", name(truth));
         let _ = writeln!(out, "-- the rows below must include the pivot row ({})", ev.expected.replace('\n', " "));
         let _ = writeln!(out, "{};", containment(&case.query, pred, truth).to_sql(d));
     }
