@@ -236,10 +236,14 @@ impl Eval<'_> {
         }
         let wide = x.wide || y.wide;
         let (a, b) = match (&x.v, &y.v) {
-            (V::Null, V::Null | V::Int(_)) | (V::Int(_), V::Null) => {
+            (V::Null, V::Null | V::Int(_) | V::Real(_)) | (V::Int(_) | V::Real(_), V::Null) => {
                 return Ok(Op { wide, ..Op::plain(V::Null) });
             }
             (V::Int(a), V::Int(b)) => (*a, *b),
+            // An INTEGER column of SQLite may hold a REAL: the arithmetic is then a double's.
+            (V::Real(_), V::Int(_) | V::Real(_)) | (V::Int(_), V::Real(_)) if self.sem == Semantics::Sqlite => {
+                return real_arithmetic(op, as_f64(&x.v), as_f64(&y.v));
+            }
             _ => return unknown("arithmetic on a value that is not an integer"),
         };
         let r = match op {
@@ -317,6 +321,29 @@ fn same_type_compare(x: &V, y: &V) -> Result<Ordering, Unknown> {
     }
 }
 
+fn as_f64(v: &V) -> f64 {
+    match v {
+        // Rounded to the nearest double, as C's conversion in SQLite.
+        V::Int(i) => *i as f64,
+        V::Real(f) => *f,
+        _ => f64::NAN,
+    }
+}
+
+/// SQLite's `+ - *` of doubles; an infinity or NaN (shown as NULL) is refused.
+fn real_arithmetic(op: BinOp, a: f64, b: f64) -> Result<Op, Unknown> {
+    let r = match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        _ => a * b,
+    };
+    if r.is_finite() {
+        Ok(Op::plain(V::Real(r)))
+    } else {
+        unknown("a REAL overflow")
+    }
+}
+
 /// SQLite: the affinity of the comparison applied to both operands, then storage classes in
 /// the order NULL < INTEGER, REAL < TEXT < BLOB, text by the collation of the left column, else
 /// of the right one (<https://sqlite.org/datatype3.html#comparisons>).
@@ -391,10 +418,25 @@ fn apply_affinity(v: &V, aff: Aff) -> Result<V, Unknown> {
     match (v, aff) {
         (V::Text(s), Aff::Numeric) => numeric_text(s),
         (V::Int(i), Aff::Text) => Ok(V::Text(i.to_string())),
-        // SQLite renders a real with "%!.15g": not reproduced here.
-        (V::Real(_), Aff::Text) => unknown("a REAL under TEXT affinity"),
+        (V::Real(f), Aff::Text) => real_text(*f).map(V::Text),
         (other, _) => Ok(other.clone()),
     }
+}
+
+/// SQLite's text of a REAL, `"%!.15g"`: where the shortest decimal form has at most 15
+/// significant digits and no exponent, those digits, with `.0` when they have no point.
+/// Other reals (exponents, zeros of either sign, longer forms) are refused.
+fn real_text(f: f64) -> Result<String, Unknown> {
+    let a = f.abs();
+    if !(1e-4..1e15).contains(&a) {
+        return unknown(format!("the text of REAL {f:?}"));
+    }
+    let s = format!("{f}");
+    let significant = s.trim_start_matches(['-', '0', '.']).bytes().filter(u8::is_ascii_digit).count();
+    if significant > 15 {
+        return unknown(format!("the text of REAL {f:?}"));
+    }
+    Ok(if s.contains('.') { s } else { format!("{s}.0") })
 }
 
 /// SQLite's reading of text under NUMERIC affinity: a number if the text, spaces around it

@@ -45,8 +45,15 @@ impl OracleRules for Pqs {
     }
 
     fn shape(&self, g: &mut ExprGen, q: &mut Query, depth: u32) {
-        let base: Vec<usize> =
+        let mut base: Vec<usize> =
             (0..g.env.tables.len()).filter(|&t| !g.env.tables[t].view && g.env.tables[t].body.is_none()).collect();
+        // A table the setup inserted into, if there is one: an empty table has no pivot (DML
+        // may still empty one; that check is skipped).
+        let filled: Vec<usize> =
+            base.iter().copied().filter(|&t| g.env.tables[t].columns.iter().any(|c| !c.values.is_empty())).collect();
+        if !filled.is_empty() {
+            base = filled;
+        }
         let n = if base.len() > 1 && g.rng.gen_bool(0.4) { 2 } else { 1 };
         let chosen: Vec<usize> = base.choose_multiple(g.rng, n).copied().collect();
         let mut cols = Vec::new();

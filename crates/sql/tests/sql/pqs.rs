@@ -159,6 +159,7 @@ fn the_evaluator_knows_sqlite_affinities_storage_classes_and_collations() {
         column("c3", Some(SqlType::Text), Some(Collation::NoCase)),
         column("c4", Some(SqlType::Text), Some(Collation::RTrim)),
         column("c5", Some(SqlType::Real), None),
+        column("c6", Some(SqlType::Text), None),
     ];
     let row = vec![
         Lit::Text(" 1".into()),
@@ -167,6 +168,7 @@ fn the_evaluator_knows_sqlite_affinities_storage_classes_and_collations() {
         Lit::Text("Ab".into()),
         Lit::Text("a ".into()),
         Lit::Real(-0.0),
+        Lit::Text("100.0".into()),
     ];
     let eq = |a, b| Expr::bin(BinOp::Eq, a, b);
     let lt = |a, b| Expr::bin(BinOp::Lt, a, b);
@@ -205,6 +207,11 @@ fn the_evaluator_knows_sqlite_affinities_storage_classes_and_collations() {
             (Expr::bin(BinOp::Is, c("c1"), text("1")), Some(True)),
             (lt(Expr::bin(BinOp::Add, c("c2"), lit(Lit::Int(i64::MAX))), int(0)), None),
             (eq(c("c5"), text("0")), Some(True)),
+            // A REAL under TEXT affinity is its "%!.15g" text.
+            (eq(c("c6"), lit(Lit::Real(100.0))), Some(True)),
+            (eq(c("c6"), int(100)), Some(False)),
+            (eq(c("c0"), lit(Lit::Real(-0.0))), None),
+            (eq(Expr::bin(BinOp::Add, c("c2"), lit(Lit::Real(0.5))), lit(Lit::Real(3.5))), Some(True)),
         ],
     );
 }
@@ -331,4 +338,24 @@ fn pqs_finds_nothing_on_correct_engines() {
         assert!(found.is_empty(), "pqs on {e}: {} finding(s):\n{}", found.len(), shown.join("\n"));
         assert!(nonempty * 2 > n, "pqs on {e}: only {nonempty} of {n} checks were valid");
     }
+}
+
+#[test]
+fn reduction_keeps_a_pqs_failure_pqs_shaped() {
+    let (_, found) = campaign("mutant:sqlite:where-drop", "pqs", 3, 400, true);
+    let (case, ev) = found.into_iter().next().unwrap_or_else(|| panic!("a finding"));
+    let mut engines = vec![engine("mutant:sqlite:where-drop")];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let r =
+        crosscheck_core::worker::reduce_offline(&SqlKind, SqlOracle::Pqs, &case, &ev, &mut engines, &OPTS, deadline)
+            .unwrap_or_else(|| panic!("a smaller case that fails the same way"));
+    let small: SqlCase = serde_json::from_value(r.case).unwrap_or_else(|e| panic!("a reduced SQL case: {e}"));
+    assert!(r.stats.size_after < r.stats.size_before, "{small:?}");
+    let s = &small.query.select;
+    assert!(s.joins.is_empty() && s.items.is_empty() && (1..=2).contains(&s.from.len()), "{s:?}");
+    match check("mutant:sqlite:where-drop", "pqs", &small) {
+        Check::Finding(e) => assert!(e.key.starts_with("pqs:pivot-missing:"), "{}", e.key),
+        other => panic!("the reduced case no longer fails: {other:?}"),
+    }
+    assert_eq!(check("sqlite", "pqs", &small), Check::Pass { nonempty: true });
 }
