@@ -9,7 +9,7 @@
 //! comparison outside SQLite, a type it has no rule for) is [`Unknown`]: PQS then skips the
 //! check rather than guess.
 
-use crate::ast::{BinOp, Collation, Expr, Lit, PostOp, SqlType, UnOp};
+use crate::ast::{BinOp, Collation, Expr, Func, Lit, PostOp, SqlType, UnOp};
 use crosscheck_core::Value;
 use std::cmp::Ordering;
 
@@ -156,8 +156,50 @@ impl Eval<'_> {
                 };
                 Ok(Op::plain(chosen.unwrap_or(other)))
             }
+            Expr::Func(Func::Coalesce, args) => {
+                let mut first = None;
+                for a in args {
+                    let v = self.eval(a)?.v;
+                    if first.is_none() && v != V::Null {
+                        first = Some(v);
+                    }
+                }
+                Ok(Op::plain(first.unwrap_or(V::Null)))
+            }
+            Expr::Func(Func::Nullif, args) if args.len() == 2 => {
+                let (mut x, mut y) = (self.eval(&args[0])?, self.eval(&args[1])?);
+                // A function compares its arguments as they are: no affinity.
+                (x.aff, y.aff) = (Aff::None, Aff::None);
+                let equal = self.compare(&x, &y)? == Some(Ordering::Equal);
+                Ok(Op::plain(if equal { V::Null } else { x.v }))
+            }
             other => unknown(format!("no rule for {}", kind_of(other))),
         }
+    }
+
+    /// `x LIKE p`: `%` any run, `_` any one character, no escape; ASCII case ignored in
+    /// SQLite, kept elsewhere (PostgreSQL, DuckDB, MariaDB's binary collation).
+    fn like(&self, x: &V, p: &V) -> Result<Truth, Unknown> {
+        let text = |v: &V| match (v, self.sem) {
+            (V::Text(s), _) => Ok(s.clone()),
+            // SQLite matches a number as its text.
+            (V::Int(i), Semantics::Sqlite) => Ok(i.to_string()),
+            (V::Real(f), Semantics::Sqlite) => real_text(*f),
+            (other, _) => unknown(format!("{other:?} in LIKE")),
+        };
+        if *x == V::Null || *p == V::Null {
+            return Ok(Truth::Null);
+        }
+        let (mut s, mut pat) = (text(x)?, text(p)?);
+        // PostgreSQL's and MariaDB's default escape.
+        if pat.contains('\\') {
+            return unknown("a backslash in a LIKE pattern");
+        }
+        if self.sem == Semantics::Sqlite {
+            (s, pat) = (s.to_ascii_lowercase(), pat.to_ascii_lowercase());
+        }
+        let (s, pat): (Vec<char>, Vec<char>) = (s.chars().collect(), pat.chars().collect());
+        Ok(of_bool(Some(like_match(&s, &pat))))
     }
 
     fn lit(&self, l: &Lit) -> Result<V, Unknown> {
@@ -223,6 +265,10 @@ impl Eval<'_> {
                 Ok(Op::plain(self.boolean(if op == BinOp::And { and(s, t) } else { or(s, t) })))
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul => self.arithmetic(op, &x, &y),
+            BinOp::Like | BinOp::NotLike => {
+                let t = self.like(&x.v, &y.v)?;
+                Ok(Op::plain(self.boolean(if op == BinOp::Like { t } else { not(t) })))
+            }
             other => unknown(format!("no rule for operator {other:?}")),
         }
     }
@@ -498,6 +544,29 @@ fn well_formed_number(t: &str) -> bool {
     i == b.len()
 }
 
+/// Whether `s` matches the LIKE pattern `p` (dynamic programming over both).
+fn like_match(s: &[char], p: &[char]) -> bool {
+    // ok[j]: p[..i] matches s[..j].
+    let mut ok = vec![false; s.len() + 1];
+    ok[0] = true;
+    for &pc in p {
+        let mut next = vec![false; s.len() + 1];
+        if pc == '%' {
+            let mut any = false;
+            for j in 0..=s.len() {
+                any |= ok[j];
+                next[j] = any;
+            }
+        } else {
+            for j in 1..=s.len() {
+                next[j] = ok[j - 1] && (pc == '_' || pc == s[j - 1]);
+            }
+        }
+        ok = next;
+    }
+    ok[s.len()]
+}
+
 fn of_bool(b: Option<bool>) -> Truth {
     match b {
         Some(true) => Truth::True,
@@ -551,6 +620,19 @@ mod tests {
         assert_eq!(numeric_text(""), Ok(V::Text(String::new())));
         assert!(numeric_text("1a").is_err());
         assert!(numeric_text("99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn like_matches_runs_and_single_characters() {
+        let m = |s: &str, p: &str| like_match(&s.chars().collect::<Vec<_>>(), &p.chars().collect::<Vec<_>>());
+        assert!(m("abc", "a%"));
+        assert!(m("abc", "%c"));
+        assert!(m("abc", "_b_"));
+        assert!(m("", "%"));
+        assert!(!m("", "_"));
+        assert!(!m("ab", "a"));
+        assert!(m("x%y", "x%y"));
+        assert!(!m("abc", "%d%"));
     }
 
     #[test]

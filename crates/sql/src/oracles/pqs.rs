@@ -8,12 +8,12 @@
 //!
 //! PQS generates its own predicates (`PredGen`) over what the evaluator knows: columns of
 //! INTEGER, REAL, TEXT, BLOB and BOOLEAN types and their literals, comparisons, IS [NOT]
-//! DISTINCT FROM, BETWEEN, IN lists, IS [NOT] NULL, IS [NOT] TRUE/FALSE, AND, OR, NOT, CASE and
-//! integer `+ - *`; where the run is SQLite's loose typing, literals of other types than the
+//! DISTINCT FROM, BETWEEN, IN lists, IS [NOT] NULL, IS [NOT] TRUE/FALSE, AND, OR, NOT, CASE,
+//! LIKE, COALESCE, NULLIF and integer `+ - *`; where the run is SQLite's loose typing, literals of other types than the
 //! column's, so that affinities and storage-class order are exercised.
 
-use super::{render, Detail, Keep, OracleRules};
-use crate::ast::{BinOp, ColumnDef, Expr, PostOp, Select, SqlType, Stmt, TableRef, ToSql};
+use super::{render, Keep, OracleRules};
+use crate::ast::{BinOp, ColumnDef, Expr, Func, Lit, PostOp, Select, SqlType, Stmt, TableRef, ToSql};
 use crate::case::{Query, SqlCase};
 use crate::dialect::{by_name, cap, Dialect};
 use crate::eval::{self, PivotCol, Truth};
@@ -23,6 +23,7 @@ use crosscheck_core::value::Canon;
 use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, EngineInfo, Evidence, FindingClass, Rows, Value};
 use rand::seq::SliceRandom;
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
 
@@ -134,11 +135,49 @@ impl OracleRules for Pqs {
             _ => return,
         };
         let Some(pred) = &case.query.pred else { return };
+        let query = containment(&case.query, pred, truth);
         let _ =
             writeln!(out, "-- the predicate is {} on the pivot row, so its rectification is true there:", name(truth));
         let _ = writeln!(out, "-- the rows below must include the pivot row ({})", ev.expected.replace('\n', " "));
-        let _ = writeln!(out, "{};", containment(&case.query, pred, truth).to_sql(d));
+        let _ = writeln!(out, "{};", query.to_sql(d));
+        let detail: PqsDetail = ev.detail.read();
+        if let Some(pivot) = pivot_query(case, query, &detail.pivot) {
+            let _ = writeln!(out, "-- and this query must return the pivot row:\n{};", pivot.to_sql(d));
+        }
     }
+}
+
+/// What a PQS finding keeps for its reproducer: the failing query (read as the SQL leg's
+/// `Detail` by the reproducer) and the pivot row's values.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct PqsDetail {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sql: Option<String>,
+    #[serde(default)]
+    pivot: Vec<Value>,
+}
+
+/// The containment query narrowed to the pivot: each of its columns `IS NOT DISTINCT FROM` its
+/// value as a literal (`None` where a value has no literal).
+fn pivot_query(case: &SqlCase, mut query: Select, pivot: &[Value]) -> Option<Select> {
+    let mut values = pivot.iter();
+    let mut cond = query.where_.take()?;
+    for t in &case.query.select.from {
+        for c in columns_of(&case.setup, &t.name)? {
+            let l = match values.next()? {
+                Value::Null => Lit::Null,
+                Value::Bool(b) => Lit::Bool(*b),
+                Value::Int(i) => Lit::Int(*i),
+                Value::Float(f) if f.is_finite() => Lit::Real(*f),
+                Value::Text(s) => Lit::Text(s.clone()),
+                Value::Bytes(b) => Lit::Blob(b.clone()),
+                _ => return None,
+            };
+            cond = Expr::bin(BinOp::And, cond, Expr::bin(BinOp::Is, Expr::col(t.visible(), &c.name), Expr::Lit(l)));
+        }
+    }
+    query.where_ = Some(cond);
+    Some(query)
 }
 
 fn read(t: &TableRef) -> Select {
@@ -227,7 +266,10 @@ fn missing(e: &dyn Engine, case: &SqlCase, pivot: &[PivotCol], truth: Truth, row
         expected: format!("a row {shown}"),
         actual: render(rows),
         key: format!("{KEY}{}", name(truth)),
-        detail: Detail::statement(&sql),
+        detail: crosscheck_core::Detail::of(&PqsDetail {
+            sql: Some(sql),
+            pivot: pivot.iter().map(|c| c.value.clone()).collect(),
+        }),
     })
 }
 
@@ -292,6 +334,10 @@ impl PredGen<'_, '_> {
                 Expr::bin(op, x, y)
             }
             4 if t == SqlType::Bool => x,
+            5 if t == SqlType::Text => {
+                let p = self.pattern();
+                Expr::bin(if self.g.rng.gen_bool(0.8) { BinOp::Like } else { BinOp::NotLike }, x, p)
+            }
             _ => {
                 let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
                 let op = ops[self.g.rng.gen_range(0..ops.len())];
@@ -313,6 +359,14 @@ impl PredGen<'_, '_> {
         }
         let (c, ty) = self.cols[self.g.rng.gen_range(0..self.cols.len())].clone();
         let t = ty.unwrap_or_else(|| MIXED[self.g.rng.gen_range(0..MIXED.len())]);
+        let funcs = [Func::Coalesce, Func::Nullif];
+        if self.g.rng.gen_bool(0.1) {
+            let f = funcs[self.g.rng.gen_range(0..funcs.len())];
+            if self.g.env.caps.has_fn(f) {
+                let y = self.other(t);
+                return (Expr::Func(f, vec![c, y]), t);
+            }
+        }
         if t == SqlType::Int && self.g.rng.gen_bool(0.2) {
             let ops = [BinOp::Add, BinOp::Sub, BinOp::Mul];
             let op = ops[self.g.rng.gen_range(0..ops.len())];
@@ -333,6 +387,22 @@ impl PredGen<'_, '_> {
             }
         }
         self.literal(t)
+    }
+
+    /// A LIKE pattern: a stored string with a wildcard before, after or in place of its first
+    /// character.
+    fn pattern(&mut self) -> Expr {
+        let mut p = match self.g.literal(SqlType::Text) {
+            Expr::Lit(Lit::Text(s)) => s,
+            _ => String::new(),
+        };
+        match self.g.rng.gen_range(0..4) {
+            0 => p.push('%'),
+            1 => p.insert(0, '%'),
+            2 if !p.is_empty() => p.replace_range(0..p.chars().next().map_or(1, char::len_utf8), "_"),
+            _ => {}
+        }
+        Expr::Lit(Lit::Text(p))
     }
 
     fn literal(&mut self, t: SqlType) -> Expr {

@@ -212,6 +212,16 @@ fn the_evaluator_knows_sqlite_affinities_storage_classes_and_collations() {
             (eq(c("c6"), int(100)), Some(False)),
             (eq(c("c0"), lit(Lit::Real(-0.0))), None),
             (eq(Expr::bin(BinOp::Add, c("c2"), lit(Lit::Real(0.5))), lit(Lit::Real(3.5))), Some(True)),
+            // LIKE ignores ASCII case and matches a number as its text.
+            (Expr::bin(BinOp::Like, c("c3"), text("ab")), Some(True)),
+            (Expr::bin(BinOp::Like, c("c2"), text("3%")), Some(True)),
+            (Expr::bin(BinOp::NotLike, c("c0"), text("_1")), Some(False)),
+            // A function compares its arguments without affinity, by the column's collation.
+            (eq(Expr::Func(Func::Nullif, vec![c("c2"), text("3")]), int(3)), Some(True)),
+            (Expr::is_null(Expr::Func(Func::Nullif, vec![c("c3"), text("ab")])), Some(True)),
+            (eq(Expr::Func(Func::Coalesce, vec![lit(Lit::Null), c("c2")]), int(3)), Some(True)),
+            // A function's result has no affinity: 3 is no text.
+            (eq(Expr::Func(Func::Coalesce, vec![c("c2"), int(0)]), text("3")), Some(False)),
         ],
     );
 }
@@ -239,6 +249,11 @@ fn the_evaluator_knows_strict_dialects() {
             (Expr::bin(BinOp::Gt, Expr::bin(BinOp::Mul, c("c0"), lit(Lit::Int(i64::MAX))), int(7)), None),
             (Expr::bin(BinOp::IsNot, c("c0"), Expr::Cast(Box::new(lit(Lit::Null)), SqlType::Int)), Some(True)),
             (Expr::InList { expr: Box::new(c("c0")), list: vec![int(1), int(3)], not: true }, Some(True)),
+            (Expr::bin(BinOp::Like, c("c2"), text("a%")), Some(True)),
+            (Expr::bin(BinOp::Like, c("c2"), text("A%")), Some(False)),
+            (Expr::bin(BinOp::NotLike, c("c2"), text("_")), Some(True)),
+            (Expr::bin(BinOp::Eq, Expr::Func(Func::Coalesce, vec![c("c0"), int(5)]), int(2)), Some(True)),
+            (Expr::is_null(Expr::Func(Func::Nullif, vec![c("c0"), int(2)])), Some(True)),
             (
                 Expr::post(
                     PostOp::IsNotFalse,
@@ -326,6 +341,8 @@ fn the_reproducer_prints_the_containment_query() {
     assert!(script.contains("SELECT * FROM t0;\n"), "{script}");
     assert!(script.contains("SELECT * FROM t0 WHERE (NOT (t0.c0 < 1));\n"), "{script}");
     assert!(script.contains("must include the pivot row (a row 2)"), "{script}");
+    let pivot = "SELECT * FROM t0 WHERE ((NOT (t0.c0 < 1)) AND (t0.c0 IS NOT DISTINCT FROM 2));\n";
+    assert!(script.contains(pivot), "{script}");
 }
 
 #[test]
