@@ -195,6 +195,11 @@ impl Eval<'_> {
         if pat.contains('\\') {
             return unknown("a backslash in a LIKE pattern");
         }
+        // SQLite's LIKE reads a string only up to its first NUL
+        // (<https://sqlite.org/nulinstr.html>).
+        if s.contains('\0') || pat.contains('\0') {
+            return unknown("a NUL in LIKE");
+        }
         if self.sem == Semantics::Sqlite {
             (s, pat) = (s.to_ascii_lowercase(), pat.to_ascii_lowercase());
         }
@@ -418,6 +423,10 @@ fn sqlite_compare(x: &Op, y: &Op) -> Result<Ordering, Unknown> {
         (V::Real(f), V::Real(g)) => f.partial_cmp(g).ok_or_else(|| Unknown("NaN".into())),
         (V::Int(i), V::Real(f)) => int_real(*i, *f),
         (V::Real(f), V::Int(i)) => int_real(*i, *f).map(Ordering::reverse),
+        // NOCASE compares up to the first NUL (`sqlite3StrNICmp`).
+        (V::Text(s), V::Text(t)) if coll == Collation::NoCase && (s.contains('\0') || t.contains('\0')) => {
+            unknown("a NUL under NOCASE")
+        }
         (V::Text(s), V::Text(t)) => Ok(collate(s, coll).cmp(&collate(t, coll))),
         (V::Blob(s), V::Blob(t)) => Ok(s.cmp(t)),
         _ => Ok(class(&a).cmp(&class(&b))),
@@ -633,6 +642,22 @@ mod tests {
         assert!(!m("ab", "a"));
         assert!(m("x%y", "x%y"));
         assert!(!m("abc", "%d%"));
+    }
+
+    #[test]
+    fn text_with_a_nul_is_refused_where_sqlite_stops_at_it() {
+        let pivot = vec![PivotCol {
+            table: "t0".into(),
+            column: "c0".into(),
+            value: Value::Text("\u{0}0.5".into()),
+            ty: Some(SqlType::Text),
+            collate: Some(Collation::NoCase),
+        }];
+        let c = Expr::col("t0", "c0");
+        let like = Expr::bin(BinOp::Like, c.clone(), Expr::Lit(Lit::Text(String::new())));
+        assert!(truth(&like, &pivot, Semantics::Sqlite).is_err());
+        let eq = Expr::bin(BinOp::Eq, c, Expr::Lit(Lit::Text("a".into())));
+        assert!(truth(&eq, &pivot, Semantics::Sqlite).is_err());
     }
 
     #[test]

@@ -4,22 +4,13 @@
 //! catches, and fixed-seed runs that find nothing on correct engines.
 
 use crate::leg::{campaign, check, engine, OPTS};
+use crate::oracles::installed;
 use crosscheck_core::{Check, Engine, FindingClass, GenOptions, Kind, Value};
-use crosscheck_engines::testing::sql_available;
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::{by_name, Dialect};
 use crosscheck_sql::eval::{truth, PivotCol, Truth};
 use crosscheck_sql::exec::dialect_of;
 use crosscheck_sql::{Query, SqlCase, SqlKind, SqlOracle};
-
-fn installed() -> Vec<&'static str> {
-    let all = ["sqlite", "duckdb", "postgres", "mariadb"];
-    let (here, missing): (Vec<&str>, Vec<&str>) = all.into_iter().partition(|e| sql_available(e));
-    for m in missing {
-        println!("skipped: {m} is not installed here");
-    }
-    here
-}
 
 fn lit(l: Lit) -> Expr {
     Expr::Lit(l)
