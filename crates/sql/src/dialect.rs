@@ -284,6 +284,12 @@ pub trait Dialect: Sync + AsDialect {
         self.profile().expected_errors
     }
 
+    /// How crosscheck's own evaluator (`eval.rs`, for PQS) computes the dialect's expressions;
+    /// `None`: it has no rules for this dialect.
+    fn semantics(&self) -> Option<crate::eval::Semantics> {
+        None
+    }
+
     /// Settings under which the `config` oracle reruns a query.
     fn config_variants(&self) -> &'static [ConfigVariant] {
         self.profile().config_variants
@@ -585,6 +591,10 @@ static SQLITE: Profile = Profile {
 impl Dialect for Sqlite {
     fn profile(&self) -> &'static Profile {
         &SQLITE
+    }
+
+    fn semantics(&self) -> Option<crate::eval::Semantics> {
+        Some(crate::eval::Semantics::Sqlite)
     }
 
     fn binary_op(&self, op: BinOp) -> &'static str {

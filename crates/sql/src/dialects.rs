@@ -110,6 +110,10 @@ impl Dialect for Postgres {
         &POSTGRES
     }
 
+    fn semantics(&self) -> Option<crate::eval::Semantics> {
+        Some(crate::eval::Semantics::Strict)
+    }
+
     fn write_blob(&self, out: &mut String, b: &[u8]) {
         // https://www.postgresql.org/docs/15/datatype-binary.html#id-1.5.7.12.9
         out.push_str("'\\x");
@@ -276,6 +280,10 @@ impl Dialect for DuckDb {
 
     fn profile(&self) -> &'static Profile {
         &DUCKDB
+    }
+
+    fn semantics(&self) -> Option<crate::eval::Semantics> {
+        Some(crate::eval::Semantics::Strict)
     }
 
     fn expected_error(&self, m: &str) -> bool {
@@ -468,6 +476,10 @@ impl Dialect for MariaDb {
 
     fn profile(&self) -> &'static Profile {
         &MARIADB
+    }
+
+    fn semantics(&self) -> Option<crate::eval::Semantics> {
+        Some(crate::eval::Semantics::MariaDb)
     }
 
     fn write_text(&self, out: &mut String, s: &str) {

@@ -21,6 +21,7 @@ pub mod compare;
 pub mod dialect;
 pub mod dialects;
 pub mod dml;
+pub mod eval;
 pub mod exec;
 pub mod exprgen;
 pub mod gen;

@@ -41,7 +41,7 @@ pub fn script(case: &SqlCase, oracle: SqlOracle, ev: &Evidence, engines: &[Engin
     }
     out.push('\n');
     // The case holds the TLP variant `tlp` resolved to.
-    case.oracle.rules().script(case, d, &mut out);
+    case.oracle.rules().finding_script(case, ev, d, &mut out);
     out.push('\n');
     comment(&mut out, "expected", &ev.expected);
     comment(&mut out, "actual", &ev.actual);

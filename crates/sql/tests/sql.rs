@@ -11,6 +11,8 @@ mod gluesql;
 mod leg;
 #[path = "sql/oracles.rs"]
 mod oracles;
+#[path = "sql/pqs.rs"]
+mod pqs;
 #[path = "sql/reach.rs"]
 mod reach;
 #[path = "sql/reduce.rs"]

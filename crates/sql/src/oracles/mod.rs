@@ -1,8 +1,8 @@
 //! The SQL oracles, one module each: Ternary Logic Partitioning (`tlp`: WHERE, DISTINCT,
 //! GROUP BY, HAVING, aggregate) and NoREC as SQLancer defines them (`norec`), cross-engine
 //! `differential` and cross-setting `config`; CODDTest (`codd`), differential query plans
-//! (`dqp`), equivalent expression transformation (`eet`) and the performance oracle CERT
-//! (`cert`). The implicit unexpected-error and crash oracles
+//! (`dqp`), equivalent expression transformation (`eet`), the performance oracle CERT
+//! (`cert`) and Pivoted Query Synthesis (`pqs`, over crosscheck's own evaluator, `eval`). The implicit unexpected-error and crash oracles
 //! that every check applies live in `exec`.
 //!
 //! Each module owns everything its oracle decides: the shape of its query (`OracleRules::shape`),
@@ -19,6 +19,7 @@ mod dqe;
 mod dqp;
 mod eet;
 mod norec;
+mod pqs;
 mod tlp;
 
 use crate::case::{Query, SqlCase};
@@ -80,6 +81,7 @@ oracles! {
     Dqp = "dqp" => dqp::Dqp,
     Eet = "eet" => eet::Eet,
     Cert = "cert" => cert::Cert,
+    Pqs = "pqs" => pqs::Pqs,
 }
 
 impl SqlOracle {
@@ -160,6 +162,12 @@ pub trait OracleRules: Sync {
         for (label, sql) in self.plan(&case.query, d) {
             let _ = writeln!(out, "-- {label}:\n{sql};");
         }
+    }
+
+    /// The oracle's queries in the reproducer of finding `ev`: `script`'s, unless they depend
+    /// on what the engine answered (PQS's pivot row).
+    fn finding_script(&self, case: &SqlCase, _ev: &Evidence, d: &dyn Dialect, out: &mut String) {
+        self.script(case, d, out);
     }
 }
 

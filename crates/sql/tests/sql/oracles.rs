@@ -12,7 +12,7 @@ use crosscheck_sql::oracles::plan;
 use crosscheck_sql::{SqlCase, SqlOracle};
 
 /// The engines of a fixed-seed run: those installed here.
-fn installed() -> Vec<&'static str> {
+pub(crate) fn installed() -> Vec<&'static str> {
     let all = ["sqlite", "duckdb", "postgres", "mariadb"];
     let (here, missing): (Vec<&str>, Vec<&str>) = all.into_iter().partition(|e| sql_available(e));
     for m in missing {
