@@ -439,6 +439,9 @@ static MARIADB: Profile = Profile {
         "value is out of range",
         "Incorrect",
         "Truncated",
+        // Strict mode refuses a string that is no number stored into a number column by
+        // INSERT ... SELECT or UPDATE (a loose run's `coalesce('1z', ...)` into a BIGINT).
+        "Data truncated",
         // A blob that is not UTF-8 (x'FF') compared with or stored as text, which a
         // loose MariaDB run generates: MariaDB refuses the conversion.
         "Invalid utf8mb4 character string",
