@@ -85,8 +85,11 @@ fn features(case: &SqlCase, row_count_only: bool) -> BTreeSet<String> {
     f
 }
 
-/// The oracles' ways for an answer to differ, which their keys end with (`rows-differ:subset`).
-const DIRECTIONS: [&str; 7] = ["subset", "superset", "different", "order", "fewer", "more", "unreadable"];
+/// The oracles' ways for an answer to differ, which their keys end with (`rows-differ:subset`);
+/// PQS's keys end with what the predicate was on the pivot before it was rectified, which one
+/// wrong evaluation meets in every form.
+const DIRECTIONS: [&str; 10] =
+    ["subset", "superset", "different", "order", "fewer", "more", "unreadable", "true", "false", "null"];
 
 /// A key without its direction, and the direction (empty for a key without one).
 fn split_direction(key: &str) -> (&str, &str) {

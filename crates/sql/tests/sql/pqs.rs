@@ -326,6 +326,12 @@ fn the_reproducer_prints_the_containment_query() {
         other => panic!("where-drop not caught: {other:?}"),
     };
     assert_eq!(ev.key, "pqs:pivot-missing:false");
+    // The truth value before rectification keeps reduction on its failure but does not split
+    // one bug: the same case found with the predicate true has the same signature.
+    let mut on_true = ev.clone();
+    on_true.key = "pqs:pivot-missing:true".into();
+    let shape = |e: &crosscheck_core::Evidence| crosscheck_sql::signature::signature(&one, &e.key).head;
+    assert_eq!(shape(&ev), shape(&on_true));
     let info = engine("sqlite").info().clone();
     let d: &dyn Dialect = by_name("postgres").unwrap_or_else(|| panic!("postgres"));
     let script = crosscheck_sql::repro::script(&one, SqlOracle::Pqs, &ev, &[info], d);
