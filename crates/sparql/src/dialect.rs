@@ -63,6 +63,12 @@ pub enum Cap {
     /// a store of the run lacks it, such an aggregation has no AVG.
     EmptyAvg,
     GroupConcat,
+    /// A FILTER of `a || b` keeps a solution once when both disjuncts hold. Jena's optimizer
+    /// (`TransformFilterDisjunction`, still in 6.1: apache/jena#4160) evaluates the pattern
+    /// once per disjunct and returns such a solution twice; the guided filters write that
+    /// shape in half the queries, so where a store of the run lacks it, a FILTER's top-level
+    /// disjunction is written `!(!a && !b)`, the same value under SPARQL's error rules.
+    FilterDisjunctionBag,
 }
 
 /// What a store's SPARQL can express and which options it has.
@@ -114,7 +120,7 @@ impl Dialect for Jena {
         // `FILTER("x"@en)` is true in Jena 4.5: the EBV of a language-tagged literal is its
         // string's, as in SPARQL 1.1's RDF 1.0 wording. `STR(_:b)` is the node's label
         // (`NodeFunctions.str`), a random UUID.
-        &[Cap::StrictEbv, Cap::BlankStrError]
+        &[Cap::StrictEbv, Cap::BlankStrError, Cap::FilterDisjunctionBag]
     }
     fn optimizer_off(&self) -> Option<&'static str> {
         Some("no-optimizer")

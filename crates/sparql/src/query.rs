@@ -99,9 +99,16 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             // guidance, taken from the pools to the solution): the tree still decides for
             // every other solution.
             let guided = if self.rng.gen_bool(0.5) { self.guided() } else { None };
-            group.filters.push(match guided {
+            let filter = match guided {
                 Some(g) => Expr::Or(Box::new(g), Box::new(f)),
                 None => f,
+            };
+            group.filters.push(match filter {
+                Expr::Or(a, b) if !self.has(Cap::FilterDisjunctionBag) => {
+                    let not = |e: Box<Expr>| Box::new(Expr::Not(e));
+                    Expr::Not(Box::new(Expr::And(not(a), not(b))))
+                }
+                other => other,
             });
         }
         let mut all: Vec<u32> = (0..scope).collect();

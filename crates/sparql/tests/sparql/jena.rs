@@ -53,3 +53,26 @@ fn drop_row_on_jena_is_caught_by_each_oracle() {
         println!("{oracle:?} caught drop-row on jena after {checked} cases: {}", ev.summary);
     }
 }
+
+/// Jena returns a solution once per true disjunct of a FILTER's `||` (apache/jena#4160), so a
+/// run with Jena writes a FILTER's top-level disjunction as `!(!a && !b)`, which it answers
+/// once: the bug stays documented here instead of flooding every campaign.
+#[test]
+fn jena_duplicates_a_disjunction_and_the_de_morgan_form_does_not() {
+    if !jena() {
+        return;
+    }
+    let mut e = open("jena");
+    let data = "INSERT DATA { <http://e/s> <http://e/p> <http://e/o> . }";
+    assert_eq!(e.run(data, OPTS.timeout), Outcome::Done);
+    let count = |e: &mut Box<dyn crosscheck_core::Engine>, filter: &str| {
+        let q = format!("SELECT ?s WHERE {{ ?s <http://e/p> ?o FILTER({filter}) }}");
+        match e.run(&q, OPTS.timeout) {
+            Outcome::Rows(r) => r.rows.len(),
+            other => panic!("{q}: {other:?}"),
+        }
+    };
+    let eq = "?o = <http://e/o>";
+    assert_eq!(count(&mut e, &format!("{eq} || {eq}")), 2, "Jena 4.5's duplicate (fixed upstream? then drop the cap)");
+    assert_eq!(count(&mut e, &format!("!(!({eq}) && !({eq}))")), 1);
+}
