@@ -223,7 +223,7 @@ fn check_one(case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions) -> Result<
     super::order_follows_items(&sel, &mut folded);
     let folded_sql = folded.to_sql(d);
     let after = rows_of(e, &folded_sql, opts)?;
-    let colls = Collations::new(&case.setup);
+    let colls = Collations::new(&case.setup).under(d);
     let flags = fold_flags(&colls, &sel, &original);
     let Some(diff) = compare_with(&original, &after, &flags, &bool_as_int()) else { return Ok(!original.is_empty()) };
     let how = diff.relation().name();
