@@ -379,7 +379,7 @@ impl<'a> Settler<'a> {
             let c = self.expr(&mut o.expr);
             // Under a LIMIT, the order must be total: 'a' and 'A' tie under NOCASE.
             if limited && !exact(c) {
-                impose(&mut o.expr, Collation::Binary);
+                impose(self.rules, &mut o.expr, Collation::Binary);
             }
         }
         items
@@ -394,7 +394,7 @@ impl<'a> Settler<'a> {
                     (None, c) => *mine = c,
                     (Some(m), c) if conflict(Some(m), c) => {
                         if let Some(item) = member.select.items.get_mut(i) {
-                            impose(&mut item.expr, m);
+                            impose(self.rules, &mut item.expr, m);
                         }
                     }
                     _ => {}
@@ -409,12 +409,8 @@ impl<'a> Settler<'a> {
             Expr::Lit(_) => None,
             Expr::Col(c) => self.column(&c.table, &c.column),
             Expr::Collate(inner, c) => {
-                let c_inner = self.expr(inner);
-                let text = match &**inner {
-                    Expr::Col(_) => c_inner.is_some(),
-                    e => matches!(e, Expr::Lit(Lit::Text(_)) | Expr::Cast(_, SqlType::Text) | Expr::Collate(..)),
-                };
-                if self.rules == Rules::MariaDb && !text {
+                let known = self.expr(inner);
+                if self.rules == Rules::MariaDb && !character_string(inner, known) {
                     // A loose MariaDB run may collate a number or binary string (also inside
                     // a COALESCE with text): "COLLATION ... is not valid for CHARACTER SET
                     // 'binary'" (error 1253).
@@ -496,7 +492,7 @@ impl<'a> Settler<'a> {
                 for o in &mut w.order_by {
                     // The window orders by every column so that ranks and frames are decided.
                     if !exact(self.expr(&mut o.expr)) {
-                        impose(&mut o.expr, Collation::Binary);
+                        impose(self.rules, &mut o.expr, Collation::Binary);
                     }
                 }
                 matches!(w.func, WinFunc::Agg(Agg::Min | Agg::Max)).then_some(c).flatten()
@@ -531,7 +527,7 @@ impl<'a> Settler<'a> {
                     std::iter::once(&mut select.items).chain(select.compound.iter_mut().map(|c| &mut c.select.items));
                 for items in members {
                     if let Some(item) = items.get_mut(i) {
-                        impose(&mut item.expr, m);
+                        impose(self.rules, &mut item.expr, m);
                     }
                 }
             }
@@ -546,7 +542,7 @@ impl<'a> Settler<'a> {
             let c = self.expr(e);
             match (acc, c) {
                 (None, c) => acc = c,
-                (Some(a), c) if conflict(Some(a), c) => impose(e, a),
+                (Some(a), c) if conflict(Some(a), c) => impose(self.rules, e, a),
                 _ => {}
             }
         }
@@ -564,14 +560,28 @@ fn exact(c: Option<Collation>) -> bool {
     c.is_none_or(|c| class_key(c, "aA ") == "aA ")
 }
 
-/// `e COLLATE c`, replacing a COLLATE `e` already ends in.
-fn impose(e: &mut Expr, c: Collation) {
+/// `e COLLATE c`, replacing a COLLATE `e` already ends in; in MariaDB over a CAST to
+/// text where `e` may be a binary string (see [`character_string`]).
+fn impose(rules: Rules, e: &mut Expr, c: Collation) {
     match e {
         Expr::Collate(_, k) => *k = c,
         e => {
-            let inner = std::mem::replace(e, Expr::Lit(Lit::Null));
+            let mut inner = std::mem::replace(e, Expr::Lit(Lit::Null));
+            if rules == Rules::MariaDb && !character_string(&inner, Some(c)) {
+                inner = Expr::Cast(Box::new(inner), SqlType::Text);
+            }
             *e = Expr::Collate(Box::new(inner), c);
         }
+    }
+}
+
+/// Whether MariaDB surely reads `e` (of derived collation `known`) as a character string: a
+/// text column, literal, CAST or COLLATE. A function over a binary string and a text (as
+/// `ifnull(blob, text)`) is a binary string, which no COLLATE takes.
+fn character_string(e: &Expr, known: Option<Collation>) -> bool {
+    match e {
+        Expr::Col(_) => known.is_some(),
+        e => matches!(e, Expr::Lit(Lit::Text(_)) | Expr::Cast(_, SqlType::Text) | Expr::Collate(..)),
     }
 }
 
