@@ -455,23 +455,7 @@ impl<'a> Settler<'a> {
             }
             Expr::Subquery(select) => self.select(select, &mut []).first().copied().flatten(),
             Expr::Case { operand, whens, otherwise } => {
-                let mut tested: Vec<&mut Expr> = Vec::new();
-                let mut results: Vec<&mut Expr> = Vec::new();
-                for (w, t) in whens.iter_mut() {
-                    tested.push(w);
-                    results.push(t);
-                }
-                results.extend(otherwise.iter_mut().map(|o| o.as_mut()));
-                match operand {
-                    Some(op) => {
-                        tested.insert(0, op);
-                        self.group(tested);
-                    }
-                    None => tested.into_iter().for_each(|w| {
-                        self.expr(w);
-                    }),
-                }
-                self.group(results)
+                self.case(operand.as_deref_mut(), whens, otherwise.as_deref_mut())
             }
             Expr::Func(f, args) => self.func(*f, args),
             Expr::Agg { func, arg, .. } => {
@@ -500,6 +484,32 @@ impl<'a> Settler<'a> {
         }
     }
 
+    /// The operand with the WHEN values it is compared with; the results with each other.
+    fn case(
+        &mut self,
+        operand: Option<&mut Expr>,
+        whens: &mut [(Expr, Expr)],
+        otherwise: Option<&mut Expr>,
+    ) -> Option<Collation> {
+        let mut tested: Vec<&mut Expr> = Vec::new();
+        let mut results: Vec<&mut Expr> = Vec::new();
+        for (w, t) in whens.iter_mut() {
+            tested.push(w);
+            results.push(t);
+        }
+        results.extend(otherwise);
+        match operand {
+            Some(op) => {
+                tested.insert(0, op);
+                self.group(tested);
+            }
+            None => tested.into_iter().for_each(|w| {
+                self.expr(w);
+            }),
+        }
+        self.group(results)
+    }
+
     fn func(&mut self, f: Func, args: &mut [Expr]) -> Option<Collation> {
         let (cond, rest) = match (f, args) {
             (Func::Iif, [cond, rest @ ..]) => (Some(cond), rest),
@@ -521,7 +531,7 @@ impl<'a> Settler<'a> {
             e => vec![self.expr(e)],
         };
         for (i, (m, t)) in mine.into_iter().zip(theirs).enumerate() {
-            if let (Some(m), true) = (m, conflict(m.into(), t)) {
+            if let (Some(m), true) = (m, conflict(m, t)) {
                 // Every member of a compound, which agree with each other already.
                 let members =
                     std::iter::once(&mut select.items).chain(select.compound.iter_mut().map(|c| &mut c.select.items));
