@@ -577,7 +577,9 @@ fn impose(rules: Rules, e: &mut Expr, c: Collation) {
         Expr::Collate(_, k) => *k = c,
         e => {
             let mut inner = std::mem::replace(e, Expr::Lit(Lit::Null));
-            if rules == Rules::MariaDb && !character_string(&inner, Some(c)) {
+            // Which member of a compound a column belongs to is not known here: a column
+            // (text or binary) gets the CAST too, which leaves a text column's value alone.
+            if rules == Rules::MariaDb && !character_string(&inner, None) {
                 inner = Expr::Cast(Box::new(inner), SqlType::Text);
             }
             *e = Expr::Collate(Box::new(inner), c);
