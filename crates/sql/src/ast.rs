@@ -56,6 +56,18 @@ pub enum Collation {
     Binary,
     NoCase,
     RTrim,
+    /// Accents ignored, case kept: DuckDB's `NOACCENT`.
+    NoAccent,
+    /// DuckDB's `nocase.noaccent`.
+    NoCaseNoAccent,
+    /// Equal only when equal bytes, ordered by the Unicode root collation: PostgreSQL's
+    /// deterministic `und-x-icu`.
+    Icu,
+    /// ASCII case and trailing spaces ignored (PAD SPACE): MariaDB's `utf8mb4_general_ci`.
+    NoCasePad,
+    /// Equal as [`Collation::NoCasePad`] on ASCII, ordered by UCA 4.0.0: MariaDB's
+    /// `utf8mb4_unicode_ci`.
+    UnicodeCi,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,21 +1,128 @@
-//! Which collation a result column carries, as SQLite derives it
-//! (<https://sqlite.org/datatype3.html#assigning_collating_sequences_from_sql>).
+//! Which collation a comparison and a result column carry, as each engine derives it.
+//!
+//! SQLite (<https://sqlite.org/datatype3.html#assigning_collating_sequences_from_sql>): an
+//! explicit COLLATE, else the left operand's column collation wins; two operands never
+//! conflict. PostgreSQL, MariaDB and DuckDB refuse some operations over two different
+//! collations (measured on PostgreSQL 15, MariaDB 10.11, DuckDB 1.1.3 and 2.0.0):
+//! PostgreSQL's "could not determine which collation to use" between two columns' (explicit
+//! COLLATE outranks a column's, a column without COLLATE has the weakest "default");
+//! MariaDB's "Illegal mix of collations" (error 1267) between two columns' or two explicit
+//! ones (its columns without COLLATE carry the table's `utf8mb4_nopad_bin`); DuckDB's "Cannot
+//! combine types with different collation!" between any two, explicit or not (`(c COLLATE
+//! NOCASE) = (d COLLATE "binary")` is refused). [`settle`] gives every operation of a
+//! generated statement in those dialects one collation: an operand whose collation differs
+//! from an earlier operand's gets that one explicitly. What remains has no conflict in any of
+//! the three, and its collation is the one collation its operands carry.
 //!
 //! Oracles that deduplicate or group (DISTINCT, GROUP BY, MIN/MAX) may legally return any
 //! member of a set of equal values ('a' or 'A' under NOCASE). Those columns are compared
-//! folded; every other column is compared exactly, so a folded comparison never hides a bug in
-//! a BINARY column.
+//! folded ([`class_key`]); every other column is compared exactly, so a folded comparison
+//! never hides a bug in a BINARY column.
 
-use crate::ast::{Collation, Expr, Select, Stmt};
+use crate::ast::{Agg, BinOp, Collation, Expr, Func, Item, JoinKind, Lit, Select, SqlType, Stmt, WinFunc};
+use crate::dialect::{cap, Caps, Dialect};
+
+/// How a dialect derives the collation of an operation over several text operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    Sqlite,
+    Postgres,
+    MariaDb,
+    DuckDb,
+}
+
+impl Rules {
+    /// The rules of the dialect whose collations `caps` has; SQLite's when none has any (then
+    /// only BINARY is written and no rule matters).
+    pub fn of_caps(caps: &Caps) -> Rules {
+        Self::pick(|c| caps.has(c))
+    }
+
+    pub fn of_dialect(d: &dyn Dialect) -> Rules {
+        Self::pick(|c| d.has_cap(c))
+    }
+
+    fn pick(has: impl Fn(&str) -> bool) -> Rules {
+        if has(cap::POSTGRES_COLLATIONS) {
+            Rules::Postgres
+        } else if has(cap::MARIADB_COLLATIONS) {
+            Rules::MariaDb
+        } else if has(cap::DUCKDB_COLLATIONS) {
+            Rules::DuckDb
+        } else {
+            Rules::Sqlite
+        }
+    }
+
+    /// What a text column declared without COLLATE carries: MariaDB's the table's
+    /// (`utf8mb4_nopad_bin`, see `Dialect::table_suffix`), at a column's strength; the others'
+    /// the database default, which yields to any other.
+    fn bare_column(self) -> Option<Collation> {
+        (self == Rules::MariaDb).then_some(Collation::Binary)
+    }
+
+    /// What `CAST(x AS text)` carries: MariaDB's is printed with `COLLATE utf8mb4_nopad_bin`
+    /// (`Dialect::cast_collation`); PostgreSQL and DuckDB keep the operand's.
+    fn cast_text(self, inner: Option<Collation>) -> Option<Collation> {
+        match self {
+            Rules::MariaDb => Some(Collation::Binary),
+            _ => inner,
+        }
+    }
+}
+
+/// The collations a run may write: those every engine of the run has, BINARY alone when the
+/// engines' sets differ (their names, orders and derivation rules differ too; see README).
+pub fn available(caps: &Caps) -> Vec<Collation> {
+    use Collation::*;
+    if caps.has(cap::SQLITE_COLLATIONS) {
+        return vec![Binary, NoCase, RTrim];
+    }
+    match Rules::of_caps(caps) {
+        Rules::Sqlite => vec![Binary],
+        Rules::Postgres => vec![Binary, Icu],
+        Rules::MariaDb => vec![Binary, RTrim, NoCase, NoCasePad, UnicodeCi],
+        Rules::DuckDb => vec![Binary, NoCase, NoAccent, NoCaseNoAccent],
+    }
+}
+
+/// The representative of `s`'s class of equal values under `c`: two texts are equal under
+/// `c` exactly when their keys are. The generator's texts are ASCII, so NOACCENT compares
+/// them as BINARY does. PAD SPACE collations (MariaDB's without `nopad`) ignore trailing
+/// spaces, as RTRIM does.
+pub fn class_key(c: Collation, s: &str) -> String {
+    match c {
+        Collation::Binary | Collation::Icu | Collation::NoAccent => s.to_string(),
+        Collation::NoCase | Collation::NoCaseNoAccent => s.to_ascii_lowercase(),
+        Collation::RTrim => s.trim_end_matches(' ').to_string(),
+        Collation::NoCasePad | Collation::UnicodeCi => s.trim_end_matches(' ').to_ascii_lowercase(),
+    }
+}
 
 /// Collations of the base tables' and views' columns, read from the setup.
 pub struct Collations<'a> {
     setup: &'a [Stmt],
+    rules: Rules,
 }
 
 impl<'a> Collations<'a> {
     pub fn new(setup: &'a [Stmt]) -> Collations<'a> {
-        Collations { setup }
+        Collations { setup, rules: Rules::Sqlite }
+    }
+
+    /// The same setup read by `d`'s derivation rules.
+    pub fn under(self, d: &dyn Dialect) -> Collations<'a> {
+        Collations { rules: Rules::of_dialect(d), ..self }
+    }
+
+    /// The collation of each item of `s`, where the rules are not SQLite's (see [`settle`]).
+    pub fn items(&self, s: &Select) -> Option<Vec<Collation>> {
+        if self.rules == Rules::Sqlite {
+            return None;
+        }
+        let mut s = s.clone();
+        let items = Settler::new(self.rules, self.setup).select(&mut s, &mut []);
+        Some(items.into_iter().map(|c| c.unwrap_or(Collation::Binary)).collect())
     }
 
     /// Whether the setup or query has any collation but BINARY; when not, nothing is folded.
@@ -97,4 +204,420 @@ impl<'a> Collations<'a> {
 
 fn has_explicit_collate(e: &Expr) -> bool {
     matches!(e, Expr::Collate(..)) || e.children().iter().any(|c| has_explicit_collate(c))
+}
+
+/// Gives every operation of the query and of the setup's views, indexes and DML one
+/// collation under `rules` (see the module comment); SQLite's rules need nothing.
+pub fn settle(rules: Rules, setup: &[Stmt], select: &mut Select, pred: Option<&mut Expr>) {
+    if rules == Rules::Sqlite {
+        return;
+    }
+    let mut extra: Vec<&mut Expr> = pred.into_iter().collect();
+    Settler::new(rules, setup).select(select, &mut extra);
+}
+
+/// [`settle`] for each statement of a setup, read against the statements before it.
+pub fn settle_setup(rules: Rules, setup: &mut [Stmt]) {
+    if rules == Rules::Sqlite {
+        return;
+    }
+    for i in 0..setup.len() {
+        let (before, rest) = setup.split_at_mut(i);
+        let mut st = Settler::new(rules, before);
+        match &mut rest[0] {
+            Stmt::CreateView { select, .. } | Stmt::InsertSelect { select, .. } => {
+                st.select(select, &mut []);
+            }
+            Stmt::CreateIndex { table, keys, where_, .. } => {
+                st.frames.push(vec![(table.clone(), st.named(table))]);
+                keys.iter_mut().for_each(|k| {
+                    st.expr(&mut k.expr);
+                });
+                if rules == Rules::DuckDb {
+                    // DuckDB 2.0: "Index with collation not supported yet!" for a COLLATE in
+                    // a key (a column declared with one is indexed).
+                    keys.iter_mut().for_each(|k| uncollate(&mut k.expr));
+                }
+                where_.iter_mut().for_each(|w| {
+                    st.expr(w);
+                });
+            }
+            Stmt::Update { table, sets, where_ } => {
+                st.frames.push(vec![(table.clone(), st.named(table))]);
+                sets.iter_mut().for_each(|(_, e)| {
+                    st.expr(e);
+                });
+                where_.iter_mut().for_each(|w| {
+                    st.expr(w);
+                });
+            }
+            Stmt::Delete { table, where_ } => {
+                st.frames.push(vec![(table.clone(), st.named(table))]);
+                where_.iter_mut().for_each(|w| {
+                    st.expr(w);
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A table's columns and the collation each carries.
+type Columns = Vec<(String, Option<Collation>)>;
+
+/// Walks a statement resolving columns through the FROM clauses around each expression.
+struct Settler<'a> {
+    rules: Rules,
+    setup: &'a [Stmt],
+    /// The tables of each enclosing FROM, innermost last, by the name columns qualify with.
+    frames: Vec<Vec<(String, Columns)>>,
+    /// The CTEs in scope, innermost last.
+    ctes: Vec<(String, Columns)>,
+}
+
+impl<'a> Settler<'a> {
+    fn new(rules: Rules, setup: &'a [Stmt]) -> Settler<'a> {
+        Settler { rules, setup, frames: Vec::new(), ctes: Vec::new() }
+    }
+
+    /// The columns of table, view or CTE `name`.
+    fn named(&self, name: &str) -> Columns {
+        if let Some((_, cols)) = self.ctes.iter().rev().find(|(n, _)| n == name) {
+            return cols.clone();
+        }
+        for (i, s) in self.setup.iter().enumerate() {
+            match s {
+                Stmt::CreateTable { name: n, columns } if n == name => {
+                    let textual = |t: Option<SqlType>| matches!(t, None | Some(SqlType::Text));
+                    return columns
+                        .iter()
+                        .map(|c| (c.name.clone(), c.collate.or(self.rules.bare_column().filter(|_| textual(c.ty)))))
+                        .collect();
+                }
+                Stmt::CreateView { name: n, columns, select } if n == name => {
+                    // A view reads only the statements before it.
+                    let items =
+                        Settler::new(self.rules, &self.setup[..i]).select(&mut select.as_ref().clone(), &mut []);
+                    return columns.iter().cloned().zip(items).collect();
+                }
+                _ => {}
+            }
+        }
+        Vec::new()
+    }
+
+    fn column(&self, table: &str, column: &str) -> Option<Collation> {
+        for frame in self.frames.iter().rev() {
+            for (visible, cols) in frame {
+                if visible == table {
+                    if let Some((_, c)) = cols.iter().find(|(n, _)| n == column) {
+                        return *c;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Settles `s` and the expressions `extra` in its scope; the collation of each item.
+    fn select(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Option<Collation>> {
+        let ctes = self.ctes.len();
+        for cte in &mut s.with {
+            let items = self.select(&mut cte.select, &mut []);
+            self.ctes.push((cte.name.clone(), cte.columns.iter().cloned().zip(items).collect()));
+        }
+        let mut frame: Vec<(String, Columns)> = Vec::new();
+        let mut tables: Vec<_> = s.from.iter_mut().map(|t| (t, None)).collect();
+        tables.extend(s.joins.iter_mut().map(|j| (&mut j.table, Some(&mut j.kind))));
+        for (t, kind) in tables {
+            let cols = match &mut t.body {
+                Some(body) => {
+                    let items = self.select(body, &mut []);
+                    body.items.iter().enumerate().map(|(i, it)| item_name(i, it)).zip(items).collect()
+                }
+                None => self.named(&t.name),
+            };
+            if let Some(k) = kind.filter(|k| **k == JoinKind::Natural) {
+                // The shared columns are compared, and no COLLATE can be put on them.
+                let clash = |(n, c): &(String, Option<Collation>)| {
+                    frame.iter().flat_map(|(_, f)| f).any(|(m, d)| m == n && conflict(*c, *d))
+                };
+                if cols.iter().any(clash) {
+                    *k = JoinKind::Cross;
+                }
+            }
+            frame.push((t.visible().to_string(), cols));
+        }
+        let star: Vec<Option<Collation>> = frame.iter().flat_map(|(_, c)| c.iter().map(|(_, c)| *c)).collect();
+        self.frames.push(frame);
+        let mut items = self.body(s, extra);
+        if s.items.is_empty() {
+            items = star;
+        }
+        self.frames.pop();
+        self.compound(s, &mut items);
+        self.ctes.truncate(ctes);
+        items
+    }
+
+    /// The expressions of one select (not its compound members).
+    fn body(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Option<Collation>> {
+        for j in &mut s.joins {
+            j.on.iter_mut().for_each(|e| {
+                self.expr(e);
+            });
+        }
+        s.where_.iter_mut().chain(s.having.iter_mut()).chain(s.group_by.iter_mut()).for_each(|e| {
+            self.expr(e);
+        });
+        extra.iter_mut().for_each(|e| {
+            self.expr(e);
+        });
+        let items: Vec<Option<Collation>> = s.items.iter_mut().map(|i| self.expr(&mut i.expr)).collect();
+        let limited = s.limit.is_some() || s.offset.is_some();
+        for o in &mut s.order_by {
+            let c = self.expr(&mut o.expr);
+            // Under a LIMIT, the order must be total: 'a' and 'A' tie under NOCASE.
+            if limited && !exact(c) {
+                impose(self.rules, &mut o.expr, Collation::Binary);
+            }
+        }
+        items
+    }
+
+    /// Gives each column of a compound select one collation across its members.
+    fn compound(&mut self, s: &mut Select, items: &mut [Option<Collation>]) {
+        for member in &mut s.compound {
+            let theirs = self.select(&mut member.select, &mut []);
+            for (i, (mine, c)) in items.iter_mut().zip(theirs).enumerate() {
+                match (*mine, c) {
+                    (None, c) => *mine = c,
+                    (Some(m), c) if conflict(Some(m), c) => {
+                        if let Some(item) = member.select.items.get_mut(i) {
+                            impose(self.rules, &mut item.expr, m);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Settles `e` and returns its collation.
+    fn expr(&mut self, e: &mut Expr) -> Option<Collation> {
+        match e {
+            Expr::Lit(_) => None,
+            Expr::Col(c) => self.column(&c.table, &c.column),
+            Expr::Collate(inner, c) => {
+                let known = self.expr(inner);
+                if self.rules == Rules::MariaDb && !character_string(inner, known) {
+                    // A loose MariaDB run may collate a number or binary string (also inside
+                    // a COALESCE with text): "COLLATION ... is not valid for CHARACTER SET
+                    // 'binary'" (error 1253).
+                    let operand = std::mem::replace(inner.as_mut(), Expr::Lit(Lit::Null));
+                    **inner = Expr::Cast(Box::new(operand), SqlType::Text);
+                }
+                Some(*c)
+            }
+            Expr::Cast(inner, t) => {
+                let c = self.expr(inner);
+                (*t == SqlType::Text).then(|| self.rules.cast_text(c)).flatten()
+            }
+            Expr::Unary(_, a) | Expr::Postfix(_, a) => {
+                self.expr(a);
+                None
+            }
+            Expr::Binary(op, a, b) => {
+                if let (Expr::Row(xs), Expr::Row(ys)) = (a.as_mut(), b.as_mut()) {
+                    for (x, y) in xs.iter_mut().zip(ys) {
+                        self.group(vec![x, y]);
+                    }
+                    return None;
+                }
+                let c = self.group(vec![a, b]);
+                (*op == BinOp::Concat).then_some(c).flatten()
+            }
+            Expr::Between { expr, low, high, .. } => {
+                self.group(vec![expr, low, high]);
+                None
+            }
+            Expr::InList { expr, list, .. } => {
+                self.group(std::iter::once(expr.as_mut()).chain(list.iter_mut()).collect());
+                None
+            }
+            Expr::InSelect { expr, select, .. } => {
+                self.in_select(expr, select);
+                None
+            }
+            Expr::Exists { select, .. } => {
+                self.select(select, &mut []);
+                None
+            }
+            Expr::Subquery(select) => self.select(select, &mut []).first().copied().flatten(),
+            Expr::Case { operand, whens, otherwise } => {
+                self.case(operand.as_deref_mut(), whens, otherwise.as_deref_mut())
+            }
+            Expr::Func(f, args) => self.func(*f, args),
+            Expr::Agg { func, arg, .. } => {
+                let c = arg.as_deref_mut().and_then(|a| self.expr(a));
+                matches!(func, Agg::Min | Agg::Max).then_some(c).flatten()
+            }
+            Expr::Row(xs) => {
+                xs.iter_mut().for_each(|x| {
+                    self.expr(x);
+                });
+                None
+            }
+            Expr::Window(w) => {
+                let c = self.group(w.args.iter_mut().collect());
+                w.partition_by.iter_mut().for_each(|p| {
+                    self.expr(p);
+                });
+                for o in &mut w.order_by {
+                    // The window orders by every column so that ranks and frames are decided.
+                    if !exact(self.expr(&mut o.expr)) {
+                        impose(self.rules, &mut o.expr, Collation::Binary);
+                    }
+                }
+                matches!(w.func, WinFunc::Agg(Agg::Min | Agg::Max)).then_some(c).flatten()
+            }
+        }
+    }
+
+    /// The operand with the WHEN values it is compared with; the results with each other.
+    fn case(
+        &mut self,
+        operand: Option<&mut Expr>,
+        whens: &mut [(Expr, Expr)],
+        otherwise: Option<&mut Expr>,
+    ) -> Option<Collation> {
+        let mut tested: Vec<&mut Expr> = Vec::new();
+        let mut results: Vec<&mut Expr> = Vec::new();
+        for (w, t) in whens.iter_mut() {
+            tested.push(w);
+            results.push(t);
+        }
+        results.extend(otherwise);
+        match operand {
+            Some(op) => {
+                tested.insert(0, op);
+                self.group(tested);
+            }
+            None => tested.into_iter().for_each(|w| {
+                self.expr(w);
+            }),
+        }
+        self.group(results)
+    }
+
+    fn func(&mut self, f: Func, args: &mut [Expr]) -> Option<Collation> {
+        let (cond, rest) = match (f, args) {
+            (Func::Iif, [cond, rest @ ..]) => (Some(cond), rest),
+            (_, args) => (None, args),
+        };
+        cond.into_iter().for_each(|c| {
+            self.expr(c);
+        });
+        let c = self.group(rest.iter_mut().collect());
+        // Numbers out of text carry no collation.
+        let numeric = matches!(f, Func::Abs | Func::Length | Func::Instr | Func::Unicode | Func::Round | Func::Sign);
+        (!numeric).then_some(c).flatten()
+    }
+
+    fn in_select(&mut self, expr: &mut Expr, select: &mut Select) {
+        let theirs = self.select(select, &mut []);
+        let mine: Vec<Option<Collation>> = match expr {
+            Expr::Row(xs) => xs.iter_mut().map(|x| self.expr(x)).collect(),
+            e => vec![self.expr(e)],
+        };
+        for (i, (m, t)) in mine.into_iter().zip(theirs).enumerate() {
+            if let (Some(m), true) = (m, conflict(m, t)) {
+                // Every member of a compound, which agree with each other already.
+                let members =
+                    std::iter::once(&mut select.items).chain(select.compound.iter_mut().map(|c| &mut c.select.items));
+                for items in members {
+                    if let Some(item) = items.get_mut(i) {
+                        impose(self.rules, &mut item.expr, m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Settles operands compared or combined with each other: each one whose collation
+    /// differs from an earlier one's gets the earlier one explicitly. Their collation.
+    fn group(&mut self, operands: Vec<&mut Expr>) -> Option<Collation> {
+        let mut acc = None;
+        for e in operands {
+            let c = self.expr(e);
+            match (acc, c) {
+                (None, c) => acc = c,
+                (Some(a), c) if conflict(Some(a), c) => impose(self.rules, e, a),
+                _ => {}
+            }
+        }
+        acc
+    }
+}
+
+/// Two collations an operation cannot combine in PostgreSQL, MariaDB or DuckDB.
+fn conflict(a: Option<Collation>, b: Option<Collation>) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if a != b)
+}
+
+/// Whether equal values under `c` are equal bytes.
+fn exact(c: Option<Collation>) -> bool {
+    c.is_none_or(|c| class_key(c, "aA ") == "aA ")
+}
+
+/// `e COLLATE c`, replacing a COLLATE `e` already ends in; in MariaDB over a CAST to
+/// text where `e` may be a binary string (see [`character_string`]).
+fn impose(rules: Rules, e: &mut Expr, c: Collation) {
+    match e {
+        Expr::Collate(_, k) => *k = c,
+        e => {
+            let mut inner = std::mem::replace(e, Expr::Lit(Lit::Null));
+            // Which member of a compound a column belongs to is not known here: a column
+            // (text or binary) gets the CAST too, which leaves a text column's value alone.
+            if rules == Rules::MariaDb && !character_string(&inner, None) {
+                inner = Expr::Cast(Box::new(inner), SqlType::Text);
+            }
+            *e = Expr::Collate(Box::new(inner), c);
+        }
+    }
+}
+
+/// Whether MariaDB surely reads `e` (of derived collation `known`) as a character string: a
+/// text column, literal, CAST or COLLATE. A function over a binary string and a text (as
+/// `ifnull(blob, text)`) is a binary string, which no COLLATE takes.
+fn character_string(e: &Expr, known: Option<Collation>) -> bool {
+    match e {
+        Expr::Col(_) => known.is_some(),
+        e => matches!(e, Expr::Lit(Lit::Text(_)) | Expr::Cast(_, SqlType::Text) | Expr::Collate(..)),
+    }
+}
+
+/// `e` without its explicit COLLATEs: a key that then combines two collations keeps only
+/// its first column.
+fn uncollate(e: &mut Expr) {
+    let mut found = None;
+    e.visit(&mut |x| {
+        if found.is_none() && matches!(x, Expr::Col(_)) {
+            found = Some(x.clone());
+        }
+    });
+    let mut collated = false;
+    e.visit(&mut |x| collated |= matches!(x, Expr::Collate(..)));
+    if let (true, Some(col)) = (collated, found) {
+        *e = col;
+    }
+}
+
+/// The name a derived table gives item `i` of its body.
+fn item_name(i: usize, it: &Item) -> String {
+    match (&it.alias, &it.expr) {
+        (Some(a), _) => a.clone(),
+        (None, Expr::Col(c)) => c.column.clone(),
+        (None, _) => format!("c{i}"),
+    }
 }

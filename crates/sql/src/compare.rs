@@ -32,6 +32,19 @@ pub fn fold_flags(colls: &Collations, s: &Select, q: &Rows) -> Fold {
     if !colls.any(&s.slots()) {
         return Fold::none(q);
     }
+    if let Some(items) = colls.items(s) {
+        return Fold(
+            s.items
+                .iter()
+                .zip(items)
+                .map(|(it, c)| match &it.expr {
+                    Expr::Agg { func: Agg::Min | Agg::Max, .. } => c,
+                    Expr::Agg { .. } => Collation::Binary,
+                    _ => c,
+                })
+                .collect(),
+        );
+    }
     if s.items.is_empty() {
         // `*` over collated columns: only TLP-WHERE selects it, which neither groups nor
         // deduplicates, so values are compared exactly.
@@ -51,8 +64,7 @@ pub fn fold_flags(colls: &Collations, s: &Select, q: &Rows) -> Fold {
 
 fn fold_value(v: &Value, c: Collation) -> Value {
     match (v, c) {
-        (Value::Text(s), Collation::NoCase) => Value::Text(s.to_ascii_lowercase()),
-        (Value::Text(s), Collation::RTrim) => Value::Text(s.trim_end_matches(' ').to_string()),
+        (Value::Text(s), c) => Value::Text(crate::collation::class_key(c, s)),
         (other, _) => other.clone(),
     }
 }

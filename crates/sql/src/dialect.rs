@@ -37,6 +37,14 @@ pub mod cap {
     pub const SUM_BOOL: &str = "agg:SUM(Bool)";
     /// SQLite's `NOCASE` and `RTRIM` collations.
     pub const SQLITE_COLLATIONS: &str = "sqlite-collations";
+    /// DuckDB's `NOCASE`, `NOACCENT`, `nocase.noaccent` and `"binary"` (see `collation.rs`
+    /// for how each engine derives a comparison's collation).
+    pub const DUCKDB_COLLATIONS: &str = "duckdb-collations";
+    /// PostgreSQL's `"C"` and ICU's deterministic `"und-x-icu"`.
+    pub const POSTGRES_COLLATIONS: &str = "postgres-collations";
+    /// MariaDB's `utf8mb4_nopad_bin`, `utf8mb4_bin`, `utf8mb4_general_nopad_ci`,
+    /// `utf8mb4_general_ci` and `utf8mb4_unicode_ci`.
+    pub const MARIADB_COLLATIONS: &str = "mariadb-collations";
     pub const IS_TRUE: &str = "is-true";
     pub const BIT_OPS: &str = "bit-ops";
     pub const BOOL_TYPE: &str = "bool-type";
@@ -364,6 +372,8 @@ pub trait Dialect: Sync + AsDialect {
             Collation::Binary => "BINARY",
             Collation::NoCase => "NOCASE",
             Collation::RTrim => "RTRIM",
+            // Generated for other dialects only (`collation::available`).
+            _ => "BINARY",
         }
     }
 

@@ -25,6 +25,7 @@ static POSTGRES: Profile = Profile {
         cap::COMMON,
         &[
             cap::FULL_JOIN,
+            cap::POSTGRES_COLLATIONS,
             cap::PARTIAL_INDEX,
             cap::EXPR_INDEX,
             cap::BOOL_TYPE,
@@ -128,9 +129,13 @@ impl Dialect for Postgres {
         let _ = write!(out, "'{f:?}'::float8");
     }
 
-    fn collation_name(&self, _: Collation) -> &'static str {
-        // Only byte order exists in every installation; the generator asks for no other.
-        "\"C\""
+    fn collation_name(&self, c: Collation) -> &'static str {
+        // "C" exists in every installation; "und-x-icu" wherever PostgreSQL was built with ICU
+        // (Debian's build is).
+        match c {
+            Collation::Icu => "\"und-x-icu\"",
+            _ => "\"C\"",
+        }
     }
 
     fn func_name(&self, f: Func) -> &'static str {
@@ -226,6 +231,7 @@ static DUCKDB: Profile = Profile {
         &[
             cap::GLOB,
             cap::FULL_JOIN,
+            cap::DUCKDB_COLLATIONS,
             cap::EXPR_INDEX,
             cap::BOOL_TYPE,
             cap::ANALYZE,
@@ -284,6 +290,17 @@ impl Dialect for DuckDb {
 
     fn semantics(&self) -> Option<crate::eval::Semantics> {
         Some(crate::eval::Semantics::Strict)
+    }
+
+    fn collation_name(&self, c: Collation) -> &'static str {
+        // https://duckdb.org/docs/stable/sql/expressions/collations; "binary" is a collation
+        // of its own (measured on 1.1.3 and 2.0.0): it conflicts with NOCASE as any two do.
+        match c {
+            Collation::NoCase => "NOCASE",
+            Collation::NoAccent => "NOACCENT",
+            Collation::NoCaseNoAccent => "\"nocase.noaccent\"",
+            _ => "\"binary\"",
+        }
     }
 
     fn expected_error(&self, m: &str) -> bool {
@@ -409,6 +426,7 @@ static MARIADB: Profile = Profile {
         cap::COMMON,
         &[
             cap::LOOSE_MARIADB,
+            cap::MARIADB_COLLATIONS,
             cap::BOOL_TYPE,
             cap::REAL_DIV,
             cap::LIKE_CASE,
@@ -510,8 +528,16 @@ impl Dialect for MariaDb {
         (t == SqlType::Text).then_some(Collation::Binary)
     }
 
-    fn collation_name(&self, _: Collation) -> &'static str {
-        "utf8mb4_nopad_bin"
+    fn collation_name(&self, c: Collation) -> &'static str {
+        // https://mariadb.com/kb/en/supported-character-sets-and-collations/: a collation
+        // without `nopad` pads with spaces, so trailing spaces do not count.
+        match c {
+            Collation::RTrim => "utf8mb4_bin",
+            Collation::NoCase => "utf8mb4_general_nopad_ci",
+            Collation::NoCasePad => "utf8mb4_general_ci",
+            Collation::UnicodeCi => "utf8mb4_unicode_ci",
+            _ => "utf8mb4_nopad_bin",
+        }
     }
 
     fn table_suffix(&self) -> &'static str {

@@ -271,6 +271,11 @@ impl Eval<'_> {
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul => self.arithmetic(op, &x, &y),
             BinOp::Like | BinOp::NotLike => {
+                // MariaDB's LIKE follows the column's collation (case-blind under `_ci`).
+                let collated = [x.coll, y.coll].into_iter().flatten().any(|c| c != Collation::Binary);
+                if collated && self.sem != Semantics::Sqlite {
+                    return unknown("LIKE under a collation");
+                }
                 let t = self.like(&x.v, &y.v)?;
                 Ok(Op::plain(self.boolean(if op == BinOp::Like { t } else { not(t) })))
             }
@@ -354,7 +359,16 @@ impl Eval<'_> {
         }
         match self.sem {
             Semantics::Sqlite => sqlite_compare(x, y).map(Some),
-            Semantics::Strict | Semantics::MariaDb => same_type_compare(&x.v, &y.v).map(Some),
+            // Text under a column's case- or accent-blind collation (DuckDB NOCASE, MariaDB
+            // `_ci`, PostgreSQL ICU ordering) is not evaluated here.
+            Semantics::Strict | Semantics::MariaDb => {
+                let text = matches!(x.v, V::Text(_)) || matches!(y.v, V::Text(_));
+                let collated = [x.coll, y.coll].into_iter().flatten().any(|c| c != Collation::Binary);
+                if text && collated {
+                    return unknown("text under a collation");
+                }
+                same_type_compare(&x.v, &y.v).map(Some)
+            }
         }
     }
 }
@@ -427,17 +441,20 @@ fn sqlite_compare(x: &Op, y: &Op) -> Result<Ordering, Unknown> {
         (V::Text(s), V::Text(t)) if coll == Collation::NoCase && (s.contains('\0') || t.contains('\0')) => {
             unknown("a NUL under NOCASE")
         }
-        (V::Text(s), V::Text(t)) => Ok(collate(s, coll).cmp(&collate(t, coll))),
+        (V::Text(s), V::Text(t)) => Ok(collate(s, coll)?.cmp(&collate(t, coll)?)),
         (V::Blob(s), V::Blob(t)) => Ok(s.cmp(t)),
         _ => Ok(class(&a).cmp(&class(&b))),
     }
 }
 
-fn collate(s: &str, c: Collation) -> Vec<u8> {
+/// The bytes SQLite compares under its collation `c` (the other engines' collations are not
+/// SQLite's and are not evaluated).
+fn collate(s: &str, c: Collation) -> Result<Vec<u8>, Unknown> {
     match c {
-        Collation::Binary => s.as_bytes().to_vec(),
-        Collation::NoCase => s.to_ascii_lowercase().into_bytes(),
-        Collation::RTrim => s.trim_end_matches(' ').as_bytes().to_vec(),
+        Collation::Binary => Ok(s.as_bytes().to_vec()),
+        Collation::NoCase => Ok(s.to_ascii_lowercase().into_bytes()),
+        Collation::RTrim => Ok(s.trim_end_matches(' ').as_bytes().to_vec()),
+        other => unknown(format!("text under {other:?}")),
     }
 }
 

@@ -13,6 +13,7 @@ use crate::ast::{
     BinOp, Collation, ColumnDef, Expr, Func, IndexKey, Item, Join, JoinKind, Lit, Select, SqlType, Stmt, TableRef,
 };
 use crate::case::{Query, SqlCase};
+use crate::collation::Rules;
 use crate::dialect::{cap, Caps};
 use crate::exprgen::{edge_value, lit_type, ty_index, ColInfo, Env, ExprGen, ScopeCol, TableInfo, TYPES};
 use crate::oracles::SqlOracle;
@@ -57,7 +58,11 @@ impl SqlGenerator {
             for _ in 1..CHECKS_PER_DB / CHECKS_PER_STATE {
                 let last = states.last().cloned().unwrap_or_default();
                 states.push(match crate::dml::gen_statement(&mut rng, &env, &last) {
-                    Some(stmt) => Arc::new(last.iter().cloned().chain([stmt]).collect()),
+                    Some(stmt) => {
+                        let mut next: Vec<Stmt> = last.iter().cloned().chain([stmt]).collect();
+                        crate::collation::settle_setup(Rules::of_caps(&self.caps), &mut next);
+                        Arc::new(next)
+                    }
                     None => last,
                 });
             }
@@ -78,8 +83,10 @@ impl Generator<SqlCase, SqlOracle> for SqlGenerator {
         let database = self.database(db);
         let state = crosscheck_core::position(index % CHECKS_PER_DB / CHECKS_PER_STATE, database.states.len());
         let setup = database.states.get(state).cloned().unwrap_or_default();
-        let query = gen_query(&mut rng, &database.env, concrete);
-        let strict = !database.env.loose;
+        let env = &database.env;
+        let mut query = gen_query(&mut rng, env, concrete);
+        crate::collation::settle(Rules::of_caps(&env.caps), &setup, &mut query.select, query.pred.as_mut());
+        let strict = !env.loose;
         SqlCase { seed, db, index, oracle: concrete, strict, setup, query }
     }
 }
@@ -94,11 +101,7 @@ pub fn setup_id(case: &SqlCase) -> u64 {
 fn empty_env(caps: &Caps) -> Env {
     let loose = caps.has(cap::LOOSE) || caps.has(cap::LOOSE_MARIADB);
     let funcs = Func::ALL.iter().copied().filter(|f| caps.has_fn(*f)).collect();
-    let collations = if caps.has(cap::SQLITE_COLLATIONS) {
-        vec![Collation::Binary, Collation::NoCase, Collation::RTrim]
-    } else {
-        vec![Collation::Binary]
-    };
+    let collations = crate::collation::available(caps);
     Env { tables: Vec::new(), caps: caps.clone(), loose, funcs, collations, pool: Default::default(), own: 0 }
 }
 
@@ -181,6 +184,7 @@ pub fn gen_database(rng: &mut ChaCha8Rng, caps: &Caps) -> (Vec<Stmt>, Env) {
     // Drawn before the DML, which comes after every earlier statement's draws.
     let analyze = caps.has(cap::ANALYZE) && rng.gen_bool(0.3);
     crate::dml::gen_dml(rng, &env, &mut setup);
+    crate::collation::settle_setup(Rules::of_caps(caps), &mut setup);
     if analyze {
         setup.push(Stmt::Analyze);
     }
@@ -396,7 +400,8 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
             if mentions_column(&e) {
                 expr = e;
             }
-        } else if env.collations.len() > 1 && rng.gen_bool(0.2) {
+        } else if env.caps.has(cap::SQLITE_COLLATIONS) && rng.gen_bool(0.2) {
+            // MariaDB's index keys take no COLLATE.
             let c = *env.collations.choose(rng).unwrap_or(&Collation::Binary);
             expr = Expr::Collate(Box::new(expr), c);
         }

@@ -255,7 +255,7 @@ pub fn decided(s: &Select) -> bool {
         collect_columns(&i.expr, &mut read);
     }
     let windows_total = s.items.iter().all(|i| match &i.expr {
-        Expr::Window(w) => read.iter().all(|c| w.order_by.iter().any(|o| &&o.expr == c)),
+        Expr::Window(w) => read.iter().all(|c| w.order_by.iter().any(|o| &uncollated(&o.expr) == c)),
         _ => true,
     });
     windows_total && s.inner_selects().into_iter().all(decided)

@@ -1,6 +1,8 @@
 //! The SQL leg on real engines: dialects printed and run per engine, the oracles against mutants they must catch and correct engines that must pass, GlueSQL when built in.
 //! One test binary for the crate: each file below `tests/sql/` is a module of it.
 
+#[path = "sql/collations.rs"]
+mod collations;
 #[path = "sql/dialects.rs"]
 mod dialects;
 #[path = "sql/dml.rs"]

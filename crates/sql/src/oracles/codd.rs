@@ -226,7 +226,7 @@ fn check_one(case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions) -> Result<
     }
     let folded_sql = folded.to_sql(d);
     let after = rows_of(e, &folded_sql, opts)?;
-    let colls = Collations::new(&case.setup);
+    let colls = Collations::new(&case.setup).under(d);
     let flags = fold_flags(&colls, &sel, &original);
     let Some(diff) = compare_with(&original, &after, &flags, &bool_as_int()) else { return Ok(!original.is_empty()) };
     let how = diff.relation().name();
@@ -254,6 +254,14 @@ fn check_one(case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions) -> Result<
 /// given the auxiliary query's answer, or why there is none.
 fn fold(node: &Expr, aux: &Rows, d: &dyn Dialect, setup: &[Stmt]) -> Result<Expr, String> {
     let first = |r: &Vec<Value>| r.first().cloned().unwrap_or(Value::Null);
+    // Outside SQLite a subquery's column passes its collation on to the comparison, and a
+    // constant carries none ('-1' <= '_' under "und-x-icu" is false, under "C" true).
+    if let Expr::Subquery(s) | Expr::InSelect { select: s, .. } = node {
+        let items = Collations::new(setup).under(d).items(s).unwrap_or_default();
+        if let Some(c) = items.first().filter(|c| **c != crate::ast::Collation::Binary) {
+            return Err(format!("a subquery column of collation {c:?}"));
+        }
+    }
     match node {
         // A bare column has its column's affinity and collation in SQLite, which no literal has.
         Expr::Subquery(s)

@@ -89,7 +89,7 @@ pub(super) fn under_settings(case: &SqlCase, engines: &mut [Box<dyn Engine>], o:
             Err(c) => return c,
         };
         nonempty |= !answers[0].1.is_empty();
-        let colls = Collations::new(&case.setup);
+        let colls = Collations::new(&case.setup).under(dialect_of(e.as_ref()));
         let fold = fold_flags(&colls, &case.query.select, &answers[0].1);
         let groups = Groups::of(&answers, |a, b| compare_with(&a.1, &b.1, &fold, &bool_as_int()).is_none());
         if groups.agree() {

@@ -64,7 +64,12 @@ fn differential(case: &SqlCase, engines: &mut [Box<dyn Engine>], o: &CheckOption
         }
     }
     let Some(first) = results.first() else { return Check::Skip("no engine".into()) };
-    let colls = Collations::new(&case.setup);
+    // Engines of one run share their collations (`collation::available`), so one engine's rules
+    // read them for all.
+    let colls = match engines.first() {
+        Some(e) => Collations::new(&case.setup).under(dialect_of(e.as_ref())),
+        None => Collations::new(&case.setup),
+    };
     let fold = fold_flags(&colls, &case.query.select, &first.1);
     let groups = Groups::of(&results, |a, b| compare_with(&a.1, &b.1, &fold, &bool_as_int()).is_none());
     if groups.agree() {

@@ -62,7 +62,7 @@ impl OracleRules for Eet {
 
 fn judge(case: &SqlCase, e: &dyn Engine, results: &[Rows]) -> Result<bool, Check> {
     let (q, t) = (&results[0], &results[1]);
-    let colls = Collations::new(&case.setup);
+    let colls = Collations::new(&case.setup).under(crate::exec::dialect_of(e));
     let fold = fold_flags(&colls, &case.query.select, q);
     match compare_with(q, t, &fold, &bool_as_int()) {
         None => Ok(!q.is_empty()),

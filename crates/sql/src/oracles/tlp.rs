@@ -238,7 +238,11 @@ impl OracleRules for Aggregate {
         let arg = match func {
             Agg::Count if g.rng.gen() => None,
             // An explicit collation makes the inner and the outer MIN/MAX compare alike.
-            Agg::Min | Agg::Max if g.env.collations.len() > 1 => {
+            // Outside SQLite a COLLATE takes text only ("collations are only supported for type
+            // varchar" in DuckDB).
+            Agg::Min | Agg::Max
+                if g.env.collations.len() > 1 && (g.env.caps.has(cap::SQLITE_COLLATIONS) || t == SqlType::Text) =>
+            {
                 let c = *g.env.collations.choose(g.rng).unwrap_or(&Collation::Binary);
                 Some(Box::new(Expr::Collate(Box::new(arg), c)))
             }
@@ -269,8 +273,9 @@ impl OracleRules for Aggregate {
                     Agg::Count => "SUM",
                     other => other.name(),
                 },
-                match arg.as_deref() {
-                    Some(Expr::Collate(_, c)) => format!(" COLLATE {}", d.collation_name(*c)),
+                // The outer MIN or MAX compares as the inner one did; a count is a number.
+                match (func, arg.as_deref()) {
+                    (Agg::Min | Agg::Max, Some(Expr::Collate(_, c))) => format!(" COLLATE {}", d.collation_name(*c)),
                     _ => String::new(),
                 },
             ),
@@ -335,7 +340,11 @@ fn judge_partitions(
     distinct: bool,
 ) -> Result<bool, Check> {
     let q = &results[0];
-    let fold = if collated { fold_flags(&Collations::new(&case.setup), &case.query.select, q) } else { Fold::none(q) };
+    let fold = if collated {
+        fold_flags(&Collations::new(&case.setup).under(dialect_of(e)), &case.query.select, q)
+    } else {
+        Fold::none(q)
+    };
     let union = crosscheck_core::bag::union_all(&results[1..]);
     let union = if distinct { dedup(&union, &fold) } else { union };
     if overflowed(q) || overflowed(&union) {
@@ -368,7 +377,7 @@ fn judge_aggregate(case: &SqlCase, e: &mut dyn Engine, results: &[Rows], opts: &
             return Err(logic(e, case.oracle, "aggregate-rows", "1 row".into(), render(r), summary));
         }
     }
-    let fold = fold_flags(&Collations::new(&case.setup), &case.query.select, q);
+    let fold = fold_flags(&Collations::new(&case.setup).under(dialect_of(e)), &case.query.select, q);
     let nan_as_null =
         |a: &Rows, b: &Rows| matches!((first_value(a), first_value(b)), (Some(Value::Null), Some(Value::Float(_))));
     if overflowed(q) || overflowed(parts) || nan_as_null(q, parts) || nan_as_null(parts, q) {
