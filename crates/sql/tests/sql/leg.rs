@@ -11,6 +11,17 @@ use std::time::{Duration, Instant};
 
 pub(crate) const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(10) };
 
+/// Engine errors that are the engine's bugs, not crosscheck's: a fixed-seed run that meets one
+/// still finds nothing of crosscheck's making.
+pub(crate) const KNOWN_ENGINE_ERRORS: &[&str] = &[
+    // DuckDB 2.0.0 (1.1.3 answers): CREATE TABLE t0(c0 DOUBLE, c1 DOUBLE); INSERT INTO t0
+    // VALUES (0, 3.25); SELECT 1 FROM t0 WHERE 'a' = (CASE WHEN t0.c1 < 3 THEN 'b' END);
+    "BindBuiltinScalarFunction did not return a BoundFunctionExpression",
+    // DuckDB 1.1.3 and 2.0.0: CREATE TABLE t0 (c0 VARCHAR); INSERT INTO t0 VALUES ('a');
+    // SELECT MIN((SELECT c0 FROM t0) COLLATE NOCASE) FROM t0;
+    "Cannot copy BoundSubqueryExpression",
+];
+
 /// An engine as `--engines` names it (`sqlite`, `sqlite@b`, `duckdb=/path/to/venv`).
 pub(crate) fn engine(name: &str) -> Box<dyn Engine> {
     let spec = EngineSpec::parse(name).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -565,7 +576,9 @@ fn an_older_duckdb_release_gets_only_what_it_speaks() {
     assert!(!crosscheck_sql::run_caps(&[info]).has(crosscheck_sql::dialect::cap::SUM_BOOL));
     for oracle in ["tlp-aggregate", "tlp-where", "norec"] {
         let (_, found) = campaign(&spec, oracle, 3, 3000, false);
-        let errors: Vec<&str> = found.iter().map(|(_, e)| e.summary.as_str()).filter(|s| s.contains("Error")).collect();
+        let known = |s: &str| KNOWN_ENGINE_ERRORS.iter().any(|k| s.contains(k));
+        let errors: Vec<&str> =
+            found.iter().map(|(_, e)| e.summary.as_str()).filter(|s| s.contains("Error") && !known(s)).collect();
         assert!(errors.is_empty(), "{oracle} on DuckDB 1.1.3: {errors:?}");
     }
 }

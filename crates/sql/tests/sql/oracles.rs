@@ -23,11 +23,6 @@ pub(crate) fn installed() -> Vec<&'static str> {
 
 /// Errors of engine bugs that any oracle's queries meet, each with its reproducer: a run that
 /// meets them has found nothing of its oracle's own.
-const KNOWN_ENGINE_ERRORS: &[&str] = &[
-    // DuckDB 2.0.0 (1.1.3 answers): CREATE TABLE t0(c0 DOUBLE, c1 DOUBLE); INSERT INTO t0
-    // VALUES (0, 3.25); SELECT 1 FROM t0 WHERE 'a' = (CASE WHEN t0.c1 < 3 THEN 'b' END);
-    "BindBuiltinScalarFunction did not return a BoundFunctionExpression",
-];
 
 /// A fixed-seed run of `oracle` on every installed engine finds nothing.
 fn finds_nothing(oracle: &str, seed: u64, n: u64) {
@@ -38,7 +33,7 @@ fn finds_nothing_on(engines: &[&str], oracle: &str, seed: u64, n: u64) {
     for &e in engines {
         let (nonempty, mut found) = campaign(e, oracle, seed, n, false);
         found.retain(|(_, ev)| {
-            !(ev.class == FindingClass::Error && KNOWN_ENGINE_ERRORS.iter().any(|k| ev.actual.contains(k)))
+            !(ev.class == FindingClass::Error && crate::leg::KNOWN_ENGINE_ERRORS.iter().any(|k| ev.actual.contains(k)))
         });
         let shown: Vec<String> = found
             .iter()
@@ -272,7 +267,8 @@ fn cert_finds_nothing_on_correct_engines() {
     // CERT's findings; a wrong answer or an unexpected error is not.
     for e in estimating() {
         let (_, found) = campaign(e, "cert", 31, 600, false);
-        let known = |ev: &crosscheck_core::Evidence| KNOWN_ENGINE_ERRORS.iter().any(|k| ev.actual.contains(k));
+        let known =
+            |ev: &crosscheck_core::Evidence| crate::leg::KNOWN_ENGINE_ERRORS.iter().any(|k| ev.actual.contains(k));
         let other: Vec<_> =
             found.iter().filter(|(_, ev)| ev.class != FindingClass::Performance && !known(ev)).collect();
         let said: Vec<String> =
