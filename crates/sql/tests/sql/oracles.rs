@@ -21,9 +21,6 @@ pub(crate) fn installed() -> Vec<&'static str> {
     here
 }
 
-/// Errors of engine bugs that any oracle's queries meet, each with its reproducer: a run that
-/// meets them has found nothing of its oracle's own.
-
 /// A fixed-seed run of `oracle` on every installed engine finds nothing.
 fn finds_nothing(oracle: &str, seed: u64, n: u64) {
     finds_nothing_on(&installed(), oracle, seed, n)
