@@ -164,7 +164,7 @@ fn column_types(caps: &Caps, loose: bool) -> Vec<SqlType> {
     if caps.has(cap::BOOL_TYPE) && !loose {
         types.push(SqlType::Bool);
     }
-    for (c, t) in [(cap::DECIMAL, SqlType::Decimal), (cap::DATE, SqlType::Date)] {
+    for (c, t) in [(cap::DECIMAL, SqlType::Decimal), (cap::DATE, SqlType::Date), (cap::TIMESTAMP, SqlType::Timestamp)] {
         if caps.has(c) && !loose {
             types.push(t);
         }

@@ -30,6 +30,7 @@ pub mod print;
 pub mod reduce;
 pub mod repro;
 pub mod signature;
+pub mod typed;
 
 pub use case::{Query, SqlCase};
 

@@ -183,6 +183,7 @@ fn marker(ty: Option<SqlType>) -> Lit {
         Some(SqlType::Blob) => Lit::Blob(b"dqe".to_vec()),
         Some(SqlType::Decimal) => Lit::Decimal("4242.12".into()),
         Some(SqlType::Date) => Lit::Date("2042-04-02".into()),
+        Some(SqlType::Timestamp) => Lit::Timestamp("2042-04-02 04:02:42".into()),
         Some(SqlType::Text) | None => Lit::Text("dqe".into()),
     }
 }
@@ -279,6 +280,6 @@ fn lit_value(l: &Lit) -> Value {
         Lit::Blob(b) => Value::Bytes(b.clone()),
         Lit::Decimal(d) => Value::Decimal(d.clone()),
         // Every engine with dates shows them as ISO text.
-        Lit::Date(d) => Value::Text(d.clone()),
+        Lit::Date(d) | Lit::Timestamp(d) => Value::Text(d.clone()),
     }
 }
