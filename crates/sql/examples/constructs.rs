@@ -58,7 +58,13 @@ fn main() {
         let check = kind.check(case.oracle, &case, &mut engines, &opts);
         let (ran, nonempty, found) = match &check {
             Check::Pass { nonempty } => (true, *nonempty, false),
-            Check::Skip(_) => (false, false, false),
+            Check::Skip(why) => {
+                // CONSTRUCTS_SKIPS=1 shows why a check did not run, to find the construct at fault.
+                if std::env::var_os("CONSTRUCTS_SKIPS").is_some() {
+                    eprintln!("skip {i}: {why}");
+                }
+                (false, false, false)
+            }
             Check::Finding(ev) => (ev.class != FindingClass::Error, false, true),
         };
         for c in constructs(&case) {

@@ -483,6 +483,11 @@ pub trait Dialect: Sync + AsDialect {
         let _ = write!(out, "CAST(json_extract({array}, '$[{i}]') AS TEXT)");
     }
 
+    /// `INTERVAL 'n' unit`, as PostgreSQL and DuckDB write it.
+    fn write_interval(&self, out: &mut String, n: i64, unit: &str) {
+        let _ = write!(out, "INTERVAL '{n}' {unit}");
+    }
+
     /// `a - b` of two dates, in days.
     fn write_date_diff(&self, out: &mut String, a: &Expr, b: &Expr) {
         std_write_binary(self.as_dyn(), out, BinOp::Sub, a, b);

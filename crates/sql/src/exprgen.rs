@@ -108,9 +108,7 @@ pub fn edge_value(rng: &mut ChaCha8Rng, t: SqlType, huge: bool) -> Lit {
             const B: &[&[u8]] = &[b"", b"\x00", b"a", b"\xff", b"ab"];
             Lit::Blob(B.choose(rng).unwrap_or(&&b""[..]).to_vec())
         }
-        SqlType::Decimal | SqlType::Date | SqlType::Timestamp => {
-            crate::typed::edge_value(rng, t).unwrap_or(Lit::Null)
-        }
+        SqlType::Decimal | SqlType::Date | SqlType::Timestamp => crate::typed::edge_value(rng, t).unwrap_or(Lit::Null),
     }
 }
 

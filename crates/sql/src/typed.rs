@@ -133,14 +133,14 @@ pub fn timestamp_expr(g: &mut ExprGen, d: u32) -> Expr {
 
 /// An integer computed from dates, timestamps or JSON: a field of a date or timestamp, the
 /// days between two dates, the length of a JSON array. `None` where the run has none of them.
+/// Dates only in strictly typed runs, as their columns: a loose run would convert any value.
 pub fn int_expr(g: &mut ExprGen, d: u32) -> Option<Expr> {
     let caps = &g.env.caps;
-    let temporal: Vec<SqlType> =
-        [(cap::DATE, SqlType::Date), (cap::TIMESTAMP, SqlType::Timestamp)]
-            .into_iter()
-            .filter(|(c, _)| caps.has(c))
-            .map(|(_, t)| t)
-            .collect();
+    let temporal: Vec<SqlType> = [(cap::DATE, SqlType::Date), (cap::TIMESTAMP, SqlType::Timestamp)]
+        .into_iter()
+        .filter(|(c, _)| caps.has(c) && !g.env.loose)
+        .map(|(_, t)| t)
+        .collect();
     match g.rng.gen_range(0..3) {
         0 if !temporal.is_empty() => {
             let from = *temporal.choose(g.rng)?;
@@ -155,7 +155,7 @@ pub fn int_expr(g: &mut ExprGen, d: u32) -> Option<Expr> {
             // PostgreSQL's EXTRACT gives a numeric since 14; the others an integer.
             Some(Expr::Cast(Box::new(Expr::Func(f, vec![g.expr(from, d)])), SqlType::Int))
         }
-        1 if g.has(Func::DateDiff) && caps.has(cap::DATE) => {
+        1 if g.has(Func::DateDiff) && temporal.contains(&SqlType::Date) => {
             let (a, b) = (g.expr(SqlType::Date, d), g.expr(SqlType::Date, d));
             Some(Expr::Func(Func::DateDiff, vec![a, b]))
         }
@@ -221,18 +221,22 @@ pub fn write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) -> 
         (Func::DateAddDays | Func::DateAddMonths | Func::TsAddSeconds | Func::TsAddMonths, [_, n])
             if !matches!(n, Expr::Lit(Lit::Int(_))) =>
         {
-            let t = if matches!(f, Func::DateAddDays | Func::DateAddMonths) { SqlType::Date } else { SqlType::Timestamp };
+            let t =
+                if matches!(f, Func::DateAddDays | Func::DateAddMonths) { SqlType::Date } else { SqlType::Timestamp };
             let _ = write!(out, "CAST(NULL AS {})", d.cast_type(t));
         }
-        // `INTERVAL 'n' unit` is spelled alike in PostgreSQL, DuckDB and MariaDB; the first
-        // two add an INTERVAL to a date as a TIMESTAMP: cast back.
+        // PostgreSQL and DuckDB add an INTERVAL to a date as a TIMESTAMP: cast back.
         (Func::DateAddDays | Func::DateAddMonths, [x, Expr::Lit(Lit::Int(n))]) => {
             let unit = if f == Func::DateAddDays { "DAY" } else { "MONTH" };
-            let _ = write!(out, "CAST(({} + INTERVAL '{}' {unit}) AS {})", sql(x), n, d.cast_type(SqlType::Date));
+            let _ = write!(out, "CAST(({} + ", sql(x));
+            d.write_interval(out, *n, unit);
+            let _ = write!(out, ") AS {})", d.cast_type(SqlType::Date));
         }
         (Func::TsAddSeconds | Func::TsAddMonths, [x, Expr::Lit(Lit::Int(n))]) => {
             let unit = if f == Func::TsAddSeconds { "SECOND" } else { "MONTH" };
-            let _ = write!(out, "({} + INTERVAL '{n}' {unit})", sql(x));
+            let _ = write!(out, "({} + ", sql(x));
+            d.write_interval(out, *n, unit);
+            out.push(')');
         }
         (Func::DateDiff, [a, b]) => d.write_date_diff(out, a, b),
         (Func::ExtractYear | Func::ExtractMonth | Func::ExtractDay | Func::ExtractHour, [x]) => {
