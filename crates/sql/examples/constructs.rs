@@ -59,13 +59,18 @@ fn main() {
         let (ran, nonempty, found) = match &check {
             Check::Pass { nonempty } => (true, *nonempty, false),
             Check::Skip(why) => {
-                // CONSTRUCTS_SKIPS=1 shows why a check did not run, to find the construct at fault.
+                // CONSTRUCTS_SKIPS=1 shows why a check did not run or failed, to find the construct at fault.
                 if std::env::var_os("CONSTRUCTS_SKIPS").is_some() {
                     eprintln!("skip {i}: {why}");
                 }
                 (false, false, false)
             }
-            Check::Finding(ev) => (ev.class != FindingClass::Error, false, true),
+            Check::Finding(ev) => {
+                if std::env::var_os("CONSTRUCTS_SKIPS").is_some() {
+                    eprintln!("finding {i}: {} {:?}", ev.summary, constructs(&case));
+                }
+                (ev.class != FindingClass::Error, false, true)
+            }
         };
         for c in constructs(&case) {
             let t = tallies.entry(c).or_default();

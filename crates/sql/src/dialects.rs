@@ -500,11 +500,14 @@ impl Dialect for MariaDb {
         "JSON_LENGTH"
     }
 
-    /// Not JSON_VALUE: 10.11 reads an empty string element as NULL (`JSON_VALUE(JSON_ARRAY(''),
-    /// '$[0]') IS NULL` is 1, measured). JSON_EXTRACT keeps a string quoted and a JSON null
-    /// as `null`, which becomes NULL as the others give it.
+    /// Not JSON_VALUE: 10.11.14 reads an empty string as NULL (`JSON_VALUE(JSON_ARRAY(''),
+    /// '$[0]') IS NULL` is 1: MDEV-37428, <https://github.com/MariaDB/server/pull/4304>), which
+    /// `json_value` meets already. JSON_EXTRACT keeps a string quoted and a JSON null as `null`,
+    /// which becomes NULL as the others give it. JSON_UNQUOTE's text is utf8mb4_bin, an
+    /// "Illegal mix of collations" beside the session's: it gets the collation of casts.
     fn write_json_get(&self, out: &mut String, array: &str, i: i64) {
-        let _ = write!(out, "JSON_UNQUOTE(NULLIF(JSON_EXTRACT({array}, '$[{i}]'), 'null'))");
+        let c = self.collation_name(Collation::Binary);
+        let _ = write!(out, "(JSON_UNQUOTE(NULLIF(JSON_EXTRACT({array}, '$[{i}]'), 'null')) COLLATE {c})");
     }
 
     /// A quoted count is read as a decimal: `datetime + INTERVAL '1' SECOND` has

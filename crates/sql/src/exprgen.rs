@@ -233,8 +233,7 @@ impl<'a> ExprGen<'a> {
             SqlType::Text => self.text_expr(d),
             SqlType::Blob => self.column_or_literal(t),
             SqlType::Decimal => crate::typed::decimal_expr(self, d),
-            SqlType::Date => crate::typed::date_expr(self, d),
-            SqlType::Timestamp => crate::typed::timestamp_expr(self, d),
+            SqlType::Date | SqlType::Timestamp => crate::typed::temporal_expr(self, t, d),
         }
     }
 
@@ -548,7 +547,7 @@ impl<'a> ExprGen<'a> {
             11 => self.case(t, d),
             12 if self.subqueries => self.scalar_subquery(t, d),
             13 if self.aggregates => self.aggregate(t, d),
-            14 => crate::typed::int_expr(self, d)
+            14 | 15 => crate::typed::int_expr(self, d)
                 .or_else(|| self.generic_func(t, d))
                 .unwrap_or_else(|| self.column_or_literal(t)),
             _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),

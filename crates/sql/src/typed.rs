@@ -85,48 +85,29 @@ pub fn decimal_expr(g: &mut ExprGen, d: u32) -> Expr {
     }
 }
 
-/// Dates: chosen, or moved by days and months (`DATE_ADD` style arithmetic: MariaDB's
-/// `date + 1` is a number), or the date of a timestamp.
-pub fn date_expr(g: &mut ExprGen, d: u32) -> Expr {
-    let t = SqlType::Date;
-    match g.rng.gen_range(0..9) {
-        0 => g.case(t, d),
-        1 if g.subqueries => g.scalar_subquery(t, d),
-        2 if g.aggregates => g.aggregate(t, d),
-        3 => g.generic_func(t, d).unwrap_or_else(|| g.column_or_literal(t)),
-        4 if g.has(Func::DateAddDays) => {
-            let n = count(g, DAYS);
-            Expr::Func(Func::DateAddDays, vec![g.expr(t, d), n])
+/// Dates and timestamps: chosen, moved by an interval (dates by days and months with
+/// `DATE_ADD` style arithmetic: MariaDB's `date + 1` is a number; timestamps by seconds and
+/// months), a timestamp truncated to its month, or the other type cast. No differences of
+/// timestamps: an INTERVAL in PostgreSQL and DuckDB, a number in MariaDB.
+pub fn temporal_expr(g: &mut ExprGen, t: SqlType, d: u32) -> Expr {
+    let (adds, other, other_cap): ([(Func, &[i64]); 2], _, _) = match t {
+        SqlType::Date => {
+            ([(Func::DateAddDays, DAYS), (Func::DateAddMonths, MONTHS)], SqlType::Timestamp, cap::TIMESTAMP)
         }
-        5 if g.has(Func::DateAddMonths) => {
-            let n = count(g, MONTHS);
-            Expr::Func(Func::DateAddMonths, vec![g.expr(t, d), n])
-        }
-        6 if g.env.caps.has(cap::TIMESTAMP) => Expr::Cast(Box::new(g.expr(SqlType::Timestamp, d)), t),
-        _ => g.column_or_literal(t),
-    }
-}
-
-/// Timestamps: chosen, moved by seconds and months, truncated to the month, or a date at
-/// midnight. No timestamp differences: an INTERVAL in PostgreSQL and DuckDB, a number in
-/// MariaDB.
-pub fn timestamp_expr(g: &mut ExprGen, d: u32) -> Expr {
-    let t = SqlType::Timestamp;
+        _ => ([(Func::TsAddSeconds, SECONDS), (Func::TsAddMonths, MONTHS)], SqlType::Date, cap::DATE),
+    };
     match g.rng.gen_range(0..10) {
         0 => g.case(t, d),
         1 if g.subqueries => g.scalar_subquery(t, d),
         2 if g.aggregates => g.aggregate(t, d),
         3 => g.generic_func(t, d).unwrap_or_else(|| g.column_or_literal(t)),
-        4 if g.has(Func::TsAddSeconds) => {
-            let n = count(g, SECONDS);
-            Expr::Func(Func::TsAddSeconds, vec![g.expr(t, d), n])
+        k @ (4 | 5) if g.has(adds[k - 4].0) => {
+            let (f, counts) = adds[k - 4];
+            let n = count(g, counts);
+            Expr::Func(f, vec![g.expr(t, d), n])
         }
-        5 if g.has(Func::TsAddMonths) => {
-            let n = count(g, MONTHS);
-            Expr::Func(Func::TsAddMonths, vec![g.expr(t, d), n])
-        }
-        6 if g.has(Func::TruncMonth) => Expr::Func(Func::TruncMonth, vec![g.expr(t, d)]),
-        7 if g.env.caps.has(cap::DATE) => Expr::Cast(Box::new(g.expr(SqlType::Date, d)), t),
+        6 if t == SqlType::Timestamp && g.has(Func::TruncMonth) => Expr::Func(Func::TruncMonth, vec![g.expr(t, d)]),
+        7 if g.env.caps.has(other_cap) => Expr::Cast(Box::new(g.expr(other, d)), t),
         _ => g.column_or_literal(t),
     }
 }
@@ -141,8 +122,8 @@ pub fn int_expr(g: &mut ExprGen, d: u32) -> Option<Expr> {
         .filter(|(c, _)| caps.has(c) && !g.env.loose)
         .map(|(_, t)| t)
         .collect();
-    match g.rng.gen_range(0..3) {
-        0 if !temporal.is_empty() => {
+    match g.rng.gen_range(0..5) {
+        0..=2 if !temporal.is_empty() => {
             let from = *temporal.choose(g.rng)?;
             let fields: &[Func] = match from {
                 SqlType::Timestamp => &[Func::ExtractYear, Func::ExtractMonth, Func::ExtractDay, Func::ExtractHour],
@@ -155,7 +136,7 @@ pub fn int_expr(g: &mut ExprGen, d: u32) -> Option<Expr> {
             // PostgreSQL's EXTRACT gives a numeric since 14; the others an integer.
             Some(Expr::Cast(Box::new(Expr::Func(f, vec![g.expr(from, d)])), SqlType::Int))
         }
-        1 if g.has(Func::DateDiff) && temporal.contains(&SqlType::Date) => {
+        3 if g.has(Func::DateDiff) && temporal.contains(&SqlType::Date) => {
             let (a, b) = (g.expr(SqlType::Date, d), g.expr(SqlType::Date, d));
             Some(Expr::Func(Func::DateDiff, vec![a, b]))
         }
