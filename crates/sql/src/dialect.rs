@@ -466,31 +466,9 @@ pub trait Dialect: Sync + AsDialect {
         ("CAST(json_extract(json_object('k', ", "), '$.k') AS TEXT)")
     }
 
-    /// The function that builds a JSON array of its arguments.
-    fn json_array(&self) -> &'static str {
-        "json_array"
-    }
-
-    /// The function that counts a JSON array's elements.
-    fn json_array_length(&self) -> &'static str {
-        "json_array_length"
-    }
-
-    /// Element `i` of the JSON array `array` (SQL text) as text, NULL for a JSON null or a
-    /// missing element: SQLite's `json_extract` returns the SQL value, cast
-    /// (<https://sqlite.org/json1.html#jex>).
-    fn write_json_get(&self, out: &mut String, array: &str, i: i64) {
-        let _ = write!(out, "CAST(json_extract({array}, '$[{i}]') AS TEXT)");
-    }
-
-    /// `INTERVAL 'n' unit`, as PostgreSQL and DuckDB write it.
-    fn write_interval(&self, out: &mut String, n: i64, unit: &str) {
-        let _ = write!(out, "INTERVAL '{n}' {unit}");
-    }
-
-    /// `a - b` of two dates, in days.
-    fn write_date_diff(&self, out: &mut String, a: &Expr, b: &Expr) {
-        std_write_binary(self.as_dyn(), out, BinOp::Sub, a, b);
+    /// How the functions of dates, timestamps and JSON arrays are spelled.
+    fn typed_spelling(&self) -> &'static crate::typed::Spelling {
+        &crate::typed::STANDARD
     }
 
     /// Settings that change the plan of a query and never its answer, one alternative plan

@@ -9,6 +9,7 @@ use crate::dialect::{
     cap, std_binary_op, std_write_binary, std_write_func, write_args, AggArgs, ConfigVariant, Dialect, Explain,
     Profile, TypeNames, ANY_TYPE, SQLITE_OWN_FUNCS, TYPED_FUNCS,
 };
+use crate::typed::{JsonGet, Spelling, STANDARD};
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
 
@@ -109,13 +110,9 @@ impl Dialect for Postgres {
         ("(json_build_object('k', ", ") #>> '{k}')")
     }
 
-    fn json_array(&self) -> &'static str {
-        "json_build_array"
-    }
-
-    /// `->>` reads an element as text, NULL for a JSON null or past the end.
-    fn write_json_get(&self, out: &mut String, array: &str, i: i64) {
-        let _ = write!(out, "({array} ->> {i})");
+    fn typed_spelling(&self) -> &'static Spelling {
+        const SPELLING: Spelling = Spelling { json_array: "json_build_array", json_get: JsonGet::Arrow, ..STANDARD };
+        &SPELLING
     }
 
     fn profile(&self) -> &'static Profile {
@@ -290,8 +287,9 @@ impl Dialect for DuckDb {
 
     /// `->>` is `json_extract_string`: NULL for a JSON null or past the end (its
     /// `json_extract` would return the JSON text `null`).
-    fn write_json_get(&self, out: &mut String, array: &str, i: i64) {
-        let _ = write!(out, "({array} ->> {i})");
+    fn typed_spelling(&self) -> &'static Spelling {
+        const SPELLING: Spelling = Spelling { json_get: JsonGet::Arrow, ..STANDARD };
+        &SPELLING
     }
 
     fn profile(&self) -> &'static Profile {
@@ -491,34 +489,16 @@ impl Dialect for MariaDb {
         ("JSON_VALUE(JSON_OBJECT('k', ", "), '$.k')")
     }
 
-    fn json_array(&self) -> &'static str {
-        "JSON_ARRAY"
-    }
-
-    /// <https://mariadb.com/kb/en/json_length/>.
-    fn json_array_length(&self) -> &'static str {
-        "JSON_LENGTH"
-    }
-
-    /// Not JSON_VALUE: 10.11.14 reads an empty string as NULL (`JSON_VALUE(JSON_ARRAY(''),
-    /// '$[0]') IS NULL` is 1: MDEV-37428, <https://github.com/MariaDB/server/pull/4304>), which
-    /// `json_value` meets already. JSON_EXTRACT keeps a string quoted and a JSON null as `null`,
-    /// which becomes NULL as the others give it. JSON_UNQUOTE's text is utf8mb4_bin, an
-    /// "Illegal mix of collations" beside the session's: it gets the collation of casts.
-    fn write_json_get(&self, out: &mut String, array: &str, i: i64) {
-        let c = self.collation_name(Collation::Binary);
-        let _ = write!(out, "(JSON_UNQUOTE(NULLIF(JSON_EXTRACT({array}, '$[{i}]'), 'null')) COLLATE {c})");
-    }
-
-    /// A quoted count is read as a decimal: `datetime + INTERVAL '1' SECOND` has
-    /// microseconds (`2000-01-01 00:00:01.000000`, measured on 10.11), an integer count none.
-    fn write_interval(&self, out: &mut String, n: i64, unit: &str) {
-        let _ = write!(out, "INTERVAL {n} {unit}");
-    }
-
-    /// `date - date` is a number made of the digits (<https://mariadb.com/kb/en/datediff/>).
-    fn write_date_diff(&self, out: &mut String, a: &Expr, b: &Expr) {
-        write_args(self, out, "DATEDIFF", &[a.clone(), b.clone()]);
+    /// <https://mariadb.com/kb/en/json_length/>, <https://mariadb.com/kb/en/datediff/>.
+    fn typed_spelling(&self) -> &'static Spelling {
+        const SPELLING: Spelling = Spelling {
+            json_array: "JSON_ARRAY",
+            json_length: "JSON_LENGTH",
+            json_get: JsonGet::Unquote,
+            date_diff: true,
+            interval_quoted: false,
+        };
+        &SPELLING
     }
 
     fn profile(&self) -> &'static Profile {

@@ -6,7 +6,7 @@
 //! out, each with its reason at the place it would be generated.
 
 use crate::ast::{BinOp, Expr, Func, Lit, SqlType, ToSql};
-use crate::dialect::{cap, Dialect};
+use crate::dialect::{cap, write_args, Dialect};
 use crate::exprgen::ExprGen;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -210,16 +210,17 @@ pub fn write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) -> 
         (Func::DateAddDays | Func::DateAddMonths, [x, Expr::Lit(Lit::Int(n))]) => {
             let unit = if f == Func::DateAddDays { "DAY" } else { "MONTH" };
             let _ = write!(out, "CAST(({} + ", sql(x));
-            d.write_interval(out, *n, unit);
+            write_interval(d, out, *n, unit);
             let _ = write!(out, ") AS {})", d.cast_type(SqlType::Date));
         }
         (Func::TsAddSeconds | Func::TsAddMonths, [x, Expr::Lit(Lit::Int(n))]) => {
             let unit = if f == Func::TsAddSeconds { "SECOND" } else { "MONTH" };
             let _ = write!(out, "({} + ", sql(x));
-            d.write_interval(out, *n, unit);
+            write_interval(d, out, *n, unit);
             out.push(')');
         }
-        (Func::DateDiff, [a, b]) => d.write_date_diff(out, a, b),
+        (Func::DateDiff, [a, b]) if d.typed_spelling().date_diff => write_args(d, out, "DATEDIFF", args),
+        (Func::DateDiff, [a, b]) => crate::dialect::std_write_binary(d, out, BinOp::Sub, a, b),
         (Func::ExtractYear | Func::ExtractMonth | Func::ExtractDay | Func::ExtractHour, [x]) => {
             let field = match f {
                 Func::ExtractYear => "YEAR",
@@ -233,12 +234,12 @@ pub fn write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) -> 
         (Func::TruncMonth, [x]) => {
             let _ = write!(out, "CAST(date_trunc('month', {}) AS {})", sql(x), d.cast_type(SqlType::Timestamp));
         }
-        (Func::DecRound, _) => crate::dialect::write_args(d, out, "round", args),
+        (Func::DecRound, _) => write_args(d, out, "round", args),
         (Func::JsonArrayGet, [elements @ .., i]) => {
             let mut array = String::new();
-            crate::dialect::write_args(d, &mut array, d.json_array(), elements);
+            write_args(d, &mut array, d.typed_spelling().json_array, elements);
             match i {
-                Expr::Lit(Lit::Int(i)) => d.write_json_get(out, &array, *i),
+                Expr::Lit(Lit::Int(i)) => write_json_get(d, out, &array, *i),
                 // Only a reduced case has another index: as a value it reads nothing.
                 _ => {
                     let _ = write!(out, "CAST(NULL AS {})", d.cast_type(SqlType::Text));
@@ -246,12 +247,72 @@ pub fn write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) -> 
             }
         }
         (Func::JsonArrayLength, _) => {
-            out.push_str(d.json_array_length());
+            let spelling = d.typed_spelling();
+            out.push_str(spelling.json_length);
             out.push('(');
-            crate::dialect::write_args(d, out, d.json_array(), args);
+            write_args(d, out, spelling.json_array, args);
             out.push(')');
         }
         _ => return false,
     }
     true
+}
+
+/// How a dialect spells the functions of this module where the spellings differ.
+pub struct Spelling {
+    /// The function that builds a JSON array of its arguments.
+    pub json_array: &'static str,
+    /// The function that counts a JSON array's elements.
+    pub json_length: &'static str,
+    pub json_get: JsonGet,
+    /// `DATEDIFF(a, b)` for the days between two dates, not `a - b` (MariaDB's `date - date` is
+    /// a number made of the digits: <https://mariadb.com/kb/en/datediff/>).
+    pub date_diff: bool,
+    /// `INTERVAL '3' DAY`, not `INTERVAL 3 DAY`. MariaDB reads a quoted count as a decimal:
+    /// `datetime + INTERVAL '1' SECOND` has microseconds there (measured on 10.11).
+    pub interval_quoted: bool,
+}
+
+/// How element `i` of a JSON array is read as text, NULL for a JSON null or past the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonGet {
+    /// `CAST(json_extract(a, '$[i]') AS TEXT)`: SQLite's `json_extract` returns the SQL value
+    /// (<https://sqlite.org/json1.html#jex>).
+    ExtractCast,
+    /// `(a ->> i)`: PostgreSQL; DuckDB's `json_extract_string` (its `json_extract` would give
+    /// the JSON text `null`).
+    Arrow,
+    /// `JSON_UNQUOTE(NULLIF(JSON_EXTRACT(a, '$[i]'), 'null'))` in the cast collation. Not
+    /// MariaDB's JSON_VALUE: 10.11.14 reads an empty string as NULL (MDEV-37428,
+    /// <https://github.com/MariaDB/server/pull/4304>), which `json_value` meets already.
+    /// JSON_EXTRACT keeps a string quoted and a JSON null as `null`; JSON_UNQUOTE's text is
+    /// utf8mb4_bin, an "Illegal mix of collations" beside the session's.
+    Unquote,
+}
+
+/// SQLite's spelling, and the standard interval.
+pub const STANDARD: Spelling = Spelling {
+    json_array: "json_array",
+    json_length: "json_array_length",
+    json_get: JsonGet::ExtractCast,
+    date_diff: false,
+    interval_quoted: true,
+};
+
+fn write_interval(d: &dyn Dialect, out: &mut String, n: i64, unit: &str) {
+    let _ = match d.typed_spelling().interval_quoted {
+        true => write!(out, "INTERVAL '{n}' {unit}"),
+        false => write!(out, "INTERVAL {n} {unit}"),
+    };
+}
+
+fn write_json_get(d: &dyn Dialect, out: &mut String, array: &str, i: i64) {
+    let _ = match d.typed_spelling().json_get {
+        JsonGet::ExtractCast => write!(out, "CAST(json_extract({array}, '$[{i}]') AS {})", d.cast_type(SqlType::Text)),
+        JsonGet::Arrow => write!(out, "({array} ->> {i})"),
+        JsonGet::Unquote => {
+            let c = d.collation_name(crate::ast::Collation::Binary);
+            write!(out, "(JSON_UNQUOTE(NULLIF(JSON_EXTRACT({array}, '$[{i}]'), 'null')) COLLATE {c})")
+        }
+    };
 }

@@ -331,3 +331,29 @@ fn typed_constructs_are_generated_where_the_dialects_have_them() {
         }
     }
 }
+
+/// The spellings that differ: MariaDB's unquoted interval count, DATEDIFF and JSON_UNQUOTE,
+/// PostgreSQL's json_build_array and `->>`, SQLite's cast json_extract.
+#[test]
+fn typed_functions_print_per_dialect() {
+    let date = col("t0", "c0");
+    let s = select_from(
+        vec![
+            func(Func::TsAddSeconds, vec![col("t0", "c1"), int(-1)]),
+            func(Func::DateDiff, vec![date.clone(), date]),
+            func(Func::JsonArrayGet, vec![int(7), int(0)]),
+        ],
+        "t0",
+    );
+    let print = |d: &str| s.to_sql(by_name(d).unwrap_or_else(|| panic!("dialect {d}")));
+    assert_eq!(
+        print("postgres"),
+        "SELECT (t0.c1 + INTERVAL '-1' SECOND), (t0.c0 - t0.c0), (json_build_array(7) ->> 0) FROM t0"
+    );
+    assert_eq!(
+        print("mariadb"),
+        "SELECT (t0.c1 + INTERVAL -1 SECOND), DATEDIFF(t0.c0, t0.c0), \
+         (JSON_UNQUOTE(NULLIF(JSON_EXTRACT(JSON_ARRAY(7), '$[0]'), 'null')) COLLATE utf8mb4_nopad_bin) FROM t0"
+    );
+    assert!(print("sqlite").contains("CAST(json_extract(json_array(7), '$[0]') AS TEXT)"));
+}
