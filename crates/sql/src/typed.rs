@@ -96,18 +96,18 @@ pub fn temporal_expr(g: &mut ExprGen, t: SqlType, d: u32) -> Expr {
         }
         _ => ([(Func::TsAddSeconds, SECONDS), (Func::TsAddMonths, MONTHS)], SqlType::Date, cap::DATE),
     };
-    match g.rng.gen_range(0..10) {
+    match g.rng.gen_range(0..12) {
         0 => g.case(t, d),
         1 if g.subqueries => g.scalar_subquery(t, d),
         2 if g.aggregates => g.aggregate(t, d),
         3 => g.generic_func(t, d).unwrap_or_else(|| g.column_or_literal(t)),
-        k @ (4 | 5) if g.has(adds[k - 4].0) => {
-            let (f, counts) = adds[k - 4];
+        k @ 4..=7 if g.has(adds[k % 2].0) => {
+            let (f, counts) = adds[k % 2];
             let n = count(g, counts);
             Expr::Func(f, vec![g.expr(t, d), n])
         }
-        6 if t == SqlType::Timestamp && g.has(Func::TruncMonth) => Expr::Func(Func::TruncMonth, vec![g.expr(t, d)]),
-        7 if g.env.caps.has(other_cap) => Expr::Cast(Box::new(g.expr(other, d)), t),
+        8 if t == SqlType::Timestamp && g.has(Func::TruncMonth) => Expr::Func(Func::TruncMonth, vec![g.expr(t, d)]),
+        9 if g.env.caps.has(other_cap) => Expr::Cast(Box::new(g.expr(other, d)), t),
         _ => g.column_or_literal(t),
     }
 }
