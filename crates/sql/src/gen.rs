@@ -360,7 +360,7 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
             }
             let e = g.expr(t, 1);
             // A constant key is pointless, and SQLite reads a lone string as a column name.
-            if mentions_column(&e) {
+            if mentions_column(&e) && (env.loose || crate::typed::index_safe(&e)) {
                 expr = e;
             }
         } else if env.collations.len() > 1 && rng.gen_bool(0.2) {
@@ -377,7 +377,7 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
         let mut g = ExprGen::new(rng, env, scope);
         // Partial-index conditions may not contain subqueries.
         g.subqueries = false;
-        Some(g.predicate(1))
+        Some(g.predicate(1)).filter(|p| env.loose || crate::typed::index_safe(p))
     } else {
         None
     };

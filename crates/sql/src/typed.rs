@@ -258,6 +258,23 @@ pub fn write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) -> 
     true
 }
 
+/// Whether PostgreSQL takes `e` as an index key: it refuses functions not marked IMMUTABLE
+/// ("functions in index expression must be marked IMMUTABLE"), among them its JSON builders
+/// and the text of a date or timestamp (which depends on DateStyle). A cast to text is refused
+/// whatever it casts: the tree does not say what type its operand has.
+pub fn index_safe(e: &Expr) -> bool {
+    let mut safe = true;
+    e.visit(&mut |x| {
+        if matches!(
+            x,
+            Expr::Func(Func::JsonValue | Func::JsonArrayGet | Func::JsonArrayLength, _) | Expr::Cast(_, SqlType::Text)
+        ) {
+            safe = false;
+        }
+    });
+    safe
+}
+
 /// How a dialect spells the functions of this module where the spellings differ.
 pub struct Spelling {
     /// The function that builds a JSON array of its arguments.

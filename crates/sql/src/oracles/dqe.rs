@@ -49,15 +49,19 @@ impl OracleRules for Dqe {
     }
 
     fn shape(&self, g: &mut ExprGen, q: &mut Query, depth: u32) {
-        let env = g.env;
+        // The statements have no WITH: the predicate's subqueries read no CTE or derived table
+        // of the query (a UNION member reading `w1` was "no such table" in SQLite).
+        let mut env = g.env.clone();
+        env.tables.truncate(env.tables.len() - env.own);
+        env.own = 0;
         let base: Vec<usize> = (0..env.tables.len()).filter(|&t| !env.tables[t].view).collect();
         let Some(&ti) = base.choose(g.rng) else { return };
         let table = &env.tables[ti];
         if table.columns.is_empty() {
             return;
         }
-        g.scope = scope_of(env, ti, &table.name);
-        let pred = target_predicate(g, ti, depth, false);
+        let mut g = ExprGen::new(&mut *g.rng, &env, scope_of(&env, ti, &table.name));
+        let pred = target_predicate(&mut g, ti, depth, false);
         let c = &table.columns[g.rng.gen_range(0..table.columns.len())];
         q.select = Select {
             items: vec![Item { expr: Expr::Lit(marker(c.ty)), alias: Some(c.name.clone()) }],
