@@ -60,8 +60,19 @@ fn main() {
         let check = kind.check(case.oracle, &case, &mut engines, &opts);
         let (ran, nonempty, found) = match &check {
             Check::Pass { nonempty } => (true, *nonempty, false),
-            Check::Skip(_) => (false, false, false),
-            Check::Finding(ev) => (ev.class != FindingClass::Error, false, true),
+            Check::Skip(why) => {
+                // CONSTRUCTS_SKIPS=1 shows why a check did not run or failed, to find the construct at fault.
+                if std::env::var_os("CONSTRUCTS_SKIPS").is_some() {
+                    eprintln!("skip {i}: {why}");
+                }
+                (false, false, false)
+            }
+            Check::Finding(ev) => {
+                if std::env::var_os("CONSTRUCTS_SKIPS").is_some() {
+                    eprintln!("finding {i}: {} {:?}", ev.summary, constructs(&case));
+                }
+                (ev.class != FindingClass::Error, false, true)
+            }
         };
         for c in constructs(&case) {
             if why.as_deref() == Some(c.as_str()) && !ran {

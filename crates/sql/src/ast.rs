@@ -20,6 +20,8 @@ pub enum Lit {
     Decimal(String),
     /// A calendar date, `YYYY-MM-DD`.
     Date(String),
+    /// A date and time to the second, `YYYY-MM-DD hh:mm:ss`.
+    Timestamp(String),
 }
 
 impl Lit {
@@ -32,6 +34,7 @@ impl Lit {
             Lit::Blob(b) if b.is_empty() => 1,
             Lit::Decimal(d) if d == "0.00" => 1,
             Lit::Date(d) if d == "2000-01-01" => 1,
+            Lit::Timestamp(t) if t == "2000-01-01 00:00:00" => 1,
             _ => 2,
         }
     }
@@ -48,6 +51,8 @@ pub enum SqlType {
     /// `DECIMAL(12,2)`: exact, two digits after the point.
     Decimal,
     Date,
+    /// A date and time without time zone, whole seconds (`DATETIME` in MariaDB).
+    Timestamp,
 }
 
 /// Collations every engine spells differently or lacks; see [`Dialect::collation_name`].
@@ -149,14 +154,30 @@ pub enum Func {
     /// The text of key `k` of a JSON object built from the argument: `json_object` and a JSON
     /// path read, as each dialect spells them (`Dialect::json_value`).
     JsonValue,
+    /// `date + INTERVAL 'n' DAY` (and MONTH), back to a DATE; `n` is a literal argument.
+    DateAddDays,
+    DateAddMonths,
+    /// `timestamp + INTERVAL 'n' SECOND` (and MONTH).
+    TsAddSeconds,
+    TsAddMonths,
+    /// `date - date` in days (`DATEDIFF` in MariaDB).
+    DateDiff,
+    /// `EXTRACT(field FROM x)` of a date or timestamp.
+    ExtractYear,
+    ExtractMonth,
+    ExtractDay,
+    ExtractHour,
+    /// `date_trunc('month', timestamp)`, as a TIMESTAMP.
+    TruncMonth,
+    /// `round(decimal, n)`: an exact decimal rounded half away from zero.
+    DecRound,
+    /// Element `i` (the last, literal argument) of a JSON array built from the others, as text.
+    JsonArrayGet,
+    /// The length of a JSON array built from the arguments.
+    JsonArrayLength,
 }
 
 impl Func {
-    /// Builds a JSON value on the way: PostgreSQL's JSON constructors are not immutable.
-    pub fn builds_json(self) -> bool {
-        matches!(self, Func::JsonValue)
-    }
-
     pub const ALL: &'static [Func] = &[
         Func::Abs,
         Func::Length,
@@ -181,6 +202,19 @@ impl Func {
         Func::Max,
         Func::Min,
         Func::JsonValue,
+        Func::DateAddDays,
+        Func::DateAddMonths,
+        Func::TsAddSeconds,
+        Func::TsAddMonths,
+        Func::DateDiff,
+        Func::ExtractYear,
+        Func::ExtractMonth,
+        Func::ExtractDay,
+        Func::ExtractHour,
+        Func::TruncMonth,
+        Func::DecRound,
+        Func::JsonArrayGet,
+        Func::JsonArrayLength,
     ];
 
     /// The standard (SQLite) spelling, also used in capabilities and signatures.
@@ -209,6 +243,19 @@ impl Func {
             Func::Max => "max",
             Func::Min => "min",
             Func::JsonValue => "json_value",
+            Func::DateAddDays => "date_add_days",
+            Func::DateAddMonths => "date_add_months",
+            Func::TsAddSeconds => "timestamp_add_seconds",
+            Func::TsAddMonths => "timestamp_add_months",
+            Func::DateDiff => "date_diff",
+            Func::ExtractYear => "extract_year",
+            Func::ExtractMonth => "extract_month",
+            Func::ExtractDay => "extract_day",
+            Func::ExtractHour => "extract_hour",
+            Func::TruncMonth => "date_trunc",
+            Func::DecRound => "round_decimal",
+            Func::JsonArrayGet => "json_array_get",
+            Func::JsonArrayLength => "json_array_length",
         }
     }
 }

@@ -120,6 +120,12 @@ pub mod cap {
     pub const DECIMAL: &str = "decimal";
     /// `DATE` columns and `DATE 'YYYY-MM-DD'` literals, compared, ordered, cast to text.
     pub const DATE: &str = "date";
+    /// `TIMESTAMP` columns (MariaDB's `DATETIME`) and `TIMESTAMP 'YYYY-MM-DD hh:mm:ss'`
+    /// literals to the second: compared, ordered, grouped, cast to and from DATE and to text,
+    /// which PostgreSQL, DuckDB and MariaDB all print `YYYY-MM-DD hh:mm:ss` (measured on
+    /// 15.18, 1.1.3 and 2.0.0, 10.11). Fractions of a second are left out: each prints them
+    /// its own way.
+    pub const TIMESTAMP: &str = "timestamp";
     /// A subquery in the ON condition of an outer join. Common; DuckDB 1.1.3 refuses it ("Cannot
     /// perform non-inner join on subquery"), 2.0.0 has it.
     pub const JOIN_ON_SUBQUERY: &str = "join-on-subquery";
@@ -180,8 +186,16 @@ pub struct AggArgs {
 }
 
 /// Every column type, for dialects that take any argument.
-pub const ANY_TYPE: &[SqlType] =
-    &[SqlType::Bool, SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Blob, SqlType::Decimal, SqlType::Date];
+pub const ANY_TYPE: &[SqlType] = &[
+    SqlType::Bool,
+    SqlType::Int,
+    SqlType::Real,
+    SqlType::Text,
+    SqlType::Blob,
+    SqlType::Decimal,
+    SqlType::Date,
+    SqlType::Timestamp,
+];
 
 /// The capability that says `func` takes an argument of type `t` (see [`AggArgs`]).
 pub fn agg_cap(func: Agg, t: SqlType) -> String {
@@ -198,6 +212,7 @@ pub struct TypeNames {
     pub blob: &'static str,
     pub decimal: &'static str,
     pub date: &'static str,
+    pub timestamp: &'static str,
 }
 
 impl TypeNames {
@@ -210,6 +225,7 @@ impl TypeNames {
             SqlType::Blob => self.blob,
             SqlType::Decimal => self.decimal,
             SqlType::Date => self.date,
+            SqlType::Timestamp => self.timestamp,
         }
     }
 }
@@ -236,6 +252,22 @@ pub struct Profile {
 /// `unicode` differ where they exist (`hex(10)` is `'3130'` in SQLite). Every other dialect lacks
 /// them.
 pub const SQLITE_OWN_FUNCS: &[Func] = &[Func::Hex, Func::Quote, Func::Typeof, Func::Unicode];
+
+/// The functions of dates, timestamps and exact decimals, which only dialects with those
+/// types have (SQLite's dates are text, its DECIMAL a REAL).
+pub const TYPED_FUNCS: &[Func] = &[
+    Func::DateAddDays,
+    Func::DateAddMonths,
+    Func::TsAddSeconds,
+    Func::TsAddMonths,
+    Func::DateDiff,
+    Func::ExtractYear,
+    Func::ExtractMonth,
+    Func::ExtractDay,
+    Func::ExtractHour,
+    Func::TruncMonth,
+    Func::DecRound,
+];
 
 /// `self` as a trait object, for the printer's recursion; implemented once for every dialect.
 pub trait AsDialect {
@@ -449,6 +481,12 @@ pub trait Dialect: Sync + AsDialect {
     fn json_value(&self) -> (&'static str, &'static str) {
         ("CAST(json_extract(json_object('k', ", "), '$.k') AS TEXT)")
     }
+
+    /// How the functions of dates, timestamps and JSON arrays are spelled.
+    fn typed_spelling(&self) -> &'static crate::typed::Spelling {
+        &crate::typed::STANDARD
+    }
+
     /// Settings that change the plan of a query and never its answer, one alternative plan
     /// each, for the `dqp` oracle: by default those of `config`. A setting an engine does not
     /// know is an error, so each list holds only what every release crosscheck meets accepts.
@@ -499,6 +537,9 @@ pub fn write_args(d: &dyn Dialect, out: &mut String, name: &str, args: &[Expr]) 
 
 /// A function call as the dialect names it, `iif` as a CASE where it has none.
 pub fn std_write_func(d: &dyn Dialect, out: &mut String, f: Func, args: &[Expr]) {
+    if crate::typed::write_func(d, out, f, args) {
+        return;
+    }
     if f == Func::JsonValue {
         let (open, close) = d.json_value();
         out.push_str(open);
@@ -554,8 +595,9 @@ static SQLITE: Profile = Profile {
             cap::SIMULTANEOUS_SET,
         ],
     ],
-    // The reference dialect: the others are compared with it.
-    lacks_funcs: &[],
+    // The reference dialect: the others are compared with it. It has no date, timestamp or
+    // exact decimal type.
+    lacks_funcs: &[TYPED_FUNCS],
     // Any value: sum() reads text and blobs as numbers, min() and max() compare any two
     // values (https://sqlite.org/lang_aggfunc.html).
     aggregates: &[
@@ -594,6 +636,7 @@ static SQLITE: Profile = Profile {
         blob: "BLOB",
         decimal: "DECIMAL(12,2)",
         date: "DATE",
+        timestamp: "TIMESTAMP",
     },
     client: "sqlite3 < FILE",
 };

@@ -7,8 +7,9 @@
 use crate::ast::{Agg, BinOp, Collation, Expr, Func, SqlType, ToSql};
 use crate::dialect::{
     cap, std_binary_op, std_write_binary, std_write_func, write_args, AggArgs, ConfigVariant, Dialect, Explain,
-    Profile, TypeNames, ANY_TYPE, SQLITE_OWN_FUNCS,
+    Profile, TypeNames, ANY_TYPE, SQLITE_OWN_FUNCS, TYPED_FUNCS,
 };
+use crate::typed::{JsonGet, Spelling, STANDARD};
 // Writing into a String cannot fail: write!'s Result is always Ok and is dropped.
 use std::fmt::Write as _;
 
@@ -17,7 +18,8 @@ use std::fmt::Write as _;
 pub struct Postgres;
 
 /// PostgreSQL's types with an order (min, max): not boolean, not bytea.
-const ORDERED: &[SqlType] = &[SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Decimal, SqlType::Date];
+const ORDERED: &[SqlType] =
+    &[SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Decimal, SqlType::Date, SqlType::Timestamp];
 
 static POSTGRES: Profile = Profile {
     name: "postgres",
@@ -38,6 +40,7 @@ static POSTGRES: Profile = Profile {
             cap::ROW_VALUES,
             cap::DECIMAL,
             cap::DATE,
+            cap::TIMESTAMP,
             cap::DML_SELF_SUBQUERY,
             cap::SIMULTANEOUS_SET,
         ],
@@ -97,6 +100,7 @@ static POSTGRES: Profile = Profile {
         blob: "BYTEA",
         decimal: "DECIMAL(12,2)",
         date: "DATE",
+        timestamp: "TIMESTAMP",
     },
     client: "psql -X -f FILE",
 };
@@ -105,6 +109,11 @@ impl Dialect for Postgres {
     /// <https://www.postgresql.org/docs/15/functions-json.html>: `#>>` reads a path as text.
     fn json_value(&self) -> (&'static str, &'static str) {
         ("(json_build_object('k', ", ") #>> '{k}')")
+    }
+
+    fn typed_spelling(&self) -> &'static Spelling {
+        const SPELLING: Spelling = Spelling { json_array: "json_build_array", json_get: JsonGet::Arrow, ..STANDARD };
+        &SPELLING
     }
 
     fn profile(&self) -> &'static Profile {
@@ -245,6 +254,7 @@ static DUCKDB: Profile = Profile {
             cap::SET_OPS_ALL,
             cap::DECIMAL,
             cap::DATE,
+            cap::TIMESTAMP,
             cap::DML_SELF_SUBQUERY,
             cap::SIMULTANEOUS_SET,
         ],
@@ -273,6 +283,7 @@ static DUCKDB: Profile = Profile {
         blob: "BLOB",
         decimal: "DECIMAL(12,2)",
         date: "DATE",
+        timestamp: "TIMESTAMP",
     },
     // The engine is DuckDB's Python module; the CLI (PyPI duckdb-cli) may be another version.
     client: "duckdb < FILE (the CLI of PyPI duckdb-cli; the engine version below is the Python module's)",
@@ -282,6 +293,13 @@ impl Dialect for DuckDb {
     /// <https://duckdb.org/docs/stable/data/json/json_functions>.
     fn json_value(&self) -> (&'static str, &'static str) {
         ("json_extract_string(json_object('k', ", "), '$.k')")
+    }
+
+    /// `->>` is `json_extract_string`: NULL for a JSON null or past the end (its
+    /// `json_extract` would return the JSON text `null`).
+    fn typed_spelling(&self) -> &'static Spelling {
+        const SPELLING: Spelling = Spelling { json_get: JsonGet::Arrow, ..STANDARD };
+        &SPELLING
     }
 
     fn profile(&self) -> &'static Profile {
@@ -434,11 +452,13 @@ static MARIADB: Profile = Profile {
             cap::ROW_VALUES,
             cap::DECIMAL,
             cap::DATE,
+            cap::TIMESTAMP,
         ],
     ],
     // length() counts bytes: left out. round() of a DOUBLE
     // halfway case goes to even (ROUND(2.5e0) = 2; SQLite and DuckDB give 3.0): left out.
-    lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Length, Func::Round]],
+    // No date_trunc (https://mariadb.com/kb/en/date-time-functions/).
+    lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Length, Func::Round, Func::TruncMonth]],
     // Any value: SUM reads strings and binary strings as numbers, MIN and MAX compare any
     // (https://mariadb.com/kb/en/sum/, https://mariadb.com/kb/en/min/).
     aggregates: &[
@@ -485,6 +505,9 @@ static MARIADB: Profile = Profile {
         blob: "VARBINARY(100)",
         decimal: "DECIMAL(12,2)",
         date: "DATE",
+        // TIMESTAMP is a time-zone-converted 1970-2038 type: DATETIME is the plain one
+        // (https://mariadb.com/kb/en/datetime/).
+        timestamp: "DATETIME",
     },
     client: "mariadb < FILE",
 };
@@ -493,6 +516,18 @@ impl Dialect for MariaDb {
     /// <https://mariadb.com/kb/en/json_value/>.
     fn json_value(&self) -> (&'static str, &'static str) {
         ("JSON_VALUE(JSON_OBJECT('k', ", "), '$.k')")
+    }
+
+    /// <https://mariadb.com/kb/en/json_length/>, <https://mariadb.com/kb/en/datediff/>.
+    fn typed_spelling(&self) -> &'static Spelling {
+        const SPELLING: Spelling = Spelling {
+            json_array: "JSON_ARRAY",
+            json_length: "JSON_LENGTH",
+            json_get: JsonGet::Unquote,
+            date_diff: true,
+            interval_quoted: false,
+        };
+        &SPELLING
     }
 
     fn profile(&self) -> &'static Profile {
@@ -519,6 +554,7 @@ impl Dialect for MariaDb {
             SqlType::Blob => "BINARY",
             SqlType::Decimal => "DECIMAL(12,2)",
             SqlType::Date => "DATE",
+            SqlType::Timestamp => "DATETIME",
         }
     }
 
@@ -710,7 +746,20 @@ static GLUESQL: Profile = Profile {
     // No instr; round() takes one argument; substr with a start below 1 counts differently;
     // greatest() refuses NULL ("non-comparable") where SQLite's max() returns NULL; replace()
     // not checked: left out.
-    lacks_funcs: &[SQLITE_OWN_FUNCS, &[Func::Replace, Func::Instr, Func::Round, Func::Max, Func::Min, Func::JsonValue]],
+    lacks_funcs: &[
+        SQLITE_OWN_FUNCS,
+        TYPED_FUNCS,
+        &[
+            Func::Replace,
+            Func::Instr,
+            Func::Round,
+            Func::Max,
+            Func::Min,
+            Func::JsonValue,
+            Func::JsonArrayGet,
+            Func::JsonArrayLength,
+        ],
+    ],
     // Not measured beyond what the first campaigns met: SUM over text is an error it reports
     // (expected below), so the generator writes it as before.
     aggregates: &[
@@ -744,6 +793,7 @@ static GLUESQL: Profile = Profile {
         blob: "BYTEA",
         decimal: "DECIMAL",
         date: "DATE",
+        timestamp: "TIMESTAMP",
     },
     client: "gluesql (the crate's CLI, gluesql-cli) < FILE",
 };

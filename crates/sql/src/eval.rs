@@ -217,7 +217,9 @@ impl Eval<'_> {
             Lit::Real(f) => V::Real(*f),
             Lit::Text(s) => V::Text(s.clone()),
             Lit::Blob(b) => V::Blob(b.clone()),
-            Lit::Decimal(_) | Lit::Date(_) => return unknown("a DECIMAL or DATE literal"),
+            Lit::Decimal(_) | Lit::Date(_) | Lit::Timestamp(_) => {
+                return unknown("a DECIMAL, DATE or TIMESTAMP literal")
+            }
         })
     }
 
@@ -226,7 +228,9 @@ impl Eval<'_> {
             return unknown(format!("{table}.{column} is not in the pivot row"));
         };
         let v = match (&c.value, c.ty) {
-            (_, Some(SqlType::Decimal | SqlType::Date)) => return unknown("a DECIMAL or DATE column"),
+            (_, Some(SqlType::Decimal | SqlType::Date | SqlType::Timestamp)) => {
+                return unknown("a DECIMAL, DATE or TIMESTAMP column")
+            }
             (Value::Null, _) => V::Null,
             (Value::Bool(b), _) => V::Bool(*b),
             (Value::Int(i), _) => V::Int(*i),
@@ -237,7 +241,7 @@ impl Eval<'_> {
         };
         let aff = match c.ty {
             Some(SqlType::Int | SqlType::Real | SqlType::Bool | SqlType::Decimal) => Aff::Numeric,
-            Some(SqlType::Text | SqlType::Date) => Aff::Text,
+            Some(SqlType::Text | SqlType::Date | SqlType::Timestamp) => Aff::Text,
             Some(SqlType::Blob) | None => Aff::Blob,
         };
         Ok(Op { v, aff, coll: Some(c.collate.unwrap_or(Collation::Binary)), wide: true })

@@ -49,7 +49,7 @@ pub struct Env {
 }
 
 /// The number of column types, the length of per-type tables.
-pub const TYPES: usize = 7;
+pub const TYPES: usize = 8;
 
 pub fn ty_index(t: SqlType) -> usize {
     match t {
@@ -60,6 +60,7 @@ pub fn ty_index(t: SqlType) -> usize {
         SqlType::Blob => 4,
         SqlType::Decimal => 5,
         SqlType::Date => 6,
+        SqlType::Timestamp => 7,
     }
 }
 
@@ -74,6 +75,7 @@ pub fn lit_type(l: &Lit) -> Option<SqlType> {
         Lit::Blob(_) => Some(SqlType::Blob),
         Lit::Decimal(_) => Some(SqlType::Decimal),
         Lit::Date(_) => Some(SqlType::Date),
+        Lit::Timestamp(_) => Some(SqlType::Timestamp),
     }
 }
 
@@ -106,17 +108,7 @@ pub fn edge_value(rng: &mut ChaCha8Rng, t: SqlType, huge: bool) -> Lit {
             const B: &[&[u8]] = &[b"", b"\x00", b"a", b"\xff", b"ab"];
             Lit::Blob(B.choose(rng).unwrap_or(&&b""[..]).to_vec())
         }
-        SqlType::Decimal => {
-            // Within DECIMAL(12,2), so that every engine stores each exactly.
-            const D: &[&str] = &["0.00", "0.01", "-0.01", "1.50", "-2.25", "3.25", "100.00", "99999.99", "-99999.99"];
-            Lit::Decimal(D.choose(rng).unwrap_or(&"0.00").to_string())
-        }
-        SqlType::Date => {
-            // Leap days, the ends of months and years, both ends of 32-bit Unix time.
-            const D: &[&str] =
-                &["2000-01-01", "2000-02-29", "1999-12-31", "2020-02-29", "2024-03-01", "1970-01-01", "2038-01-19"];
-            Lit::Date(D.choose(rng).unwrap_or(&"2000-01-01").to_string())
-        }
+        SqlType::Decimal | SqlType::Date | SqlType::Timestamp => crate::typed::edge_value(rng, t).unwrap_or(Lit::Null),
     }
 }
 
@@ -141,26 +133,13 @@ pub struct ExprGen<'a> {
     pub next_alias: u32,
     /// Generating the inner query of a forced two-level correlation.
     nested: bool,
-    /// Writing an index key or a partial index's condition, where PostgreSQL takes only
-    /// functions it calls immutable: not its JSON constructors (error 42P17).
-    pub index_definition: bool,
 }
 
 const TYPES_LOOSE: &[SqlType] = &[SqlType::Int, SqlType::Int, SqlType::Real, SqlType::Text, SqlType::Text];
 
 impl<'a> ExprGen<'a> {
     pub fn new(rng: &'a mut ChaCha8Rng, env: &'a Env, scope: Vec<ScopeCol>) -> ExprGen<'a> {
-        ExprGen {
-            rng,
-            env,
-            scope,
-            group_keys: None,
-            aggregates: false,
-            subqueries: true,
-            next_alias: 0,
-            nested: false,
-            index_definition: false,
-        }
+        ExprGen { rng, env, scope, group_keys: None, aggregates: false, subqueries: true, next_alias: 0, nested: false }
     }
 
     fn col(&self, sc: &ScopeCol) -> &'a ColInfo {
@@ -199,7 +178,7 @@ impl<'a> ExprGen<'a> {
     }
 
     /// A column of type `t` (any column when loose), or a literal if there is none.
-    fn column_or_literal(&mut self, t: SqlType) -> Expr {
+    pub(crate) fn column_or_literal(&mut self, t: SqlType) -> Expr {
         if let Some(keys) = &self.group_keys {
             let fit: Vec<&Expr> =
                 keys.iter().filter(|(_, kt)| self.env.loose || *kt == Some(t)).map(|(e, _)| e).collect();
@@ -255,13 +234,13 @@ impl<'a> ExprGen<'a> {
             SqlType::Real => self.real_expr(d),
             SqlType::Text => self.text_expr(d),
             SqlType::Blob => self.column_or_literal(t),
-            SqlType::Decimal => self.decimal_expr(d),
-            SqlType::Date => self.date_expr(d),
+            SqlType::Decimal => crate::typed::decimal_expr(self, d),
+            SqlType::Date | SqlType::Timestamp => crate::typed::temporal_expr(self, t, d),
         }
     }
 
-    fn has(&self, f: Func) -> bool {
-        self.env.funcs.contains(&f) && !(self.index_definition && f.builds_json())
+    pub(crate) fn has(&self, f: Func) -> bool {
+        self.env.funcs.contains(&f)
     }
 
     /// A value stored in the column `e` names, if `e` is a column with values.
@@ -341,6 +320,7 @@ impl<'a> ExprGen<'a> {
             }
             17 => self.case(SqlType::Bool, d),
             19 if self.env.caps.has(cap::ROW_VALUES) => self.row_predicate(d),
+            20 => crate::typed::mixed_comparison(self, d).unwrap_or_else(|| self.comparison(d)),
             18 if self.env.loose => {
                 // A non-boolean value used as a truth value.
                 let t = self.any_type();
@@ -526,7 +506,7 @@ impl<'a> ExprGen<'a> {
     }
 
     /// `(SELECT MIN(x) FROM ...)`: a scalar subquery that returns exactly one row.
-    fn scalar_subquery(&mut self, t: SqlType, d: u32) -> Expr {
+    pub(crate) fn scalar_subquery(&mut self, t: SqlType, d: u32) -> Expr {
         match self.subquery_select(t, d) {
             Some((mut sel, ty)) if self.env.loose || ty == t => {
                 let arg = sel.items[0].expr.clone();
@@ -542,7 +522,7 @@ impl<'a> ExprGen<'a> {
         }
     }
 
-    fn case(&mut self, t: SqlType, d: u32) -> Expr {
+    pub(crate) fn case(&mut self, t: SqlType, d: u32) -> Expr {
         let n = self.rng.gen_range(1..=2);
         let operand = if self.rng.gen_bool(0.3) {
             let ot = self.any_type();
@@ -562,7 +542,7 @@ impl<'a> ExprGen<'a> {
     }
 
     /// coalesce / nullif / ifnull / iif / scalar max / min, all of type `t`.
-    fn generic_func(&mut self, t: SqlType, d: u32) -> Option<Expr> {
+    pub(crate) fn generic_func(&mut self, t: SqlType, d: u32) -> Option<Expr> {
         const F: &[Func] = &[Func::Coalesce, Func::Nullif, Func::Ifnull, Func::Iif, Func::Max, Func::Min];
         let f = *F.choose(self.rng)?;
         if !self.has(f) {
@@ -614,6 +594,9 @@ impl<'a> ExprGen<'a> {
             11 => self.case(t, d),
             12 if self.subqueries => self.scalar_subquery(t, d),
             13 if self.aggregates => self.aggregate(t, d),
+            14 | 15 => crate::typed::int_expr(self, d)
+                .or_else(|| self.generic_func(t, d))
+                .unwrap_or_else(|| self.column_or_literal(t)),
             _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
         }
     }
@@ -685,11 +668,12 @@ impl<'a> ExprGen<'a> {
                 Expr::Func(Func::Typeof, vec![self.expr(a, d)])
             }
             7 => {
-                // Real-to-text spelling is implementation-defined: only integers, text, and
-                // dates (ISO `YYYY-MM-DD` in every engine with dates).
+                // Real-to-text spelling is implementation-defined: only integers, text, dates
+                // and timestamps (ISO `YYYY-MM-DD hh:mm:ss` in every engine with them).
                 let from = match self.env.loose {
                     true => self.any_type(),
                     false if self.env.caps.has(cap::DATE) && self.rng.gen_bool(0.3) => SqlType::Date,
+                    false if self.env.caps.has(cap::TIMESTAMP) && self.rng.gen_bool(0.3) => SqlType::Timestamp,
                     false => SqlType::Int,
                 };
                 Expr::Cast(Box::new(self.expr(from, d)), t)
@@ -701,48 +685,10 @@ impl<'a> ExprGen<'a> {
             9 => self.case(t, d),
             10 if self.aggregates => self.aggregate(t, d),
             11 if self.subqueries => self.scalar_subquery(t, d),
-            12 if self.has(Func::JsonValue) => {
-                // Integers and text only: JSON spells reals, booleans and blobs per engine.
-                let from = if self.rng.gen() { SqlType::Int } else { SqlType::Text };
-                let mut arg = self.expr(from, d);
-                if self.env.loose {
-                    arg = Expr::Cast(Box::new(arg), from);
-                }
-                Expr::Func(Func::JsonValue, vec![arg])
-            }
+            12 => crate::typed::json_text(self, d)
+                .or_else(|| self.generic_func(t, d))
+                .unwrap_or_else(|| self.column_or_literal(t)),
             _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
-        }
-    }
-
-    /// Sums and differences of exact decimals (products grow the scale past what engines
-    /// agree to keep, quotients round by engine), their absolute values, choices and subqueries.
-    fn decimal_expr(&mut self, d: u32) -> Expr {
-        let t = SqlType::Decimal;
-        match self.rng.gen_range(0..9) {
-            0..=2 => {
-                let op = if self.rng.gen() { BinOp::Add } else { BinOp::Sub };
-                let (a, b) = (self.expr(t, d), self.expr(t, d));
-                Expr::bin(op, a, b)
-            }
-            3 => Expr::un(UnOp::Neg, self.expr(t, d)),
-            4 if self.has(Func::Abs) => Expr::Func(Func::Abs, vec![self.expr(t, d)]),
-            5 => self.case(t, d),
-            6 if self.subqueries => self.scalar_subquery(t, d),
-            7 if self.aggregates => self.aggregate(t, d),
-            _ => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
-        }
-    }
-
-    /// Dates are chosen, not computed: date arithmetic means another thing in each engine
-    /// (MariaDB's `date + 1` is a number).
-    fn date_expr(&mut self, d: u32) -> Expr {
-        let t = SqlType::Date;
-        match self.rng.gen_range(0..6) {
-            0 => self.case(t, d),
-            1 if self.subqueries => self.scalar_subquery(t, d),
-            2 if self.aggregates => self.aggregate(t, d),
-            3 => self.generic_func(t, d).unwrap_or_else(|| self.column_or_literal(t)),
-            _ => self.column_or_literal(t),
         }
     }
 

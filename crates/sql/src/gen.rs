@@ -200,7 +200,7 @@ fn column_types(caps: &Caps, loose: bool) -> Vec<SqlType> {
     if caps.has(cap::BOOL_TYPE) && !loose {
         types.push(SqlType::Bool);
     }
-    for (c, t) in [(cap::DECIMAL, SqlType::Decimal), (cap::DATE, SqlType::Date)] {
+    for (c, t) in [(cap::DECIMAL, SqlType::Decimal), (cap::DATE, SqlType::Date), (cap::TIMESTAMP, SqlType::Timestamp)] {
         if caps.has(c) && !loose {
             types.push(t);
         }
@@ -386,7 +386,6 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
         if env.caps.has(cap::EXPR_INDEX) && rng.gen_bool(0.3) {
             let mut g = ExprGen::new(rng, env, scope.clone());
             g.subqueries = false;
-            g.index_definition = true;
             let mut t = col.ty.unwrap_or(SqlType::Int);
             // A key that overflows is a real in SQLite and an error elsewhere, and an error
             // in index maintenance loses the row on that engine only: the engines would then
@@ -397,7 +396,7 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
             }
             let e = g.expr(t, 1);
             // A constant key is pointless, and SQLite reads a lone string as a column name.
-            if mentions_column(&e) {
+            if mentions_column(&e) && (env.loose || crate::typed::index_safe(&e)) {
                 expr = e;
             }
         } else if env.caps.has(cap::SQLITE_COLLATIONS) && rng.gen_bool(0.2) {
@@ -415,8 +414,7 @@ fn gen_index(rng: &mut ChaCha8Rng, env: &Env, i: u32) -> Stmt {
         let mut g = ExprGen::new(rng, env, scope);
         // Partial-index conditions may not contain subqueries.
         g.subqueries = false;
-        g.index_definition = true;
-        Some(g.predicate(1))
+        Some(g.predicate(1)).filter(|p| env.loose || crate::typed::index_safe(p))
     } else {
         None
     };

@@ -31,6 +31,7 @@ pub mod print;
 pub mod reduce;
 pub mod repro;
 pub mod signature;
+pub mod typed;
 
 pub use case::{Query, SqlCase};
 

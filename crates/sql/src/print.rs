@@ -58,6 +58,11 @@ impl ToSql for Lit {
                 out.push_str(s);
                 out.push('\'');
             }
+            Lit::Timestamp(s) => {
+                out.push_str("TIMESTAMP '");
+                out.push_str(s);
+                out.push('\'');
+            }
         }
     }
 }

@@ -211,6 +211,7 @@ fn setup_features(setup: &[Stmt], f: &mut BTreeSet<String>) {
                         // Exact decimals and dates are their own arithmetic and comparisons.
                         Some(SqlType::Decimal) => f.insert("decimal".into()),
                         Some(SqlType::Date) => f.insert("date".into()),
+                        Some(SqlType::Timestamp) => f.insert("timestamp".into()),
                         Some(_) => false,
                     };
                     for (on, name) in [

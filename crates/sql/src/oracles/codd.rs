@@ -351,6 +351,7 @@ fn constant(v: &Value, ty: Option<SqlType>, d: &dyn Dialect) -> Result<Expr, Str
     let t = ty.or(shown).ok_or(if own.is_some() { "a value of unknown type" } else { "a NULL of unknown type" })?;
     let lit = match (lit, t) {
         (Lit::Text(s), SqlType::Date) => Lit::Date(s),
+        (Lit::Text(s), SqlType::Timestamp) => Lit::Timestamp(s),
         (lit, _) => lit,
     };
     Ok(Expr::Cast(Box::new(Expr::Lit(lit)), t))

@@ -49,15 +49,19 @@ impl OracleRules for Dqe {
     }
 
     fn shape(&self, g: &mut ExprGen, q: &mut Query, depth: u32) {
-        let env = g.env;
+        // The statements have no WITH: the predicate's subqueries read no CTE or derived table
+        // of the query (a UNION member reading `w1` was "no such table" in SQLite).
+        let mut env = g.env.clone();
+        env.tables.truncate(env.tables.len() - env.own);
+        env.own = 0;
         let base: Vec<usize> = (0..env.tables.len()).filter(|&t| !env.tables[t].view).collect();
         let Some(&ti) = base.choose(g.rng) else { return };
         let table = &env.tables[ti];
         if table.columns.is_empty() {
             return;
         }
-        g.scope = scope_of(env, ti, &table.name);
-        let pred = target_predicate(g, ti, depth, false);
+        let mut g = ExprGen::new(&mut *g.rng, &env, scope_of(&env, ti, &table.name));
+        let pred = target_predicate(&mut g, ti, depth, false);
         let c = &table.columns[g.rng.gen_range(0..table.columns.len())];
         q.select = Select {
             items: vec![Item { expr: Expr::Lit(marker(c.ty)), alias: Some(c.name.clone()) }],
@@ -183,6 +187,7 @@ fn marker(ty: Option<SqlType>) -> Lit {
         Some(SqlType::Blob) => Lit::Blob(b"dqe".to_vec()),
         Some(SqlType::Decimal) => Lit::Decimal("4242.12".into()),
         Some(SqlType::Date) => Lit::Date("2042-04-02".into()),
+        Some(SqlType::Timestamp) => Lit::Timestamp("2042-04-02 04:02:42".into()),
         Some(SqlType::Text) | None => Lit::Text("dqe".into()),
     }
 }
@@ -279,6 +284,6 @@ fn lit_value(l: &Lit) -> Value {
         Lit::Blob(b) => Value::Bytes(b.clone()),
         Lit::Decimal(d) => Value::Decimal(d.clone()),
         // Every engine with dates shows them as ISO text.
-        Lit::Date(d) => Value::Text(d.clone()),
+        Lit::Date(d) | Lit::Timestamp(d) => Value::Text(d.clone()),
     }
 }

@@ -223,7 +223,7 @@ fn keeps_value_in_case(e: &Expr, d: &dyn Dialect) -> bool {
     if d.has_cap(cap::UNTYPED) {
         let mut collated = false;
         e.visit(&mut |x| collated |= matches!(x, Expr::Collate(..)));
-        // SQLite's JSON read is printed as a CAST to TEXT (`Dialect::json_value`).
+        // SQLite's JSON reads are printed as CASTs to TEXT (`Dialect::json_value`, `typed`).
         let affinity = matches!(
             e,
             Expr::Col(_)

@@ -123,8 +123,12 @@ fn codd_folds_on_each_installed_engine() {
 fn codd_finds_nothing_on_correct_engines() {
     // Seed 17 meets a DuckDB 2.0.0 bug (1.1.3 answers right): CREATE TABLE t0(c1 BIGINT);
     // INSERT INTO t0 VALUES (NULL); SELECT * FROM t0 WHERE (CASE WHEN c1 >= 0 THEN c1 ELSE -3
-    // END) IN (5, -3) returns no row, and `= -3` returns it. Seed 20 meets none.
-    finds_nothing("codd", 20, 1500);
+    // END) IN (5, -3) returns no row, and `= -3` returns it. Since the generator writes
+    // timestamps and JSON arrays, seed 20 meets a MariaDB 10.11 hang (`SELECT c FROM k1
+    // INTERSECT ALL SELECT c FROM k2 EXCEPT ALL SELECT c FROM k0` with k1 = k0 = {1}, k2 = {3}
+    // never returns) and seed 21 a DuckDB 2.0.0 `x = DATE '2000-01-01' AND x IN (..., NULL)`
+    // that keeps rows. Seed 22 meets none.
+    finds_nothing("codd", 22, 1500);
 }
 
 /// `SELECT t0.c0 FROM t0 WHERE t0.c0 > 1`.

@@ -3,13 +3,13 @@
 //! speaks them and run on the real engines; and the reducer keeping their answers decided.
 
 use crate::leg::{col, int, select_from};
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, FindingClass, GenOptions, Kind};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, FindingClass, GenOptions, Kind, Outcome, Value};
 use crosscheck_engines::testing::open_sql;
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::by_name;
 use crosscheck_sql::inner::decided;
 use crosscheck_sql::{SqlKind, SqlOracle};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 const OPTS: CheckOptions = CheckOptions { timeout: Duration::from_secs(20) };
@@ -169,4 +169,191 @@ fn set_operations_that_compare_rows_share_a_signature() {
     assert_ne!(ev(&union).features, ev(&with_op(SetOp::Union, true)).features);
     let named = crosscheck_sql::signature::constructs(&except);
     assert!(named.contains("except") && !named.contains("union"), "{named:?}");
+}
+
+fn lit(l: Lit) -> Expr {
+    Expr::Lit(l)
+}
+
+fn func(f: Func, args: Vec<Expr>) -> Expr {
+    Expr::Func(f, args)
+}
+
+/// `t0(c0 DATE, c1 TIMESTAMP, c2 DECIMAL(12,2))` with a month-end row and a row of NULLs.
+fn typed_setup() -> Vec<Stmt> {
+    let columns = [SqlType::Date, SqlType::Timestamp, SqlType::Decimal]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ColumnDef::plain(&format!("c{i}"), *t));
+    let row = |values: Vec<Lit>| Stmt::Insert {
+        table: "t0".into(),
+        columns: vec!["c0".into(), "c1".into(), "c2".into()],
+        values: values.into_iter().map(lit).collect(),
+    };
+    vec![
+        Stmt::CreateTable { name: "t0".into(), columns: columns.collect() },
+        row(vec![
+            Lit::Date("2000-01-31".into()),
+            Lit::Timestamp("2000-01-31 23:59:59".into()),
+            Lit::Decimal("-2.25".into()),
+        ]),
+        row(vec![Lit::Null, Lit::Null, Lit::Null]),
+    ]
+}
+
+/// Every date, timestamp and decimal function, and what each gives on the month-end row.
+fn typed_items() -> Vec<(Expr, Value)> {
+    let (date, ts, dec) = (col("t0", "c0"), col("t0", "c1"), col("t0", "c2"));
+    let text = |s: &str| Value::Text(s.into());
+    vec![
+        // Jan 31 + 1 month is the last day of February in every engine.
+        (func(Func::DateAddMonths, vec![date.clone(), int(1)]), text("2000-02-29")),
+        (func(Func::DateAddDays, vec![date.clone(), int(-366)]), text("1999-01-30")),
+        (func(Func::TsAddSeconds, vec![ts.clone(), int(1)]), text("2000-02-01 00:00:00")),
+        (func(Func::TsAddMonths, vec![ts.clone(), int(13)]), text("2001-02-28 23:59:59")),
+        (func(Func::DateDiff, vec![date.clone(), lit(Lit::Date("1999-12-31".into()))]), Value::Int(31)),
+        (Expr::Cast(Box::new(func(Func::ExtractHour, vec![ts.clone()])), SqlType::Int), Value::Int(23)),
+        (Expr::Cast(Box::new(func(Func::ExtractMonth, vec![date.clone()])), SqlType::Int), Value::Int(1)),
+        (Expr::Cast(Box::new(ts.clone()), SqlType::Date), text("2000-01-31")),
+        (Expr::Cast(Box::new(date.clone()), SqlType::Timestamp), text("2000-01-31 00:00:00")),
+        (Expr::Cast(Box::new(ts.clone()), SqlType::Text), text("2000-01-31 23:59:59")),
+        (func(Func::DecRound, vec![dec.clone(), int(1)]), Value::Decimal("-2.3".into())),
+        (
+            Expr::Cast(Box::new(Expr::bin(BinOp::Mul, dec.clone(), dec.clone())), SqlType::Decimal),
+            Value::Decimal("5.06".into()),
+        ),
+    ]
+}
+
+/// JSON arrays built from integers, text and NULL: an element, one past the end, a JSON null,
+/// an empty string, and the length.
+fn json_items() -> Vec<(Expr, Value)> {
+    let elements = || vec![int(-5), lit(Lit::Text(String::new())), Expr::Cast(Box::new(lit(Lit::Null)), SqlType::Text)];
+    let get = |i: i64| {
+        let mut args = elements();
+        args.push(int(i));
+        func(Func::JsonArrayGet, args)
+    };
+    vec![
+        (get(0), Value::Text("-5".into())),
+        (get(1), Value::Text(String::new())),
+        (get(2), Value::Null),
+        (get(3), Value::Null),
+        (func(Func::JsonArrayLength, elements()), Value::Int(3)),
+    ]
+}
+
+fn answers(e: &mut dyn Engine, setup: &[Stmt], items: &[(Expr, Value)]) -> Vec<Value> {
+    let d = by_name(&e.info().dialect).unwrap_or_else(|| panic!("dialect"));
+    for s in setup {
+        let sql = s.to_sql(d);
+        let o = e.run(&sql, OPTS.timeout);
+        assert!(matches!(o, Outcome::Done | Outcome::Rows(_)), "{}: {sql} -> {o:?}", e.info().name);
+    }
+    let mut s = select_from(items.iter().map(|(x, _)| x.clone()).collect(), "t0");
+    if setup.is_empty() {
+        s.from.clear();
+    } else {
+        s.order_by = vec![Order { expr: col("t0", "c0"), desc: true }];
+    }
+    let rows = crosscheck_engines::testing::rows(e, &s.to_sql(d));
+    rows.rows.first().cloned().unwrap_or_else(|| panic!("{}: no rows", e.info().name))
+}
+
+/// Each new function gives, on PostgreSQL, DuckDB (the current and the 1.1.3 release) and
+/// MariaDB, the answer the calendar and exact arithmetic give; JSON arrays also on SQLite.
+#[test]
+fn dates_timestamps_decimals_and_json_answer_alike_on_each_engine() {
+    let (typed, json) = (typed_items(), json_items());
+    for name in ["sqlite", "duckdb", "duckdb=/work/main/.venvs/duckdb-1.1.3", "postgres", "mariadb"] {
+        let base = name.split('=').next().unwrap_or(name);
+        if name.contains('=') && !std::path::Path::new("/work/main/.venvs/duckdb-1.1.3").exists() {
+            continue;
+        }
+        let Some(mut e) = (if name.contains('=') { Some(crate::leg::engine(name)) } else { open_sql(base) }) else {
+            continue;
+        };
+        let want = |items: &[(Expr, Value)]| items.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>();
+        if base != "sqlite" {
+            let got = answers(e.as_mut(), &typed_setup(), &typed);
+            assert_eq!(got, want(&typed), "{name}");
+        }
+        let got = answers(e.as_mut(), &[], &json);
+        assert_eq!(got, want(&json), "{name}");
+    }
+}
+
+/// Generated cases of a run on these dialects: the constructs of 3000 of them.
+fn generated(dialects: &[&str]) -> BTreeSet<String> {
+    let infos: Vec<EngineInfo> = dialects
+        .iter()
+        .map(|d| EngineInfo { name: d.to_string(), dialect: d.to_string(), ..EngineInfo::default() })
+        .collect();
+    let mut gen = SqlKind
+        .generator(&GenOptions { seed: 5, seeds_dir: None }, &infos)
+        .unwrap_or_else(|e| panic!("generator: {e}"));
+    let oracles = [SqlOracle::Tlp, SqlOracle::Norec, SqlOracle::Differential];
+    (0..3000).flat_map(|i| crosscheck_sql::signature::constructs(&gen.case(i, oracles[(i % 3) as usize]))).collect()
+}
+
+/// A dialect with the types gets each of their constructs; one without them gets none, and
+/// MariaDB has no date_trunc.
+#[test]
+fn typed_constructs_are_generated_where_the_dialects_have_them() {
+    let temporal = [
+        "timestamp",
+        "date_add_days",
+        "date_add_months",
+        "timestamp_add_seconds",
+        "timestamp_add_months",
+        "date_diff",
+        "extract_year",
+        "extract_hour",
+        "cast-Timestamp",
+        "round_decimal",
+    ];
+    let json = ["json_array_get", "json_array_length"];
+    for run in [&["postgres"][..], &["duckdb"], &["postgres", "mariadb"]] {
+        let seen = generated(run);
+        for c in temporal.iter().chain(&json) {
+            assert!(seen.contains(*c), "{run:?}: no {c}");
+        }
+        assert_eq!(seen.contains("date_trunc"), !run.contains(&"mariadb"), "{run:?}: date_trunc");
+    }
+    // SQLite (and MariaDB alone, loosely typed) have JSON but no typed columns.
+    for run in [&["sqlite"][..], &["mariadb"], &["sqlite", "postgres"]] {
+        let seen = generated(run);
+        for c in temporal.iter().chain(["date_trunc", "date"].iter()) {
+            assert!(!seen.contains(*c), "{run:?} got {c}");
+        }
+        for c in json {
+            assert!(seen.contains(c), "{run:?}: no {c}");
+        }
+    }
+}
+
+/// The spellings that differ: MariaDB's unquoted interval count, DATEDIFF and JSON_UNQUOTE,
+/// PostgreSQL's json_build_array and `->>`, SQLite's cast json_extract.
+#[test]
+fn typed_functions_print_per_dialect() {
+    let date = col("t0", "c0");
+    let s = select_from(
+        vec![
+            func(Func::TsAddSeconds, vec![col("t0", "c1"), int(-1)]),
+            func(Func::DateDiff, vec![date.clone(), date]),
+            func(Func::JsonArrayGet, vec![int(7), int(0)]),
+        ],
+        "t0",
+    );
+    let print = |d: &str| s.to_sql(by_name(d).unwrap_or_else(|| panic!("dialect {d}")));
+    assert_eq!(
+        print("postgres"),
+        "SELECT (t0.c1 + INTERVAL '-1' SECOND), (t0.c0 - t0.c0), (json_build_array(7) ->> 0) FROM t0"
+    );
+    assert_eq!(
+        print("mariadb"),
+        "SELECT (t0.c1 + INTERVAL -1 SECOND), DATEDIFF(t0.c0, t0.c0), \
+         (JSON_UNQUOTE(NULLIF(JSON_EXTRACT(JSON_ARRAY(7), '$[0]'), 'null')) COLLATE utf8mb4_nopad_bin) FROM t0"
+    );
+    assert!(print("sqlite").contains("CAST(json_extract(json_array(7), '$[0]') AS TEXT)"));
 }
