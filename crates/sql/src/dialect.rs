@@ -109,6 +109,10 @@ pub mod cap {
     pub const SET_OPS: &str = "set-ops";
     /// `INTERSECT ALL`, `EXCEPT ALL` (PostgreSQL, DuckDB, MariaDB 10.5; not SQLite).
     pub const SET_OPS_ALL: &str = "set-ops-all";
+    /// `EXCEPT ALL` after an `INTERSECT ALL` in one compound. MariaDB 10.11 runs
+    /// `SELECT c FROM k1 INTERSECT ALL SELECT c FROM k2 EXCEPT ALL SELECT c FROM k0` (one row
+    /// each: 1, 3, 1) forever, past KILL and `max_statement_time`, filling its temporary table.
+    pub const INTERSECT_ALL_THEN_EXCEPT_ALL: &str = "intersect-all-then-except-all";
     /// Window functions with `ROWS` frames (SQLite 3.28, PostgreSQL, DuckDB, MariaDB 10.2). Common.
     pub const WINDOW: &str = "window";
     /// Row values compared by the standard (`(1, NULL) = (1, NULL)` is NULL), also `IN` a

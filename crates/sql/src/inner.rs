@@ -96,7 +96,11 @@ pub fn add_compound(rng: &mut ChaCha8Rng, env: &Env, types: &[SqlType], s: &mut 
     };
     let op = *ops.choose(rng).unwrap_or(&SetOp::Union);
     // INTERSECT ALL and EXCEPT ALL only where the dialects have them; UNION ALL everywhere.
-    let all = op == SetOp::Union && rng.gen() || env.caps.has(cap::SET_OPS_ALL) && rng.gen_bool(0.3);
+    let mut all = op == SetOp::Union && rng.gen() || env.caps.has(cap::SET_OPS_ALL) && rng.gen_bool(0.3);
+    let after_intersect_all = s.compound.last().is_some_and(|c| c.op == SetOp::Intersect && c.all);
+    if op == SetOp::Except && after_intersect_all && !env.caps.has(cap::INTERSECT_ALL_THEN_EXCEPT_ALL) {
+        all = false;
+    }
     s.compound.push(Compound { op, all, select: member(rng, env, ti, types) });
 }
 

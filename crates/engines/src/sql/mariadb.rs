@@ -123,19 +123,12 @@ fn err_text(e: &mysql::Error) -> String {
     }
 }
 
-/// How large an on-disk temporary table of one statement may grow. MariaDB 10.11 goes on
-/// filling one after a `KILL` or `max_statement_time` in some set operations (seen: 17 GB
-/// from an `INTERSECT ALL ... EXCEPT ALL` over tables of a few rows, killed 35 minutes
-/// earlier, until the disk was full); past this size the statement fails with error 1114
-/// ("The table is full"), which a campaign reports, and the disk is spared.
-const TMP_DISK_TABLE_SIZE: u64 = 256 << 20;
-
 /// The session state every statement of a campaign assumes: the working database, created
-/// if it is missing, selected, the connection's collation, and the cap on temporary tables.
+/// if it is missing, selected, and the connection's collation.
 fn session_script(db: &str) -> String {
     format!(
         "CREATE DATABASE IF NOT EXISTS {db} CHARACTER SET utf8mb4 COLLATE {COLLATION}; USE {db}; \
-         SET NAMES utf8mb4 COLLATE {COLLATION}; SET SESSION tmp_disk_table_size = {TMP_DISK_TABLE_SIZE}"
+         SET NAMES utf8mb4 COLLATE {COLLATION}"
     )
 }
 

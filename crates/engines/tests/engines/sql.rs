@@ -166,17 +166,6 @@ fn postgres_times_out() {
     times_out("postgres", RECURSE);
 }
 
-/// A statement's on-disk temporary tables are capped, before and after a reset: MariaDB goes on
-/// filling one after a KILL in some set operations, and the disk must not fill with it.
-#[test]
-fn mariadb_caps_temporary_tables() {
-    let Some(mut e) = opened("mariadb", MariaDbEngine::open) else { return };
-    for _ in 0..2 {
-        assert_eq!(rows(&mut e, "SELECT @@tmp_disk_table_size").rows, vec![vec![Value::Int(256 << 20)]]);
-        e.reset().unwrap_or_else(|err| panic!("reset: {err}"));
-    }
-}
-
 #[test]
 fn mariadb_times_out() {
     times_out("mariadb", "SELECT COUNT(*) FROM seq_1_to_100000 a, seq_1_to_100000 b");

@@ -20,6 +20,8 @@ pub(crate) const KNOWN_ENGINE_ERRORS: &[&str] = &[
     // DuckDB 1.1.3 and 2.0.0: CREATE TABLE t0 (c0 VARCHAR); INSERT INTO t0 VALUES ('a');
     // SELECT MIN((SELECT c0 FROM t0) COLLATE NOCASE) FROM t0;
     "Cannot copy BoundSubqueryExpression",
+    // DuckDB 1.1.3 (2.0.0 answers NULL): SELECT ('0' || CAST(NULL AS VARCHAR)) COLLATE NOCASE;
+    "collations are only supported for type varchar",
 ];
 
 /// An engine as `--engines` names it (`sqlite`, `sqlite@b`, `duckdb=/path/to/venv`).
