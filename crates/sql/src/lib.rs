@@ -27,6 +27,7 @@ pub mod exprgen;
 pub mod gen;
 pub mod inner;
 pub mod oracles;
+mod plans;
 pub mod print;
 pub mod reduce;
 pub mod repro;
