@@ -146,13 +146,17 @@ fn independent_predicate(g: &mut ExprGen) -> Option<Expr> {
 }
 
 /// The query as a dialect runs it: SQLite's IN subqueries select `+c`, which has no affinity,
-/// as the constants that replace it have none.
+/// as the constants that replace it have none. So does each member of a compound: a compound's
+/// column takes the affinity of any member's item (`SELECT +c ... UNION ALL SELECT CAST(0 AS
+/// INTEGER)` compares '1' with 1 as numbers).
 fn for_dialect(s: &Select, d: &dyn Dialect) -> Select {
     let mut s = s.clone();
     if d.has_cap(cap::UNTYPED) {
         if let Some(Expr::InSelect { select, .. }) = target_mut(&mut s) {
-            for item in &mut select.items {
-                if matches!(item.expr, Expr::Col(_)) {
+            let Select { items, compound, .. } = &mut **select;
+            let members = compound.iter_mut().flat_map(|c| c.select.items.iter_mut());
+            for item in items.iter_mut().chain(members) {
+                if matches!(item.expr, Expr::Col(_) | Expr::Cast(..) | Expr::Func(..)) {
                     item.expr = Expr::un(UnOp::Pos, item.expr.clone());
                 }
             }

@@ -230,7 +230,7 @@ fn keeps_value_in_case(e: &Expr, d: &dyn Dialect) -> bool {
                 | Expr::Cast(..)
                 | Expr::Subquery(_)
                 | Expr::Unary(UnOp::Pos, _)
-                | Expr::Func(Func::JsonValue, _)
+                | Expr::Func(Func::JsonValue | Func::JsonArrayGet, _)
         );
         return !collated && !affinity;
     }
