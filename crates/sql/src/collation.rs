@@ -519,6 +519,11 @@ impl<'a> Settler<'a> {
             self.expr(c);
         });
         let c = self.group(rest.iter_mut().collect());
+        // MariaDB's JSON element read is printed with an explicit byte-wise COLLATE
+        // (`typed::JsonGet::Unquote`): an operand of another explicit collation would clash.
+        if f == Func::JsonArrayGet && self.rules == Rules::MariaDb {
+            return Some(Collation::Binary);
+        }
         // Numbers out of text carry no collation.
         let numeric = matches!(f, Func::Abs | Func::Length | Func::Instr | Func::Unicode | Func::Round | Func::Sign);
         (!numeric).then_some(c).flatten()
