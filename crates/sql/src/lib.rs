@@ -180,8 +180,17 @@ pub fn lacks(engine_name: &str) -> &'static [&'static str] {
 /// two that were measured count as the older one.
 pub fn lacks_in_release(e: &EngineInfo) -> &'static [&'static str] {
     match crosscheck_core::engine::base_name(&e.name) {
-        // Measured: 3.40.1 (Debian 12) lacks it; 3.44.0 and 3.54.1 (rusqlite) have it.
-        "sqlite" if release(&e.version).is_some_and(|v| v < (3, 44, 0)) => &[dialect::cap::BLOB_PATTERNS],
+        // Measured: 3.40.1 (Debian 12) lacks BLOB_PATTERNS; 3.44.0 and 3.54.1 (rusqlite) have it.
+        // JSON text holding a NUL: 3.40.1 ends the string there, 3.54.1 keeps it
+        // (`json_extract(json_object('k', CAST(x'00' AS TEXT)), '$.k')` is '' against a
+        // one-character string); the cut is at 3.45.0, the release that rewrote JSON
+        // (releases between not measured).
+        "sqlite" if release(&e.version).is_some_and(|v| v < (3, 44, 0)) => {
+            &[dialect::cap::BLOB_PATTERNS, "fn:json_value", "fn:json_array_get", "fn:json_array_length"]
+        }
+        "sqlite" if release(&e.version).is_some_and(|v| v < (3, 45, 0)) => {
+            &["fn:json_value", "fn:json_array_get", "fn:json_array_length"]
+        }
         // Measured: 1.1.3 lacks both; 1.2.2, 1.3.2, 1.4.1 and 2.0.0 have SUM(BOOLEAN), 2.0.0
         // subqueries in outer joins' ON (the releases between were not measured for it).
         "duckdb" if release(&e.version).is_some_and(|v| v < (1, 2, 0)) => {

@@ -584,3 +584,22 @@ fn an_older_duckdb_release_gets_only_what_it_speaks() {
         assert!(errors.is_empty(), "{oracle} on DuckDB 1.1.3: {errors:?}");
     }
 }
+
+/// The release an engine reports decides its language: SQLite before 3.45 gets no JSON (it ends
+/// JSON text at a NUL where 3.54 keeps it) and before 3.44 no LIKE over blobs.
+#[test]
+fn an_older_sqlite_release_gets_no_json() {
+    let info = |version: &str| EngineInfo {
+        name: "sqlite".into(),
+        dialect: "sqlite".into(),
+        label: "sqlite".into(),
+        version: version.into(),
+        ..Default::default()
+    };
+    let old = crosscheck_sql::run_caps(&[info("SQLite 3.40.1")]);
+    let new = crosscheck_sql::run_caps(&[info("3.54.1")]);
+    for f in [Func::JsonValue, Func::JsonArrayGet, Func::JsonArrayLength] {
+        assert!(!old.has_fn(f) && new.has_fn(f), "{f:?}");
+    }
+    assert!(!old.has(crosscheck_sql::dialect::cap::BLOB_PATTERNS));
+}
