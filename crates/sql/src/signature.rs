@@ -46,8 +46,7 @@ pub fn constructs(case: &SqlCase) -> BTreeSet<String> {
 /// column of `s` itself: a correlation two levels deep, which decorrelation must carry through
 /// the middle query. Subquery aliases are unique in a query, so a qualifier names one table.
 fn correlated_twice(s: &Select, exprs: &[&Expr]) -> bool {
-    let outer: Vec<&str> =
-        s.from.iter().chain(s.joins.iter().map(|j| &j.table)).map(|t| t.alias.as_deref().unwrap_or(&t.name)).collect();
+    let outer: Vec<&str> = s.from.iter().chain(s.joins.iter().map(|j| &j.table)).map(|t| t.visible()).collect();
     let reads_outer = |inner: &Select| {
         let mut found = false;
         inner.visit_exprs(&mut |e| found |= matches!(e, Expr::Col(c) if outer.contains(&c.table.as_str())));
