@@ -306,13 +306,11 @@ impl Driver for MariaDb {
     }
 
     fn canceller(conn: &Conn, opts: &Opts) -> Action {
-        let id = conn.connection_id();
-        let opts = opts.clone();
-        Box::new(move || {
-            if let Ok(mut c) = Conn::new(opts) {
-                let _ = c.query_drop(format!("KILL QUERY {id}"));
-            }
-        })
+        kill(conn, opts, "QUERY")
+    }
+
+    fn terminator(conn: &Conn, opts: &Opts) -> Action {
+        kill(conn, opts, "CONNECTION")
     }
 
     fn execute(conn: &mut Conn, text: &str) -> Result<Outcome, mysql::Error> {
@@ -429,4 +427,15 @@ fn convert(v: mysql::Value, (ty, flags, charset): &(ColumnType, ColumnFlags, u16
         }
         _ => Value::Text(text()),
     }
+}
+
+/// `KILL QUERY` or `KILL CONNECTION` of `conn`'s session, sent through a connection of its own.
+fn kill(conn: &Conn, opts: &Opts, what: &'static str) -> Action {
+    let id = conn.connection_id();
+    let opts = opts.clone();
+    Box::new(move || {
+        if let Ok(mut c) = Conn::new(opts) {
+            let _ = c.query_drop(format!("KILL {what} {id}"));
+        }
+    })
 }

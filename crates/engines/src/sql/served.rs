@@ -2,13 +2,15 @@
 //! crosscheck starts (`crate::transport::server`), or a user's server at an address, in a
 //! scratch database of its own that it drops at the end. One client session runs the
 //! statements, with the session's own statement timeout and, for a server that does not honour
-//! it, a watchdog that cancels from outside; a lost connection is a crash outcome with the
+//! it, a watchdog that cancels from outside and, if the statement survives the cancel too,
+//! kills a private server (on a user's server: ends the session) — a timeout, after which the
+//! next reset starts a new server, as after a crash; a lost connection is a crash outcome with the
 //! server's log, and the next reset starts a new server if the private one died. Until then
 //! its working database is gone, and statements get an expected error (as a bridged engine's
 //! do after a crash), not one crash finding each. What differs between servers is their
 //! [`Driver`].
 
-use crate::transport::server::{self, Action, ServerProcess, Watchdog, CANCEL_GRACE};
+use crate::transport::server::{self, Action, ServerProcess, Watchdog, CANCEL_GRACE, KILL_GRACE, LOG_CAP};
 use crate::Opener;
 use crosscheck_core::engine::info_for;
 use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, ErrorClass, Outcome, SetupError};
@@ -57,6 +59,10 @@ pub trait Driver: Sync + 'static {
     fn set_timeout(conn: &mut Self::Conn, ms: u64) -> Result<(), Self::Error>;
     /// The server-side cancel of the statement `conn` runs.
     fn canceller(conn: &Self::Conn, opts: &Self::Opts) -> Action;
+    /// What ends the session `conn` on a user's server when its statement survived the cancel.
+    fn terminator(conn: &Self::Conn, opts: &Self::Opts) -> Action {
+        Self::canceller(conn, opts)
+    }
     fn execute(conn: &mut Self::Conn, text: &str) -> Result<Outcome, Self::Error>;
     /// What a client error means; `cancelled` when the watchdog fired.
     fn failure(e: &Self::Error, cancelled: bool, conn: Option<&Self::Conn>) -> Failure;
@@ -161,8 +167,10 @@ impl<D: Driver> ServerEngine<D> {
     /// server does not honour it.
     fn run_guarded(&mut self, text: &str, limit: Duration) -> Outcome {
         if self.dead {
-            let message =
-                format!("{}: the private server crashed earlier; its database is gone until the next reset", D::NAME);
+            let message = format!(
+                "{}: the private server crashed or was stopped earlier; its database is gone until the next reset",
+                D::NAME
+            );
             return Outcome::Error { message, class: ErrorClass::Expected };
         }
         let start = Instant::now();
@@ -173,19 +181,39 @@ impl<D: Driver> ServerEngine<D> {
             return Outcome::Crash { signal: None, code: None, stderr_tail: e.message };
         }
         let Some(conn) = self.conn.as_mut() else { return Outcome::error(format!("{}: no connection", D::NAME)) };
-        if self.timeout_ms != Some(ms) {
-            if let Err(e) = D::set_timeout(conn, ms) {
-                return self.outcome_of(&e, start, false);
-            }
-            self.timeout_ms = Some(ms);
+        // Armed before the timeout is set: a server that stopped answering hangs that too.
+        let cancel = start + limit + CANCEL_GRACE;
+        let stops = match &self.home {
+            Home::Private { proc, .. } => proc.stops(),
+            Home::Existing { .. } => vec![D::terminator(conn, &self.opts)],
+        };
+        let mut stages = vec![(cancel, D::canceller(conn, &self.opts))];
+        stages.extend(stops.into_iter().zip(1..).map(|(stop, n)| (cancel + KILL_GRACE * n, stop)));
+        let ticket = self.watchdog.arm(stages);
+        let r = match self.timeout_ms {
+            Some(set) if set == ms => D::execute(conn, text),
+            _ => D::set_timeout(conn, ms).and_then(|()| {
+                self.timeout_ms = Some(ms);
+                D::execute(conn, text)
+            }),
+        };
+        match (self.watchdog.disarm(ticket), r) {
+            (2.., _) => self.abandon(start),
+            (_, Ok(o)) => o,
+            (fired, Err(e)) => self.outcome_of(&e, start, fired > 0),
         }
-        let ticket = self.watchdog.arm(start + limit + CANCEL_GRACE, D::canceller(conn, &self.opts));
-        let r = D::execute(conn, text);
-        let cancelled = self.watchdog.disarm(ticket);
-        match r {
-            Ok(o) => o,
-            Err(e) => self.outcome_of(&e, start, cancelled),
+    }
+
+    /// The statement survived its cancel and the watchdog stopped the server (or ended the
+    /// session): a timeout. A private server is gone until the next reset starts a new one.
+    fn abandon(&mut self, start: Instant) -> Outcome {
+        self.conn = None;
+        self.timeout_ms = None;
+        if let Home::Private { proc, .. } = &mut self.home {
+            proc.wait_exit(Duration::from_secs(10));
+            self.dead = true;
         }
+        Outcome::Timeout { after_ms: crosscheck_core::millis(start.elapsed()) }
     }
 
     fn outcome_of(&mut self, e: &D::Error, start: Instant, cancelled: bool) -> Outcome {
@@ -244,6 +272,7 @@ impl<D: Driver> Engine for ServerEngine<D> {
     /// yet created and selected), and the next statement should open a new one.
     fn reset(&mut self) -> Result<(), SetupError> {
         if let Home::Private { proc, binaries } = &mut self.home {
+            proc.trim_log(LOG_CAP);
             if !proc.alive() {
                 // The server died (a crash the campaign recorded): a new one, from the template.
                 let (p, opts) = D::launch(binaries)?;

@@ -9,12 +9,14 @@
 //!   server survives a Ctrl-C, a SIGTERM or a SIGKILL of crosscheck.
 //! - [`Watchdog`]: one thread per engine that cancels a statement that outlived its deadline
 //!   (a server-side cancel through a second connection), for statements the server-side
-//!   timeout setting does not stop (`crate::sql::served` arms it around every statement).
+//!   timeout setting does not stop, and stops the server if the statement survives the cancel
+//!   too (`crate::sql::served` arms it around every statement).
 //! - [`probe_greeting`]: tells "nothing listens", "something else listens" and "the server
 //!   answers" apart before a client library gets the chance to hang.
 
 use crosscheck_core::process::ChildGuard;
 use crosscheck_core::SetupError;
+use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::os::unix::process::CommandExt;
@@ -31,6 +33,13 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// Extra time after a statement's limit before the watchdog cancels it from outside.
 pub const CANCEL_GRACE: Duration = Duration::from_millis(1000);
+/// Extra time after the cancel before a private server whose statement survived it is stopped
+/// the hard way (MariaDB 10.11 runs some `INTERSECT ALL ... EXCEPT ALL` queries on through
+/// `KILL QUERY`, writing temporary tables until the disk is full).
+pub const KILL_GRACE: Duration = Duration::from_secs(4);
+/// A private server's log is emptied at a reset once it is larger than this: a server that
+/// logs a warning per row must not fill a memory file system.
+pub const LOG_CAP: u64 = 64 << 20;
 
 /// A temporary directory for one private server, removed on drop.
 pub struct PrivateDir {
@@ -326,7 +335,9 @@ impl ServerProcess {
         loop {
             tries += 1;
             let port = free_port().map_err(|e| fail(format!("no free port on 127.0.0.1: {e}")))?;
+            // Appending, so that the server writes on at the end after `trim_log` empties it.
             let logf = std::fs::File::create(&self.log)
+                .and_then(|_| std::fs::OpenOptions::new().append(true).open(&self.log))
                 .map_err(|e| fail(format!("cannot write {}: {e}", self.log.display())))?;
             let errf = logf.try_clone().map_err(|e| fail(e.to_string()))?;
             let mut cmd = command(port);
@@ -345,6 +356,51 @@ impl ServerProcess {
 
     pub fn alive(&mut self) -> bool {
         self.child.as_mut().is_some_and(|c| c.try_wait().is_none())
+    }
+
+    /// Actions that stop the server from another thread without reaping it, in the order to
+    /// try them: the stop signal to the server if it has one (PostgreSQL's immediate shutdown
+    /// ends its backends and frees its shared memory), then SIGKILL to its whole group.
+    pub fn stops(&self) -> Vec<Action> {
+        let Some(pid) = self.child.as_ref().and_then(|c| i32::try_from(c.id()).ok()) else { return Vec::new() };
+        let signal = |target: i32, signal: i32| -> Action {
+            Box::new(move || {
+                // SAFETY: kill(2) on our own unreaped child (or its group); no memory is touched.
+                unsafe {
+                    libc::kill(target, signal);
+                }
+            })
+        };
+        let mut stops: Vec<Action> = self.stop_signal.map(|sig| signal(pid, sig)).into_iter().collect();
+        stops.push(Box::new(move || {
+            // PostgreSQL's backends are groups of their own (they call setsid), so the group
+            // alone would miss a backend that stopped answering.
+            for child in children(pid) {
+                signal(child, libc::SIGKILL)();
+            }
+            signal(-pid, libc::SIGKILL)();
+        }));
+        stops
+    }
+
+    /// Waits up to `grace` for the server to exit, then kills its group; always reaps.
+    pub fn wait_exit(&mut self, grace: Duration) {
+        let end = Instant::now() + grace;
+        while self.alive() && Instant::now() < end {
+            thread::sleep(Duration::from_millis(10));
+        }
+        if let Some(c) = self.child.as_mut() {
+            c.kill();
+        }
+    }
+
+    /// Empties the log when it is larger than `max` bytes.
+    pub fn trim_log(&self, max: u64) {
+        if std::fs::metadata(&self.log).is_ok_and(|m| m.len() > max) {
+            if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&self.log) {
+                let _ = f.set_len(0);
+            }
+        }
     }
 }
 
@@ -366,6 +422,21 @@ impl Drop for ServerProcess {
             c.kill();
         }
     }
+}
+
+/// The processes whose parent is `pid`, from `/proc`.
+fn children(pid: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let parent_of = |child: i32| -> Option<i32> {
+        let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&child| parent_of(child) == Some(pid))
+        .collect()
 }
 
 /// Joins the lines of a message into one.
@@ -441,14 +512,20 @@ pub fn probe_greeting(
 
 pub type Action = Box<dyn FnOnce() + Send>;
 
+/// The stages of one armed ticket still to run, earliest first.
+type Stages = VecDeque<(Instant, Action)>;
+
 struct WatchState {
-    armed: Option<(Instant, u64, Action)>,
+    armed: Option<(u64, Stages)>,
     generation: u64,
-    fired: u64,
+    /// The ticket whose stages ran last, and how many of them ran.
+    fired: (u64, usize),
     quit: bool,
 }
 
-/// A thread that runs an action (a server-side cancel) when a statement outlives its deadline.
+/// A thread that runs actions (a server-side cancel, then harder stops) when a statement
+/// outlives their deadlines. Each action runs on a thread of its own: a cancel that hangs on a
+/// server that stopped answering must not hold back the stop that follows it.
 pub struct Watchdog {
     state: Arc<(Mutex<WatchState>, Condvar)>,
     thread: Option<thread::JoinHandle<()>>,
@@ -462,67 +539,70 @@ impl Default for Watchdog {
 
 impl Watchdog {
     pub fn new() -> Watchdog {
-        let state =
-            Arc::new((Mutex::new(WatchState { armed: None, generation: 0, fired: 0, quit: false }), Condvar::new()));
+        let state = Arc::new((
+            Mutex::new(WatchState { armed: None, generation: 0, fired: (0, 0), quit: false }),
+            Condvar::new(),
+        ));
         let s = state.clone();
-        let thread = thread::spawn(move || {
-            let (lock, cv) = &*s;
-            let Ok(mut st) = lock.lock() else { return };
-            loop {
-                if st.quit {
-                    return;
-                }
-                match st.armed.as_ref().map(|(d, g, _)| (*d, *g)) {
-                    None => {
-                        st = match cv.wait(st) {
-                            Ok(g) => g,
-                            Err(_) => return,
-                        }
-                    }
-                    Some((deadline, generation)) => {
-                        let now = Instant::now();
-                        if now >= deadline {
-                            if let Some((_, _, action)) = st.armed.take() {
-                                st.fired = generation;
-                                drop(st);
-                                action();
-                                st = match lock.lock() {
-                                    Ok(g) => g,
-                                    Err(_) => return,
-                                };
-                            }
-                        } else {
-                            st = match cv.wait_timeout(st, deadline - now) {
-                                Ok((g, _)) => g,
-                                Err(_) => return,
-                            }
-                        }
-                    }
-                }
-            }
-        });
+        let thread = thread::spawn(move || watch(&s));
         Watchdog { state, thread: Some(thread) }
     }
 
-    /// Arms the watchdog; returns a ticket for [`Watchdog::disarm`].
-    pub fn arm(&self, deadline: Instant, action: Action) -> u64 {
+    /// Arms the watchdog with stages of (deadline, action); returns a ticket for
+    /// [`Watchdog::disarm`].
+    pub fn arm(&self, stages: Vec<(Instant, Action)>) -> u64 {
         let (lock, cv) = &*self.state;
         let Ok(mut st) = lock.lock() else { return 0 };
         st.generation += 1;
         let g = st.generation;
-        st.armed = Some((deadline, g, action));
+        st.armed = Some((g, stages.into()));
         cv.notify_one();
         g
     }
 
-    /// Disarms; true if the action ran for this ticket.
-    pub fn disarm(&self, ticket: u64) -> bool {
+    /// Disarms; how many of this ticket's stages ran.
+    pub fn disarm(&self, ticket: u64) -> usize {
         let (lock, _) = &*self.state;
-        let Ok(mut st) = lock.lock() else { return false };
-        if st.armed.as_ref().is_some_and(|(_, g, _)| *g == ticket) {
+        let Ok(mut st) = lock.lock() else { return 0 };
+        if st.armed.as_ref().is_some_and(|(g, _)| *g == ticket) {
             st.armed = None;
         }
-        st.fired == ticket
+        if st.fired.0 == ticket {
+            st.fired.1
+        } else {
+            0
+        }
+    }
+}
+
+/// The watchdog's thread: sleeps until the next stage's deadline, then starts its action.
+fn watch(state: &(Mutex<WatchState>, Condvar)) {
+    let (lock, cv) = state;
+    let Ok(mut st) = lock.lock() else { return };
+    while !st.quit {
+        let next = st.armed.as_ref().and_then(|(g, stages)| stages.front().map(|(d, _)| (*g, *d)));
+        let Some((generation, deadline)) = next else {
+            st = match cv.wait(st) {
+                Ok(g) => g,
+                Err(_) => return,
+            };
+            continue;
+        };
+        let now = Instant::now();
+        if now < deadline {
+            st = match cv.wait_timeout(st, deadline - now) {
+                Ok((g, _)) => g,
+                Err(_) => return,
+            };
+            continue;
+        }
+        let Some((_, action)) = st.armed.as_mut().and_then(|(_, stages)| stages.pop_front()) else { continue };
+        st.fired = if st.fired.0 == generation { (generation, st.fired.1 + 1) } else { (generation, 1) };
+        if st.armed.as_ref().is_some_and(|(_, stages)| stages.is_empty()) {
+            st.armed = None;
+        }
+        // A thread per action, so that an action that blocks delays no later stage.
+        let _ = thread::Builder::new().name("crosscheck-watchdog-action".into()).spawn(action);
     }
 }
 
@@ -599,28 +679,62 @@ mod tests {
         assert_eq!(url_host_port("mysql:///db", 3306), None);
     }
 
+    /// A log emptied under a server that writes on through its appending descriptor holds
+    /// only what came after, not a hole the size of what was there.
+    #[test]
+    fn a_trimmed_log_holds_only_what_came_after() {
+        let dir = PrivateDir::create("logtest", None).unwrap_or_else(|e| panic!("{}", e.message));
+        let log = dir.path().join("server.log");
+        std::fs::write(&log, b"").unwrap_or_else(|e| panic!("{e}"));
+        let mut server_side = std::fs::OpenOptions::new().append(true).open(&log).unwrap_or_else(|e| panic!("{e}"));
+        let proc = ServerProcess { child: None, dir, log: log.clone(), stop_signal: None };
+        server_side.write_all(&[b'x'; 100]).unwrap_or_else(|e| panic!("{e}"));
+        proc.trim_log(1000);
+        assert_eq!(std::fs::metadata(&log).map(|m| m.len()).ok(), Some(100));
+        proc.trim_log(10);
+        server_side.write_all(b"after").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(std::fs::read(&log).ok(), Some(b"after".to_vec()));
+    }
+
+    fn counter(hit: &Arc<AtomicU64>) -> Action {
+        let h = hit.clone();
+        Box::new(move || {
+            h.fetch_add(1, Ordering::SeqCst);
+        })
+    }
+
     #[test]
     fn watchdog_fires_only_after_deadline() {
         let w = Watchdog::new();
         let hit = Arc::new(AtomicU64::new(0));
-        let h = hit.clone();
-        let t = w.arm(
-            Instant::now() + Duration::from_millis(50),
-            Box::new(move || {
-                h.fetch_add(1, Ordering::SeqCst);
-            }),
-        );
+        let t = w.arm(vec![(Instant::now() + Duration::from_millis(50), counter(&hit))]);
         thread::sleep(Duration::from_millis(200));
-        assert!(w.disarm(t));
+        assert_eq!(w.disarm(t), 1);
         assert_eq!(hit.load(Ordering::SeqCst), 1);
-        let h = hit.clone();
-        let t = w.arm(
-            Instant::now() + Duration::from_secs(30),
-            Box::new(move || {
-                h.fetch_add(1, Ordering::SeqCst);
-            }),
-        );
-        assert!(!w.disarm(t));
+        let t = w.arm(vec![(Instant::now() + Duration::from_secs(30), counter(&hit))]);
+        assert_eq!(w.disarm(t), 0);
         assert_eq!(hit.load(Ordering::SeqCst), 1);
+    }
+
+    /// A cancel that never returns (a server that stopped answering) does not hold back the
+    /// stop after it; a statement that ends between the stages stops the rest.
+    #[test]
+    fn a_hanging_stage_delays_no_later_stage() {
+        let w = Watchdog::new();
+        let hit = Arc::new(AtomicU64::new(0));
+        let now = Instant::now();
+        let hang: Action = Box::new(|| thread::sleep(Duration::from_secs(3600)));
+        let t = w.arm(vec![(now + Duration::from_millis(20), hang), (now + Duration::from_millis(80), counter(&hit))]);
+        thread::sleep(Duration::from_millis(300));
+        assert_eq!(w.disarm(t), 2);
+        assert_eq!(hit.load(Ordering::SeqCst), 1);
+        let t = w.arm(vec![
+            (Instant::now() + Duration::from_millis(20), counter(&hit)),
+            (Instant::now() + Duration::from_millis(400), counter(&hit)),
+        ]);
+        thread::sleep(Duration::from_millis(150));
+        assert_eq!(w.disarm(t), 1);
+        thread::sleep(Duration::from_millis(400));
+        assert_eq!(hit.load(Ordering::SeqCst), 2);
     }
 }

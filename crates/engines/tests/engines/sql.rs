@@ -250,6 +250,87 @@ fn mariadb_crash_is_an_outcome_and_reset_recovers() {
     assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
 }
 
+/// A private server that stops answering (here SIGSTOPped: the cancel gets no answer either,
+/// as MariaDB's `INTERSECT ALL ... EXCEPT ALL` runs on through `KILL QUERY`): the watchdog
+/// stops the server, the statement is a timeout, not a wait without end, and the next reset
+/// starts a new server.
+fn a_server_that_stops_answering_is_stopped(name: &str, mut e: impl Engine, stop: u32, pid: u32) {
+    ok(&mut e, "CREATE TABLE t (a int)");
+    kill_with(stop.into(), libc::SIGSTOP);
+    wait_stopped(stop);
+    let started = Instant::now();
+    let o = e.run("SELECT 1", Duration::from_millis(500));
+    let took = started.elapsed();
+    assert!(matches!(o, Outcome::Timeout { .. }), "{name}: {o:?}");
+    // Limit, cancel grace, and one or two stop stages (4 s apart); PostgreSQL's postmaster
+    // waits up to 5 s more for its stopped backend before it kills it.
+    assert!(took < Duration::from_secs(20), "{name}: stopped after {took:?}");
+    assert!(!alive(pid as i32), "{name}: the server still runs");
+    assert!(matches!(e.run("SELECT 1", LIMIT), Outcome::Error { class: ErrorClass::Expected, .. }));
+    e.reset().unwrap_or_else(|err| panic!("{name}: reset starts a new server: {err}"));
+    ok(&mut e, "CREATE TABLE t (a int)");
+    assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]], "{name}");
+}
+
+/// Waits until every thread of `pid` has stopped (a thread busy on another core stops a
+/// moment after the signal).
+fn wait_stopped(pid: u32) {
+    let stopped = |stat: String| stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('T'));
+    let end = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < end {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).unwrap_or_else(|e| panic!("{pid}: {e}"));
+        let all = tasks.flatten().all(|t| std::fs::read_to_string(t.path().join("stat")).is_ok_and(stopped));
+        if all {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("{pid} did not stop");
+}
+
+#[test]
+fn mariadb_server_that_stops_answering_is_stopped() {
+    let Some(e) = opened("mariadb", MariaDbEngine::open) else { return };
+    let pid = e.server_pid().expect("private server");
+    a_server_that_stops_answering_is_stopped("mariadb", e, pid, pid);
+}
+
+/// MariaDB 10.11 runs this query on through `KILL QUERY`, writing temporary tables until the
+/// disk is full (a campaign filled 17 GB): the watchdog stops the server 2 s + 1 s + 4 s in.
+#[test]
+fn mariadb_query_that_survives_kill_query_is_stopped() {
+    let Some(mut e) = opened("mariadb", MariaDbEngine::open) else { return };
+    for stmt in [
+        "CREATE TABLE t0 (c0 VARCHAR(100), c1 DOUBLE, c2 VARCHAR(100))",
+        "CREATE TABLE t1 (c0 BIGINT, c1 VARBINARY(100) PRIMARY KEY NOT NULL, c2 VARCHAR(100))",
+        "INSERT INTO t0 (c1, c2) VALUES (3.25, '-1'), (9.2e18, NULL)",
+        "INSERT INTO t1 (c0, c1, c2) VALUES (-128, 3, 'b'), (1, x'', 'b'), (-128, x'FF', NULL)",
+    ] {
+        ok(&mut e, stmt);
+    }
+    let hang = "SELECT 'a' FROM (SELECT CAST(t1.c1 AS CHAR) AS c0, CAST(x'' AS CHAR) AS c1 FROM t1 \
+        INTERSECT ALL SELECT CAST(x'6162' AS CHAR), CAST(x'FF' AS CHAR) FROM t0 \
+        EXCEPT ALL SELECT CAST(x'FF' AS CHAR), CAST(x'' AS CHAR) FROM t0) AS d0 \
+        WHERE d0.c0 IN (SELECT s0.c2 FROM t1 AS s0 WHERE s0.c2 <> 'A' \
+        UNION ALL SELECT CAST(t1.c2 AS CHAR) FROM t1 WHERE t1.c2 LIKE '')";
+    let started = Instant::now();
+    let o = e.run(hang, Duration::from_secs(2));
+    // A release that fixed the hang answers; one that has it must not hang crosscheck.
+    assert!(matches!(o, Outcome::Timeout { .. } | Outcome::Rows(_)), "{o:?}");
+    assert!(started.elapsed() < Duration::from_secs(15), "stopped after {:?}", started.elapsed());
+    e.reset().unwrap_or_else(|err| panic!("reset starts a new server: {err}"));
+    assert_eq!(rows(&mut e, "SELECT 41 + 1 AS x").rows, vec![vec![Value::Int(42)]]);
+}
+
+#[test]
+fn postgres_backend_that_stops_answering_is_stopped() {
+    let Some(mut e) = opened("postgres", PostgresEngine::open) else { return };
+    let Value::Int(backend) = rows(&mut e, "SELECT pg_backend_pid()").rows[0][0] else { panic!("a pid") };
+    let server = e.server_pid().expect("private server");
+    let backend = u32::try_from(backend).unwrap_or_else(|err| panic!("pid {backend}: {err}"));
+    a_server_that_stops_answering_is_stopped("postgres", e, backend, server);
+}
+
 /// A connection killed from outside (`KILL <id>`, as an administrator or a watchdog might):
 /// the engine reconnects, and the new connection is in the campaign's database again, with
 /// its tables, not in none (error 1046 "No database selected": issue 11).
