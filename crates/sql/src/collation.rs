@@ -524,8 +524,24 @@ impl<'a> Settler<'a> {
         if f == Func::JsonArrayGet && self.rules == Rules::MariaDb {
             return Some(Collation::Binary);
         }
-        // Numbers out of text carry no collation.
-        let numeric = matches!(f, Func::Abs | Func::Length | Func::Instr | Func::Unicode | Func::Round | Func::Sign);
+        // Numbers out of text carry no collation (a JSON array's length of NOCASE text got
+        // DuckDB's "collations are only supported for type varchar" once settled).
+        let numeric = matches!(
+            f,
+            Func::Abs
+                | Func::Length
+                | Func::Instr
+                | Func::Unicode
+                | Func::Round
+                | Func::Sign
+                | Func::JsonArrayLength
+                | Func::DateDiff
+                | Func::ExtractYear
+                | Func::ExtractMonth
+                | Func::ExtractDay
+                | Func::ExtractHour
+                | Func::DecRound
+        );
         (!numeric).then_some(c).flatten()
     }
 

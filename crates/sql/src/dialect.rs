@@ -113,6 +113,12 @@ pub mod cap {
     /// `SELECT c FROM k1 INTERSECT ALL SELECT c FROM k2 EXCEPT ALL SELECT c FROM k0` (one row
     /// each: 1, 3, 1) forever, past KILL and `max_statement_time`, filling its temporary table.
     pub const INTERSECT_ALL_THEN_EXCEPT_ALL: &str = "intersect-all-then-except-all";
+    /// Scalar max/min compare their arguments the same way wherever the result is read.
+    /// MariaDB's GREATEST/LEAST compare them as numbers when the result is read as a number
+    /// (<https://mariadb.com/kb/en/least/>): `LEAST('ab','1') + 0` is 0, but the same LEAST
+    /// as a CASE's result is the string '1', and `+ 0` makes it 1 (measured on 10.11), so an
+    /// oracle must not move it under a CASE (EET).
+    pub const CONTEXT_FREE_MAX_MIN: &str = "context-free-max-min";
     /// Window functions with `ROWS` frames (SQLite 3.28, PostgreSQL, DuckDB, MariaDB 10.2). Common.
     pub const WINDOW: &str = "window";
     /// Row values compared by the standard (`(1, NULL) = (1, NULL)` is NULL), also `IN` a
@@ -576,6 +582,7 @@ static SQLITE: Profile = Profile {
         &[
             cap::UNTYPED,
             cap::LOOSE,
+            cap::CONTEXT_FREE_MAX_MIN,
             cap::GLOB,
             cap::FULL_JOIN,
             cap::PARTIAL_INDEX,

@@ -123,10 +123,12 @@ fn answers(case: &SqlCase, e: &mut dyn Engine, o: &CheckOptions, pick: Pick) -> 
             exec(e, s, o)?;
         }
         let other = exec(e, &sql, o);
-        for s in v.disable {
-            exec(e, s, o)?;
-        }
-        out.push((v.name.to_string(), other?.unwrap_or_default()));
+        let restored = v.disable.iter().try_for_each(|s| exec(e, s, o).map(drop));
+        // The query's own failure first: a DuckDB internal error invalidates the database,
+        // and the restoring PRAGMA's "database has been invalidated" would be reported instead.
+        let other = other?;
+        restored?;
+        out.push((v.name.to_string(), other.unwrap_or_default()));
     }
     Ok(out)
 }

@@ -235,4 +235,20 @@ fn keeps_value_in_case(e: &Expr, d: &dyn Dialect) -> bool {
         return !collated && !affinity;
     }
     !(d.has_cap(cap::LOOSE_MARIADB) && matches!(e, Expr::Cast(..)))
+        && (d.has_cap(cap::CONTEXT_FREE_MAX_MIN) || !yields_max_min(e))
+}
+
+/// Whether `e`'s value may be a scalar max/min's, passed through unchanged (so that the
+/// context it is read in reaches the max/min).
+fn yields_max_min(e: &Expr) -> bool {
+    match e {
+        Expr::Func(Func::Max | Func::Min, _) => true,
+        Expr::Func(Func::Nullif, args) => args.first().is_some_and(yields_max_min),
+        Expr::Func(Func::Coalesce | Func::Ifnull, args) => args.iter().any(yields_max_min),
+        Expr::Func(Func::Iif, args) => args.iter().skip(1).any(yields_max_min),
+        Expr::Case { whens, otherwise, .. } => {
+            whens.iter().map(|(_, then)| then).chain(otherwise.as_deref()).any(yields_max_min)
+        }
+        _ => false,
+    }
 }

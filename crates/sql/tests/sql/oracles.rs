@@ -4,8 +4,8 @@
 //! unless `CROSSCHECK_REQUIRE_ENGINES` names it).
 
 use crate::leg::{campaign, check, col, int, known_case, select_from};
-use crosscheck_core::{Check, FindingClass};
-use crosscheck_engines::testing::sql_available;
+use crosscheck_core::{Check, FindingClass, Value};
+use crosscheck_engines::testing::{open_sql, rows, sql_available};
 use crosscheck_sql::ast::*;
 use crosscheck_sql::dialect::{by_name, Sqlite};
 use crosscheck_sql::oracles::plan;
@@ -194,6 +194,24 @@ fn eet_rewrites_by_rules_that_keep_each_value() {
     // PostgreSQL's column keeps its type in a CASE: the select item is rewritten there.
     let pg = plan(SqlOracle::Eet, &case.query, by_name("postgres").expect("postgres"));
     assert!(pg[1].1.starts_with("SELECT (CASE WHEN "), "{}", pg[1].1);
+}
+
+/// MariaDB's LEAST of strings compares as numbers where its result is read as a number and as
+/// strings as a CASE's result, so EET leaves it out of its CASE rewrites there; SQLite's
+/// scalar min is the same everywhere and gets them.
+#[test]
+fn eet_keeps_mariadb_least_out_of_case() {
+    let least = Expr::Func(Func::Min, vec![Expr::Lit(Lit::Text("ab".into())), Expr::Lit(Lit::Text("1".into()))]);
+    let mut case = gt_case("eet");
+    case.query.select.items[0].expr = Expr::Func(Func::Coalesce, vec![least, int(0)]);
+    let mariadb = plan(SqlOracle::Eet, &case.query, by_name("mariadb").expect("mariadb"));
+    assert!(mariadb[1].1.starts_with("SELECT coalesce(LEAST("), "{}", mariadb[1].1);
+    let sqlite = plan(SqlOracle::Eet, &case.query, &Sqlite);
+    assert!(sqlite[1].1.starts_with("SELECT (CASE WHEN "), "{}", sqlite[1].1);
+    let Some(mut e) = open_sql("mariadb") else { return };
+    e.reset().unwrap_or_else(|err| panic!("reset: {err}"));
+    let r = rows(e.as_mut(), "SELECT LEAST('ab', '1') + 0, (CASE WHEN 1 THEN LEAST('ab', '1') END) + 0");
+    assert_eq!(r.rows, vec![vec![Value::Float(0.0), Value::Float(1.0)]]);
 }
 
 #[test]
