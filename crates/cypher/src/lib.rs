@@ -12,6 +12,7 @@ pub mod print;
 pub mod query;
 pub mod reduce;
 pub mod repro;
+pub mod transform;
 
 pub use model::Case;
 pub use oracles::CypherOracle;
@@ -143,19 +144,48 @@ impl Generator<Case, CypherOracle> for CypherGen {
             }
         };
         let mut rng = crosscheck_core::rng(self.seed, index);
-        let rowwise = oracle == CypherOracle::Partition;
+        // Half of the equivalence cases are row-wise, so that superset transformations apply.
+        let rowwise = match oracle {
+            CypherOracle::Partition => true,
+            CypherOracle::Equivalence => index.is_multiple_of(2),
+            CypherOracle::Differential => false,
+        };
         let mut qg = query::QueryGen::new(&mut rng, &graph, &pools, &caps, rowwise);
         let query = qg.query();
-        let split = rowwise.then(|| {
-            let scopes = std::mem::take(&mut qg.scopes);
+        let scopes = std::mem::take(&mut qg.scopes);
+        let split = (oracle == CypherOracle::Partition).then(|| {
             let (clause, scope) = scopes[qg_pick(&mut qg, scopes.len())].clone();
             model::Split { clause, pred: qg.predicate(&scope) }
         });
+        let transform =
+            (oracle == CypherOracle::Equivalence).then(|| pick_transform(&mut qg, &query, &scopes)).flatten();
         drop(qg);
-        let case = Case { index, graph: graph.clone(), query, split };
+        let case = Case { index, graph: graph.clone(), query, split, transform };
         self.round = Some((graph, pools));
         case
     }
+}
+
+/// A transformation that applies to `query`: a random kind first, then the others in turn.
+fn pick_transform<R: Rng>(
+    qg: &mut query::QueryGen<'_, R>,
+    query: &model::Query,
+    scopes: &[(usize, Vec<query::Var>)],
+) -> Option<transform::Transform> {
+    use transform::Transform as T;
+    const KINDS: usize = 5;
+    let first = qg.pick(KINDS);
+    let (clause, scope) = scopes.get(qg.pick(scopes.len())).cloned()?;
+    let at = 1 + qg.pick(query.clauses.len());
+    let pred = qg.predicate(&scope);
+    let kinds = [
+        T::Reverse { clause },
+        T::Tautology { clause, pred },
+        T::WithStar { at },
+        T::Undirect { clause },
+        T::SplitMatch { clause },
+    ];
+    (0..KINDS).map(|k| kinds[(first + k) % KINDS].clone()).find(|t| t.apply(query).is_some())
 }
 
 fn qg_pick<R: Rng>(qg: &mut query::QueryGen<'_, R>, n: usize) -> usize {

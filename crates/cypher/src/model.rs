@@ -293,4 +293,7 @@ pub struct Case {
     pub graph: Graph,
     pub query: Query,
     pub split: Option<Split>,
+    /// The equivalence oracle's transformation.
+    #[serde(default)]
+    pub transform: Option<crate::transform::Transform>,
 }

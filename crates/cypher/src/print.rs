@@ -157,6 +157,7 @@ fn clause(c: &Clause, f: Option<&Expr>) -> String {
             let opt = if *optional { "OPTIONAL " } else { "" };
             format!("{opt}MATCH {}{}", ps.join(", "), filter(f))
         }
+        Clause::With { items: it, .. } if it.is_empty() => format!("WITH *{}", filter(f)),
         Clause::With { distinct, items: it, .. } => {
             format!("WITH {}{}{}", if *distinct { "DISTINCT " } else { "" }, items(it), filter(f))
         }

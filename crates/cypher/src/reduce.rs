@@ -156,17 +156,22 @@ fn candidates(case: &Case) -> Vec<Case> {
     out
 }
 
-/// Each clause removed (never the partition's MATCH; the split's index follows).
+/// Each clause removed (never the partition's MATCH or the transformed clause; their indexes
+/// follow).
 fn clause_removals(case: &Case, out: &mut Vec<Case>) {
     for i in 0..case.query.clauses.len() {
         let mut c = case.clone();
-        if let Some(s) = c.split.as_mut() {
-            if s.clause == i {
-                continue;
+        let kept =
+            c.split.as_mut().map(|s| &mut s.clause).into_iter().chain(c.transform.as_mut().map(|t| t.clause_mut()));
+        let mut removable = true;
+        for at in kept {
+            removable &= *at != i;
+            if *at > i {
+                *at -= 1;
             }
-            if s.clause > i {
-                s.clause -= 1;
-            }
+        }
+        if !removable {
+            continue;
         }
         c.query.clauses.remove(i);
         out.push(c);
@@ -386,7 +391,7 @@ mod tests {
         let graph = Graph { round: 0, schema: Schema { labels: vec![], types: vec![] }, nodes: vec![], rels: vec![] };
         let item = Item { expr: Expr::Var(ret.into()), alias: "a9".into() };
         let query = Query { clauses, ret: Return { distinct: false, items: vec![item], order: false, limit: None } };
-        Case { index: 0, graph, query, split: pred.map(|pred| Split { clause: 0, pred }) }
+        Case { index: 0, graph, query, split: pred.map(|pred| Split { clause: 0, pred }), transform: None }
     }
 
     fn matching(var: &str) -> Clause {

@@ -5,7 +5,7 @@
 //! FalkorDB takes each statement with `redis-cli GRAPH.QUERY g "<statement>"`.
 
 use crate::dialect;
-use crate::oracles::{partition, CypherOracle};
+use crate::oracles::{equivalence, partition, CypherOracle};
 use crate::{print, Case};
 use crosscheck_core::{EngineInfo, Evidence};
 use std::fmt::Write;
@@ -25,6 +25,10 @@ pub fn reproducers(
         engines.iter().filter(|e| ev.engines.iter().any(|l| l.split(", ").any(|x| x == e.label))).collect();
     let queries: Vec<String> = match (oracle, &case.split) {
         (CypherOracle::Partition, Some(s)) => partition::texts(case, s).to_vec(),
+        (CypherOracle::Equivalence, _) => match equivalence::texts(case) {
+            Some((original, transformed, _)) => vec![original, transformed],
+            None => vec![print::query(&case.query)],
+        },
         _ => vec![print::query(&case.query)],
     };
     let mut files: Vec<(String, String)> = Vec::new();
@@ -57,5 +61,8 @@ fn oracle_line(oracle: CypherOracle) -> &'static str {
     match oracle {
         CypherOracle::Differential => "differential: the engines must agree",
         CypherOracle::Partition => "partition: the last three queries' rows must add up to the first's",
+        CypherOracle::Equivalence => {
+            "equivalence: the second query, a transformation of the first, must return the same rows (or a superset, as the summary says)"
+        }
     }
 }

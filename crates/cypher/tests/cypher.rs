@@ -13,3 +13,5 @@ mod oracles;
 mod reduce;
 #[path = "cypher/stream.rs"]
 mod stream;
+#[path = "cypher/transform.rs"]
+mod transform;

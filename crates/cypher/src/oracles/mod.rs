@@ -2,6 +2,7 @@
 //! shape, comparing answers under the leg's value policy, rendering answers for findings.
 
 pub mod differential;
+pub mod equivalence;
 pub mod partition;
 
 use crate::dialect;
@@ -19,15 +20,20 @@ pub enum CypherOracle {
     Differential,
     /// GDBMeter's query partitioning: a MATCH's WHERE split by p, NOT p and p IS NULL.
     Partition,
+    /// GraphGenie's graph query transformations: a rewritten query whose answer must be the
+    /// same multiset as the original's, or a superset of it.
+    Equivalence,
 }
 
 impl Oracle for CypherOracle {
-    const ALL: &'static [CypherOracle] = &[CypherOracle::Differential, CypherOracle::Partition];
+    const ALL: &'static [CypherOracle] =
+        &[CypherOracle::Differential, CypherOracle::Partition, CypherOracle::Equivalence];
 
     fn name(self) -> &'static str {
         match self {
             CypherOracle::Differential => "differential",
             CypherOracle::Partition => "partition",
+            CypherOracle::Equivalence => "equivalence",
         }
     }
 }
@@ -47,6 +53,7 @@ impl CypherOracle {
         match self {
             CypherOracle::Differential => differential::check(case, engines, opts),
             CypherOracle::Partition => partition::check(case, engines, opts),
+            CypherOracle::Equivalence => equivalence::check(case, engines, opts),
         }
     }
 }

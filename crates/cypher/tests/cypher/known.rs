@@ -9,7 +9,7 @@ use crosscheck_cypher::print;
 
 /// Three people (L0: name, age) and one company (L1), KNOWS (T0: L0 -> L0) and WORKS_AT
 /// (T1: L0 -> L1); Carol has no age.
-fn graph() -> Graph {
+pub(crate) fn graph() -> Graph {
     let p = |key: &str, ty| Prop { key: key.into(), ty };
     let schema = Schema {
         labels: vec![vec![p("k0", Ty::Str), p("k1", Ty::Int)], vec![p("k2", Ty::Str)]],

@@ -9,9 +9,11 @@ fn kuzu_against_itself_reports_nothing() {
     if !have("kuzu") {
         return;
     }
-    for (oracle, specs) in
-        [(CypherOracle::Differential, &["kuzu", "kuzu@second"][..]), (CypherOracle::Partition, &["kuzu"][..])]
-    {
+    for (oracle, specs) in [
+        (CypherOracle::Differential, &["kuzu", "kuzu@second"][..]),
+        (CypherOracle::Partition, &["kuzu"][..]),
+        (CypherOracle::Equivalence, &["kuzu"][..]),
+    ] {
         let t = campaign(specs, oracle, 5, 300);
         assert!(t.finding.is_none(), "{oracle:?}: {:?}", t.finding);
         println!("{oracle:?}: {} passed, {} non-empty, {} skipped", t.pass, t.nonempty, t.skips.len());
@@ -38,4 +40,15 @@ fn drop_row_is_caught_by_partition() {
     let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught in 300 cases"));
     assert_eq!(ev.class, FindingClass::Logic, "{ev:?}");
     assert!(ev.key.starts_with("partition:"), "{ev:?}");
+}
+
+#[test]
+fn drop_row_is_caught_by_equivalence() {
+    if !have("kuzu") {
+        return;
+    }
+    let t = campaign(&["mutant:kuzu:drop-row"], CypherOracle::Equivalence, 5, 300);
+    let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught in 300 cases"));
+    assert_eq!(ev.class, FindingClass::Logic, "{ev:?}");
+    assert!(ev.key.starts_with("equivalence:"), "{ev:?}");
 }
