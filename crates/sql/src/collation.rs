@@ -122,7 +122,7 @@ impl<'a> Collations<'a> {
         }
         let mut s = s.clone();
         let items = Settler::new(self.rules, self.setup).select(&mut s, &mut []);
-        Some(items.into_iter().map(|c| c.unwrap_or(Collation::Binary)).collect())
+        Some(items.into_iter().map(|(c, _)| c.unwrap_or(Collation::Binary)).collect())
     }
 
     /// Whether the setup or query has any collation but BINARY; when not, nothing is folded.
@@ -262,8 +262,13 @@ pub fn settle_setup(rules: Rules, setup: &mut [Stmt]) {
     }
 }
 
-/// A table's columns and the collation each carries.
-type Columns = Vec<(String, Option<Collation>)>;
+/// A column's collation, and whether MariaDB surely reads it as a character string (see
+/// [`Settler::chars`]): a view's `CONCAT(blob, text)` carries the text's collation for the
+/// comparisons it takes part in, yet is a binary string that no COLLATE takes.
+type Slot = (Option<Collation>, bool);
+
+/// A table's columns and what each carries.
+type Columns = Vec<(String, Slot)>;
 
 /// Walks a statement resolving columns through the FROM clauses around each expression.
 struct Settler<'a> {
@@ -288,10 +293,13 @@ impl<'a> Settler<'a> {
         for (i, s) in self.setup.iter().enumerate() {
             match s {
                 Stmt::CreateTable { name: n, columns } if n == name => {
-                    let textual = |t: Option<SqlType>| matches!(t, None | Some(SqlType::Text));
                     return columns
                         .iter()
-                        .map(|c| (c.name.clone(), c.collate.or(self.rules.bare_column().filter(|_| textual(c.ty)))))
+                        .map(|c| {
+                            let textual = matches!(c.ty, None | Some(SqlType::Text));
+                            let coll = c.collate.or(self.rules.bare_column().filter(|_| textual));
+                            (c.name.clone(), (coll, textual && coll.is_some()))
+                        })
                         .collect();
                 }
                 Stmt::CreateView { name: n, columns, select } if n == name => {
@@ -306,7 +314,7 @@ impl<'a> Settler<'a> {
         Vec::new()
     }
 
-    fn column(&self, table: &str, column: &str) -> Option<Collation> {
+    fn column(&self, table: &str, column: &str) -> Slot {
         for frame in self.frames.iter().rev() {
             for (visible, cols) in frame {
                 if visible == table {
@@ -316,11 +324,21 @@ impl<'a> Settler<'a> {
                 }
             }
         }
-        None
+        (None, false)
     }
 
-    /// Settles `s` and the expressions `extra` in its scope; the collation of each item.
-    fn select(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Option<Collation>> {
+    /// Whether MariaDB surely reads `e` as a character string: a text column, literal, CAST
+    /// or COLLATE. A function over a binary string and a text (as `ifnull(blob, text)` or a
+    /// view's `CONCAT(blob, text)`) is a binary string, which no COLLATE takes.
+    fn chars(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Col(c) => self.column(&c.table, &c.column).1,
+            e => character_string(e),
+        }
+    }
+
+    /// Settles `s` and the expressions `extra` in its scope; what each item carries.
+    fn select(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Slot> {
         let ctes = self.ctes.len();
         for cte in &mut s.with {
             let items = self.select(&mut cte.select, &mut []);
@@ -339,8 +357,8 @@ impl<'a> Settler<'a> {
             };
             if let Some(k) = kind.filter(|k| **k == JoinKind::Natural) {
                 // The shared columns are compared, and no COLLATE can be put on them.
-                let clash = |(n, c): &(String, Option<Collation>)| {
-                    frame.iter().flat_map(|(_, f)| f).any(|(m, d)| m == n && conflict(*c, *d))
+                let clash = |(n, (c, _)): &(String, Slot)| {
+                    frame.iter().flat_map(|(_, f)| f).any(|(m, (d, _))| m == n && conflict(*c, *d))
                 };
                 if cols.iter().any(clash) {
                     *k = JoinKind::Cross;
@@ -348,7 +366,7 @@ impl<'a> Settler<'a> {
             }
             frame.push((t.visible().to_string(), cols));
         }
-        let star: Vec<Option<Collation>> = frame.iter().flat_map(|(_, c)| c.iter().map(|(_, c)| *c)).collect();
+        let star: Vec<Slot> = frame.iter().flat_map(|(_, c)| c.iter().map(|(_, c)| *c)).collect();
         self.frames.push(frame);
         let mut items = self.body(s, extra);
         if s.items.is_empty() {
@@ -361,7 +379,7 @@ impl<'a> Settler<'a> {
     }
 
     /// The expressions of one select (not its compound members).
-    fn body(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Option<Collation>> {
+    fn body(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Slot> {
         for j in &mut s.joins {
             j.on.iter_mut().for_each(|e| {
                 self.expr(e);
@@ -373,7 +391,14 @@ impl<'a> Settler<'a> {
         extra.iter_mut().for_each(|e| {
             self.expr(e);
         });
-        let items: Vec<Option<Collation>> = s.items.iter_mut().map(|i| self.expr(&mut i.expr)).collect();
+        let items: Vec<Slot> = s
+            .items
+            .iter_mut()
+            .map(|i| {
+                let c = self.expr(&mut i.expr);
+                (c, self.chars(&i.expr))
+            })
+            .collect();
         let limited = s.limit.is_some() || s.offset.is_some();
         for o in &mut s.order_by {
             let c = self.expr(&mut o.expr);
@@ -386,10 +411,11 @@ impl<'a> Settler<'a> {
     }
 
     /// Gives each column of a compound select one collation across its members.
-    fn compound(&mut self, s: &mut Select, items: &mut [Option<Collation>]) {
+    fn compound(&mut self, s: &mut Select, items: &mut [Slot]) {
         for member in &mut s.compound {
             let theirs = self.select(&mut member.select, &mut []);
-            for (i, (mine, c)) in items.iter_mut().zip(theirs).enumerate() {
+            for (i, ((mine, chars), (c, theirs_chars))) in items.iter_mut().zip(theirs).enumerate() {
+                *chars &= theirs_chars;
                 match (*mine, c) {
                     (None, c) => *mine = c,
                     (Some(m), c) if conflict(Some(m), c) => {
@@ -407,10 +433,10 @@ impl<'a> Settler<'a> {
     fn expr(&mut self, e: &mut Expr) -> Option<Collation> {
         match e {
             Expr::Lit(_) => None,
-            Expr::Col(c) => self.column(&c.table, &c.column),
+            Expr::Col(c) => self.column(&c.table, &c.column).0,
             Expr::Collate(inner, c) => {
-                let known = self.expr(inner);
-                if self.rules == Rules::MariaDb && !character_string(inner, known) {
+                self.expr(inner);
+                if self.rules == Rules::MariaDb && !self.chars(inner) {
                     // A loose MariaDB run may collate a number or binary string (also inside
                     // a COALESCE with text): "COLLATION ... is not valid for CHARACTER SET
                     // 'binary'" (error 1253).
@@ -453,7 +479,7 @@ impl<'a> Settler<'a> {
                 self.select(select, &mut []);
                 None
             }
-            Expr::Subquery(select) => self.select(select, &mut []).first().copied().flatten(),
+            Expr::Subquery(select) => self.select(select, &mut []).first().and_then(|(c, _)| *c),
             Expr::Case { operand, whens, otherwise } => {
                 self.case(operand.as_deref_mut(), whens, otherwise.as_deref_mut())
             }
@@ -535,7 +561,7 @@ impl<'a> Settler<'a> {
             Expr::Row(xs) => xs.iter_mut().map(|x| self.expr(x)).collect(),
             e => vec![self.expr(e)],
         };
-        for (i, (m, t)) in mine.into_iter().zip(theirs).enumerate() {
+        for (i, (m, (t, _))) in mine.into_iter().zip(theirs).enumerate() {
             if let (Some(m), true) = (m, conflict(m, t)) {
                 // Every member of a compound, which agree with each other already.
                 let members =
@@ -576,7 +602,7 @@ fn exact(c: Option<Collation>) -> bool {
 }
 
 /// `e COLLATE c`, replacing a COLLATE `e` already ends in; in MariaDB over a CAST to
-/// text where `e` may be a binary string (see [`character_string`]).
+/// text where `e` may be a binary string (see [`Settler::chars`]).
 fn impose(rules: Rules, e: &mut Expr, c: Collation) {
     match e {
         Expr::Collate(_, k) => *k = c,
@@ -584,7 +610,7 @@ fn impose(rules: Rules, e: &mut Expr, c: Collation) {
             let mut inner = std::mem::replace(e, Expr::Lit(Lit::Null));
             // Which member of a compound a column belongs to is not known here: a column
             // (text or binary) gets the CAST too, which leaves a text column's value alone.
-            if rules == Rules::MariaDb && !character_string(&inner, None) {
+            if rules == Rules::MariaDb && !character_string(&inner) {
                 inner = Expr::Cast(Box::new(inner), SqlType::Text);
             }
             *e = Expr::Collate(Box::new(inner), c);
@@ -592,14 +618,9 @@ fn impose(rules: Rules, e: &mut Expr, c: Collation) {
     }
 }
 
-/// Whether MariaDB surely reads `e` (of derived collation `known`) as a character string: a
-/// text column, literal, CAST or COLLATE. A function over a binary string and a text (as
-/// `ifnull(blob, text)`) is a binary string, which no COLLATE takes.
-fn character_string(e: &Expr, known: Option<Collation>) -> bool {
-    match e {
-        Expr::Col(_) => known.is_some(),
-        e => matches!(e, Expr::Lit(Lit::Text(_)) | Expr::Cast(_, SqlType::Text) | Expr::Collate(..)),
-    }
+/// [`Settler::chars`] of an expression that is no column.
+fn character_string(e: &Expr) -> bool {
+    matches!(e, Expr::Lit(Lit::Text(_)) | Expr::Cast(_, SqlType::Text) | Expr::Collate(..))
 }
 
 /// `e` without its explicit COLLATEs: a key that then combines two collations keeps only
