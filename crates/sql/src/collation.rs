@@ -550,9 +550,7 @@ impl<'a> Settler<'a> {
         if f == Func::JsonArrayGet && self.rules == Rules::MariaDb {
             return Some(Collation::Binary);
         }
-        // Numbers out of text carry no collation.
-        let numeric = matches!(f, Func::Abs | Func::Length | Func::Instr | Func::Unicode | Func::Round | Func::Sign);
-        (!numeric).then_some(c).flatten()
+        text_valued(f).then_some(c).flatten()
     }
 
     fn in_select(&mut self, expr: &mut Expr, select: &mut Select) {
@@ -588,6 +586,22 @@ impl<'a> Settler<'a> {
             }
         }
         acc
+    }
+}
+
+/// Whether `f`'s value is text (or its operands' type), which carries its operands'
+/// collation. Numbers, dates and timestamps out of text carry none, and take no COLLATE:
+/// DuckDB's "collations are only supported for type varchar" met `json_array_length(text)`
+/// given the text's NOCASE, then BINARY under a LIMIT. Exhaustive, so that a new function
+/// is placed here.
+fn text_valued(f: Func) -> bool {
+    use Func::*;
+    match f {
+        Lower | Upper | Trim | Ltrim | Rtrim | Substr | Replace | Hex | Quote | Typeof | Coalesce | Nullif | Ifnull
+        | Iif | Max | Min | JsonValue | JsonArrayGet => true,
+        Abs | Length | Instr | Unicode | Round | Sign | DateAddDays | DateAddMonths | TsAddSeconds | TsAddMonths
+        | DateDiff | ExtractYear | ExtractMonth | ExtractDay | ExtractHour | TruncMonth | DecRound
+        | JsonArrayLength => false,
     }
 }
 
@@ -645,5 +659,95 @@ fn item_name(i: usize, it: &Item) -> String {
         (Some(a), _) => a.clone(),
         (None, Expr::Col(c)) => c.column.clone(),
         (None, _) => format!("c{i}"),
+    }
+}
+
+/// Whether a COLLATE of `s`, `pred` or a view of `setup` is over a value that surely is no
+/// text: a literal, function, operation or CAST of another type, or a column its table (or
+/// view) has of another type. PostgreSQL and DuckDB refuse it ("collations are only supported
+/// for type varchar"); the generator never writes one, a reduction step may (a view's text
+/// column replaced by a number, then the view inlined).
+pub fn collates_non_text(setup: &[Stmt], s: &Select, pred: Option<&Expr>) -> bool {
+    let views = setup.iter().filter_map(|st| match st {
+        Stmt::CreateView { select, .. } => Some(select.as_ref()),
+        _ => None,
+    });
+    std::iter::once(s).chain(views).any(|scope| {
+        let mut found = false;
+        let mut check = |e: &Expr| {
+            if let Expr::Collate(inner, _) = e {
+                found |= !may_be_text(setup, scope, inner, 0);
+            }
+        };
+        scope.visit_exprs(&mut check);
+        if std::ptr::eq(scope, s) {
+            pred.iter().for_each(|p| p.visit(&mut check));
+        }
+        found
+    })
+}
+
+/// Whether column `column` of table or view `name` may be a text.
+fn column_may_be_text(setup: &[Stmt], name: &str, column: &str, depth: u32) -> bool {
+    let found = setup.iter().find_map(|st| match st {
+        Stmt::CreateTable { name: n, columns } if n == name => {
+            Some(columns.iter().find(|d| d.name == column).and_then(|d| d.ty).is_none_or(|t| t == SqlType::Text))
+        }
+        Stmt::CreateView { name: n, columns, select } if n == name && depth < 4 => {
+            let item = select.items.get(columns.iter().position(|c| c == column)?)?;
+            Some(may_be_text(setup, select, &item.expr, depth + 1))
+        }
+        _ => None,
+    });
+    found.unwrap_or(true)
+}
+
+/// The named tables of `s` and of every select inside it, as (the name columns qualify
+/// with, the table's name): aliases are unique in a generated query.
+fn tables_of(s: &Select, out: &mut Vec<(String, String)>) {
+    for t in s.from.iter().chain(s.joins.iter().map(|j| &j.table)) {
+        if t.body.is_none() {
+            out.push((t.visible().to_string(), t.name.clone()));
+        }
+    }
+    for inner in s.inner_selects() {
+        tables_of(inner, out);
+    }
+    for e in s.slots() {
+        e.visit(&mut |x| {
+            if let Some(sub) = x.subquery() {
+                tables_of(sub, out);
+            }
+        });
+    }
+}
+
+/// Whether `e`, read in the FROM scope of `scope`, may be a text: false for what is surely a
+/// number, boolean, date, binary string or untyped NULL.
+fn may_be_text(setup: &[Stmt], scope: &Select, e: &Expr, depth: u32) -> bool {
+    use crate::ast::UnOp;
+    match e {
+        Expr::Col(c) => {
+            let mut tables = Vec::new();
+            tables_of(scope, &mut tables);
+            match tables.iter().find(|(visible, _)| *visible == c.table) {
+                Some((_, name)) => column_may_be_text(setup, name, &c.column, depth),
+                None => true,
+            }
+        }
+        // DuckDB refuses `NULL COLLATE NOCASE` too.
+        Expr::Lit(l) => matches!(l, Lit::Text(_)),
+        Expr::Cast(_, t) => *t == SqlType::Text,
+        Expr::Func(f, _) => text_valued(*f),
+        Expr::Binary(op, ..) => *op == BinOp::Concat,
+        Expr::Unary(UnOp::Pos, inner) => may_be_text(setup, scope, inner, depth),
+        Expr::Unary(..)
+        | Expr::Postfix(..)
+        | Expr::Between { .. }
+        | Expr::InList { .. }
+        | Expr::InSelect { .. }
+        | Expr::Exists { .. } => false,
+        Expr::Agg { func, .. } => matches!(func, Agg::Min | Agg::Max),
+        _ => true,
     }
 }

@@ -70,3 +70,100 @@ fn mariadb_collates_a_view_column_of_a_binary_string_only_through_a_cast() {
     // The text column needs no CAST; the two binary strings each get one.
     assert_eq!(sql.matches("CAST(").count(), 2, "{sql}");
 }
+
+/// A text table with a NOCASE column and a view reading it, in DuckDB.
+fn duckdb_text_setup() -> Vec<Stmt> {
+    vec![
+        Stmt::CreateTable {
+            name: "t0".into(),
+            columns: vec![
+                ColumnDef::plain("c0", SqlType::Int),
+                ColumnDef { collate: Some(Collation::NoCase), ..ColumnDef::plain("c1", SqlType::Text) },
+            ],
+        },
+        Stmt::Insert {
+            table: "t0".into(),
+            columns: vec!["c0".into(), "c1".into()],
+            values: vec![Expr::Lit(Lit::Int(1)), Expr::Lit(Lit::Text("a".into()))],
+        },
+        Stmt::CreateView {
+            name: "v0".into(),
+            columns: vec!["c0".into(), "c1".into()],
+            select: Box::new(Select {
+                items: vec![
+                    Item { expr: Expr::col("t0", "c0"), alias: None },
+                    Item { expr: Expr::Func(Func::Lower, vec![Expr::col("t0", "c1")]), alias: None },
+                ],
+                from: vec![TableRef::named("t0", None)],
+                ..Select::default()
+            }),
+        },
+    ]
+}
+
+/// A number computed from a NOCASE text (`json_array_length(json_array(text))`) carries no
+/// collation: ordered under a LIMIT, it gets no COLLATE "binary", which DuckDB refuses over a
+/// BIGINT ("collations are only supported for type varchar", a CERT finding of the 10-minute
+/// DuckDB 2.0 campaign).
+#[test]
+fn duckdb_orders_a_number_out_of_a_collated_text_without_a_collate() {
+    let Some(mut e) = open_sql("duckdb") else { return };
+    let d = dialect("duckdb");
+    let setup = duckdb_text_setup();
+    for s in &setup {
+        done(e.as_mut(), &s.to_sql(d));
+    }
+    let length = Expr::Func(Func::JsonArrayLength, vec![Expr::col("t0", "c1"), Expr::col("t0", "c1")]);
+    let mut s = Select {
+        items: vec![Item { expr: length.clone(), alias: None }],
+        from: vec![TableRef::named("t0", None)],
+        order_by: vec![Order { expr: length, desc: true }],
+        limit: Some(2),
+        ..Select::default()
+    };
+    settle(Rules::DuckDb, &setup, &mut s, None);
+    let sql = s.to_sql(d);
+    assert_eq!(rows(e.as_mut(), &sql).rows.len(), 1, "{sql}");
+}
+
+/// A reduction step may change the type of what a COLLATE applies to (an operand replaced by a
+/// number, a view's text column by its integer one); such a candidate is refused, so that
+/// every candidate of a DuckDB case that has only valid COLLATEs runs without DuckDB's
+/// "collations are only supported for type varchar".
+#[test]
+fn reduction_keeps_every_collate_over_text() {
+    let Some(mut e) = open_sql("duckdb") else { return };
+    let d = dialect("duckdb");
+    let mut case = crate::leg::known_case("tlp-where");
+    case.strict = true;
+    case.setup = std::sync::Arc::new(duckdb_text_setup());
+    let collated = |x: Expr| Expr::Collate(Box::new(x), Collation::Binary);
+    case.query.select = Select {
+        items: vec![
+            Item { expr: collated(Expr::col("v0", "c1")), alias: None },
+            Item { expr: collated(Expr::Func(Func::Upper, vec![Expr::col("v0", "c1")])), alias: None },
+        ],
+        from: vec![TableRef::named("v0", None)],
+        ..Select::default()
+    };
+    case.query.pred = Some(Expr::bin(BinOp::Eq, collated(Expr::col("v0", "c1")), Expr::Lit(Lit::Text("a".into()))));
+    let candidates = crosscheck_sql::reduce::shrink(&case);
+    assert!(candidates.len() > 20, "{} candidates", candidates.len());
+    let mut ran = 0;
+    for c in &candidates {
+        let mut sql: Vec<String> = vec!["DROP VIEW IF EXISTS v0".into(), "DROP TABLE IF EXISTS t0".into()];
+        sql.extend(c.setup.iter().map(|s| s.to_sql(d)));
+        let mut q = c.query.select.clone();
+        if let Some(p) = &c.query.pred {
+            q.where_ = Some(p.clone());
+        }
+        sql.push(q.to_sql(d));
+        for s in &sql {
+            if let crosscheck_core::Outcome::Error { message, .. } = e.run(s, crosscheck_engines::testing::LIMIT) {
+                assert!(!message.contains("collations are only supported"), "{s}: {message}");
+            }
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, candidates.len());
+}
