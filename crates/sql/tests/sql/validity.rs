@@ -167,3 +167,105 @@ fn reduction_keeps_every_collate_over_text() {
     }
     assert_eq!(ran, candidates.len());
 }
+
+/// Why each of `n` checks of `oracle` on `engine` (seed 42) did not run, by reason.
+fn skipped(engine: &str, oracle: &str, n: u64) -> Vec<String> {
+    use crosscheck_core::{Check, EngineInfo, GenOptions, Kind};
+    let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
+        .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
+    let kind = crosscheck_sql::SqlKind;
+    let mut engines = vec![crate::leg::engine(engine)];
+    let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
+    let mut gen = kind.generator(&GenOptions { seed: 42, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
+    let mut prepared = None;
+    let mut why = Vec::new();
+    for i in 0..n {
+        let case = gen.case(i, oracle);
+        if prepared != Some(kind.setup_id(&case)) {
+            let _ = kind.prepare(&case, &mut engines, &crate::leg::OPTS);
+            prepared = Some(kind.setup_id(&case));
+        }
+        if let Check::Skip(reason) = kind.check(oracle, &case, &mut engines, &crate::leg::OPTS) {
+            why.push(reason);
+        }
+    }
+    why
+}
+
+/// Every generated database has a table with rows for PQS's pivot: the first table always
+/// gets rows, and a table a DELETE may have emptied gets its first row back (one PQS check in
+/// nine was skipped for an empty table, in SQLite and DuckDB alike).
+#[test]
+fn pqs_always_finds_a_pivot_row() {
+    let why = skipped("sqlite", "pqs", 2000);
+    let empty: Vec<&String> = why.iter().filter(|w| w.contains("no pivot row")).collect();
+    assert!(empty.is_empty(), "{} checks without a pivot: {:?}", empty.len(), empty.first());
+    assert!(why.len() * 100 < 2000 * 6, "{} of 2000 PQS checks skipped: {:?}", why.len(), why.first());
+}
+
+/// A DQE case on `t0` whose marker is `m` in column `c` and predicate `p`.
+fn dqe_case(columns: Vec<ColumnDef>, rows: Vec<Vec<Lit>>, c: &str, m: Lit, p: Expr) -> crosscheck_sql::SqlCase {
+    let mut case = crate::leg::known_case("dqe");
+    let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+    let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns }];
+    for r in rows {
+        setup.push(Stmt::Insert {
+            table: "t0".into(),
+            columns: names.clone(),
+            values: r.into_iter().map(Expr::Lit).collect(),
+        });
+    }
+    case.setup = std::sync::Arc::new(setup);
+    case.query.select = Select {
+        items: vec![Item { expr: Expr::Lit(m), alias: Some(c.into()) }],
+        from: vec![TableRef::named("t0", None)],
+        ..Select::default()
+    };
+    case.query.pred = Some(p);
+    case
+}
+
+/// MariaDB's strict mode refuses, in an UPDATE's or DELETE's WHERE, the text-to-number
+/// comparison a SELECT only warns about ("Truncated incorrect DOUBLE value"); DQE runs them
+/// without it and compares the three.
+#[test]
+fn dqe_compares_a_text_number_comparison_in_mariadb() {
+    if open_sql("mariadb").is_none() {
+        return;
+    }
+    let case = dqe_case(
+        vec![ColumnDef::plain("c0", SqlType::Text), ColumnDef::plain("c1", SqlType::Int)],
+        vec![vec![Lit::Text("ab".into()), Lit::Int(1)], vec![Lit::Text("0".into()), Lit::Int(2)]],
+        "c1",
+        Lit::Int(4242),
+        Expr::bin(BinOp::Eq, Expr::col("t0", "c0"), Expr::Lit(Lit::Int(0))),
+    );
+    let got = crate::leg::check("mariadb", "dqe", &case);
+    assert_eq!(got, crosscheck_core::Check::Pass { nonempty: true });
+}
+
+/// A table whose every column is on a key cannot take one marker in two rows: the UPDATE is
+/// left out, the DELETE still compared (DuckDB refused one DQE check in twenty-five with a
+/// duplicate key).
+#[test]
+fn dqe_compares_the_delete_where_every_column_is_a_key() {
+    let key = ColumnDef { primary_key: true, not_null: true, ..ColumnDef::plain("c0", SqlType::Int) };
+    let rows = vec![vec![Lit::Int(1)], vec![Lit::Int(2)], vec![Lit::Int(3)]];
+    let p = Expr::bin(BinOp::Gt, Expr::col("t0", "c0"), Expr::Lit(Lit::Int(1)));
+    let case = dqe_case(vec![key], rows, "c0", Lit::Int(4242), p);
+    for engine in ["sqlite", "duckdb"] {
+        if open_sql(engine).is_none() {
+            continue;
+        }
+        assert_eq!(
+            crate::leg::check(engine, "dqe", &case),
+            crosscheck_core::Check::Pass { nonempty: true },
+            "{engine}"
+        );
+    }
+    // The DELETE is still compared: a SELECT that loses a row is caught.
+    match crate::leg::check("mutant:sqlite:where-drop", "dqe", &case) {
+        crosscheck_core::Check::Finding(e) => assert_eq!(e.key, "dqe-delete:more", "{}", e.summary),
+        other => panic!("where-drop not caught: {other:?}"),
+    }
+}
