@@ -122,7 +122,7 @@ impl<'a> Collations<'a> {
         }
         let mut s = s.clone();
         let items = Settler::new(self.rules, self.setup).select(&mut s, &mut []);
-        Some(items.into_iter().map(|c| c.unwrap_or(Collation::Binary)).collect())
+        Some(items.into_iter().map(|(c, _)| c.unwrap_or(Collation::Binary)).collect())
     }
 
     /// Whether the setup or query has any collation but BINARY; when not, nothing is folded.
@@ -262,8 +262,13 @@ pub fn settle_setup(rules: Rules, setup: &mut [Stmt]) {
     }
 }
 
-/// A table's columns and the collation each carries.
-type Columns = Vec<(String, Option<Collation>)>;
+/// A column's collation, and whether MariaDB surely reads it as a character string (see
+/// [`Settler::chars`]): a view's `CONCAT(blob, text)` carries the text's collation for the
+/// comparisons it takes part in, yet is a binary string that no COLLATE takes.
+type Slot = (Option<Collation>, bool);
+
+/// A table's columns and what each carries.
+type Columns = Vec<(String, Slot)>;
 
 /// Walks a statement resolving columns through the FROM clauses around each expression.
 struct Settler<'a> {
@@ -288,10 +293,13 @@ impl<'a> Settler<'a> {
         for (i, s) in self.setup.iter().enumerate() {
             match s {
                 Stmt::CreateTable { name: n, columns } if n == name => {
-                    let textual = |t: Option<SqlType>| matches!(t, None | Some(SqlType::Text));
                     return columns
                         .iter()
-                        .map(|c| (c.name.clone(), c.collate.or(self.rules.bare_column().filter(|_| textual(c.ty)))))
+                        .map(|c| {
+                            let textual = matches!(c.ty, None | Some(SqlType::Text));
+                            let coll = c.collate.or(self.rules.bare_column().filter(|_| textual));
+                            (c.name.clone(), (coll, textual && coll.is_some()))
+                        })
                         .collect();
                 }
                 Stmt::CreateView { name: n, columns, select } if n == name => {
@@ -306,7 +314,7 @@ impl<'a> Settler<'a> {
         Vec::new()
     }
 
-    fn column(&self, table: &str, column: &str) -> Option<Collation> {
+    fn column(&self, table: &str, column: &str) -> Slot {
         for frame in self.frames.iter().rev() {
             for (visible, cols) in frame {
                 if visible == table {
@@ -316,11 +324,21 @@ impl<'a> Settler<'a> {
                 }
             }
         }
-        None
+        (None, false)
     }
 
-    /// Settles `s` and the expressions `extra` in its scope; the collation of each item.
-    fn select(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Option<Collation>> {
+    /// Whether MariaDB surely reads `e` as a character string: a text column, literal, CAST
+    /// or COLLATE. A function over a binary string and a text (as `ifnull(blob, text)` or a
+    /// view's `CONCAT(blob, text)`) is a binary string, which no COLLATE takes.
+    fn chars(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Col(c) => self.column(&c.table, &c.column).1,
+            e => character_string(e),
+        }
+    }
+
+    /// Settles `s` and the expressions `extra` in its scope; what each item carries.
+    fn select(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Slot> {
         let ctes = self.ctes.len();
         for cte in &mut s.with {
             let items = self.select(&mut cte.select, &mut []);
@@ -339,8 +357,8 @@ impl<'a> Settler<'a> {
             };
             if let Some(k) = kind.filter(|k| **k == JoinKind::Natural) {
                 // The shared columns are compared, and no COLLATE can be put on them.
-                let clash = |(n, c): &(String, Option<Collation>)| {
-                    frame.iter().flat_map(|(_, f)| f).any(|(m, d)| m == n && conflict(*c, *d))
+                let clash = |(n, (c, _)): &(String, Slot)| {
+                    frame.iter().flat_map(|(_, f)| f).any(|(m, (d, _))| m == n && conflict(*c, *d))
                 };
                 if cols.iter().any(clash) {
                     *k = JoinKind::Cross;
@@ -348,7 +366,7 @@ impl<'a> Settler<'a> {
             }
             frame.push((t.visible().to_string(), cols));
         }
-        let star: Vec<Option<Collation>> = frame.iter().flat_map(|(_, c)| c.iter().map(|(_, c)| *c)).collect();
+        let star: Vec<Slot> = frame.iter().flat_map(|(_, c)| c.iter().map(|(_, c)| *c)).collect();
         self.frames.push(frame);
         let mut items = self.body(s, extra);
         if s.items.is_empty() {
@@ -361,7 +379,7 @@ impl<'a> Settler<'a> {
     }
 
     /// The expressions of one select (not its compound members).
-    fn body(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Option<Collation>> {
+    fn body(&mut self, s: &mut Select, extra: &mut [&mut Expr]) -> Vec<Slot> {
         for j in &mut s.joins {
             j.on.iter_mut().for_each(|e| {
                 self.expr(e);
@@ -373,7 +391,14 @@ impl<'a> Settler<'a> {
         extra.iter_mut().for_each(|e| {
             self.expr(e);
         });
-        let items: Vec<Option<Collation>> = s.items.iter_mut().map(|i| self.expr(&mut i.expr)).collect();
+        let items: Vec<Slot> = s
+            .items
+            .iter_mut()
+            .map(|i| {
+                let c = self.expr(&mut i.expr);
+                (c, self.chars(&i.expr))
+            })
+            .collect();
         let limited = s.limit.is_some() || s.offset.is_some();
         for o in &mut s.order_by {
             let c = self.expr(&mut o.expr);
@@ -386,10 +411,11 @@ impl<'a> Settler<'a> {
     }
 
     /// Gives each column of a compound select one collation across its members.
-    fn compound(&mut self, s: &mut Select, items: &mut [Option<Collation>]) {
+    fn compound(&mut self, s: &mut Select, items: &mut [Slot]) {
         for member in &mut s.compound {
             let theirs = self.select(&mut member.select, &mut []);
-            for (i, (mine, c)) in items.iter_mut().zip(theirs).enumerate() {
+            for (i, ((mine, chars), (c, theirs_chars))) in items.iter_mut().zip(theirs).enumerate() {
+                *chars &= theirs_chars;
                 match (*mine, c) {
                     (None, c) => *mine = c,
                     (Some(m), c) if conflict(Some(m), c) => {
@@ -407,10 +433,10 @@ impl<'a> Settler<'a> {
     fn expr(&mut self, e: &mut Expr) -> Option<Collation> {
         match e {
             Expr::Lit(_) => None,
-            Expr::Col(c) => self.column(&c.table, &c.column),
+            Expr::Col(c) => self.column(&c.table, &c.column).0,
             Expr::Collate(inner, c) => {
-                let known = self.expr(inner);
-                if self.rules == Rules::MariaDb && !character_string(inner, known) {
+                self.expr(inner);
+                if self.rules == Rules::MariaDb && !self.chars(inner) {
                     // A loose MariaDB run may collate a number or binary string (also inside
                     // a COALESCE with text): "COLLATION ... is not valid for CHARACTER SET
                     // 'binary'" (error 1253).
@@ -453,7 +479,7 @@ impl<'a> Settler<'a> {
                 self.select(select, &mut []);
                 None
             }
-            Expr::Subquery(select) => self.select(select, &mut []).first().copied().flatten(),
+            Expr::Subquery(select) => self.select(select, &mut []).first().and_then(|(c, _)| *c),
             Expr::Case { operand, whens, otherwise } => {
                 self.case(operand.as_deref_mut(), whens, otherwise.as_deref_mut())
             }
@@ -524,25 +550,7 @@ impl<'a> Settler<'a> {
         if f == Func::JsonArrayGet && self.rules == Rules::MariaDb {
             return Some(Collation::Binary);
         }
-        // Numbers out of text carry no collation (a JSON array's length of NOCASE text got
-        // DuckDB's "collations are only supported for type varchar" once settled).
-        let numeric = matches!(
-            f,
-            Func::Abs
-                | Func::Length
-                | Func::Instr
-                | Func::Unicode
-                | Func::Round
-                | Func::Sign
-                | Func::JsonArrayLength
-                | Func::DateDiff
-                | Func::ExtractYear
-                | Func::ExtractMonth
-                | Func::ExtractDay
-                | Func::ExtractHour
-                | Func::DecRound
-        );
-        (!numeric).then_some(c).flatten()
+        text_valued(f).then_some(c).flatten()
     }
 
     fn in_select(&mut self, expr: &mut Expr, select: &mut Select) {
@@ -551,7 +559,7 @@ impl<'a> Settler<'a> {
             Expr::Row(xs) => xs.iter_mut().map(|x| self.expr(x)).collect(),
             e => vec![self.expr(e)],
         };
-        for (i, (m, t)) in mine.into_iter().zip(theirs).enumerate() {
+        for (i, (m, (t, _))) in mine.into_iter().zip(theirs).enumerate() {
             if let (Some(m), true) = (m, conflict(m, t)) {
                 // Every member of a compound, which agree with each other already.
                 let members =
@@ -581,6 +589,22 @@ impl<'a> Settler<'a> {
     }
 }
 
+/// Whether `f`'s value is text (or its operands' type), which carries its operands'
+/// collation. Numbers, dates and timestamps out of text carry none, and take no COLLATE:
+/// DuckDB's "collations are only supported for type varchar" met `json_array_length(text)`
+/// given the text's NOCASE, then BINARY under a LIMIT. Exhaustive, so that a new function
+/// is placed here.
+fn text_valued(f: Func) -> bool {
+    use Func::*;
+    match f {
+        Lower | Upper | Trim | Ltrim | Rtrim | Substr | Replace | Hex | Quote | Typeof | Coalesce | Nullif | Ifnull
+        | Iif | Max | Min | JsonValue | JsonArrayGet => true,
+        Abs | Length | Instr | Unicode | Round | Sign | DateAddDays | DateAddMonths | TsAddSeconds | TsAddMonths
+        | DateDiff | ExtractYear | ExtractMonth | ExtractDay | ExtractHour | TruncMonth | DecRound
+        | JsonArrayLength => false,
+    }
+}
+
 /// Two collations an operation cannot combine in PostgreSQL, MariaDB or DuckDB.
 fn conflict(a: Option<Collation>, b: Option<Collation>) -> bool {
     matches!((a, b), (Some(a), Some(b)) if a != b)
@@ -592,7 +616,7 @@ fn exact(c: Option<Collation>) -> bool {
 }
 
 /// `e COLLATE c`, replacing a COLLATE `e` already ends in; in MariaDB over a CAST to
-/// text where `e` may be a binary string (see [`character_string`]).
+/// text where `e` may be a binary string (see [`Settler::chars`]).
 fn impose(rules: Rules, e: &mut Expr, c: Collation) {
     match e {
         Expr::Collate(_, k) => *k = c,
@@ -600,7 +624,7 @@ fn impose(rules: Rules, e: &mut Expr, c: Collation) {
             let mut inner = std::mem::replace(e, Expr::Lit(Lit::Null));
             // Which member of a compound a column belongs to is not known here: a column
             // (text or binary) gets the CAST too, which leaves a text column's value alone.
-            if rules == Rules::MariaDb && !character_string(&inner, None) {
+            if rules == Rules::MariaDb && !character_string(&inner) {
                 inner = Expr::Cast(Box::new(inner), SqlType::Text);
             }
             *e = Expr::Collate(Box::new(inner), c);
@@ -608,14 +632,9 @@ fn impose(rules: Rules, e: &mut Expr, c: Collation) {
     }
 }
 
-/// Whether MariaDB surely reads `e` (of derived collation `known`) as a character string: a
-/// text column, literal, CAST or COLLATE. A function over a binary string and a text (as
-/// `ifnull(blob, text)`) is a binary string, which no COLLATE takes.
-fn character_string(e: &Expr, known: Option<Collation>) -> bool {
-    match e {
-        Expr::Col(_) => known.is_some(),
-        e => matches!(e, Expr::Lit(Lit::Text(_)) | Expr::Cast(_, SqlType::Text) | Expr::Collate(..)),
-    }
+/// [`Settler::chars`] of an expression that is no column.
+fn character_string(e: &Expr) -> bool {
+    matches!(e, Expr::Lit(Lit::Text(_)) | Expr::Cast(_, SqlType::Text) | Expr::Collate(..))
 }
 
 /// `e` without its explicit COLLATEs: a key that then combines two collations keeps only
@@ -640,5 +659,95 @@ fn item_name(i: usize, it: &Item) -> String {
         (Some(a), _) => a.clone(),
         (None, Expr::Col(c)) => c.column.clone(),
         (None, _) => format!("c{i}"),
+    }
+}
+
+/// Whether a COLLATE of `s`, `pred` or a view of `setup` is over a value that surely is no
+/// text: a literal, function, operation or CAST of another type, or a column its table (or
+/// view) has of another type. PostgreSQL and DuckDB refuse it ("collations are only supported
+/// for type varchar"); the generator never writes one, a reduction step may (a view's text
+/// column replaced by a number, then the view inlined).
+pub fn collates_non_text(setup: &[Stmt], s: &Select, pred: Option<&Expr>) -> bool {
+    let views = setup.iter().filter_map(|st| match st {
+        Stmt::CreateView { select, .. } => Some(select.as_ref()),
+        _ => None,
+    });
+    std::iter::once(s).chain(views).any(|scope| {
+        let mut found = false;
+        let mut check = |e: &Expr| {
+            if let Expr::Collate(inner, _) = e {
+                found |= !may_be_text(setup, scope, inner, 0);
+            }
+        };
+        scope.visit_exprs(&mut check);
+        if std::ptr::eq(scope, s) {
+            pred.iter().for_each(|p| p.visit(&mut check));
+        }
+        found
+    })
+}
+
+/// Whether column `column` of table or view `name` may be a text.
+fn column_may_be_text(setup: &[Stmt], name: &str, column: &str, depth: u32) -> bool {
+    let found = setup.iter().find_map(|st| match st {
+        Stmt::CreateTable { name: n, columns } if n == name => {
+            Some(columns.iter().find(|d| d.name == column).and_then(|d| d.ty).is_none_or(|t| t == SqlType::Text))
+        }
+        Stmt::CreateView { name: n, columns, select } if n == name && depth < 4 => {
+            let item = select.items.get(columns.iter().position(|c| c == column)?)?;
+            Some(may_be_text(setup, select, &item.expr, depth + 1))
+        }
+        _ => None,
+    });
+    found.unwrap_or(true)
+}
+
+/// The named tables of `s` and of every select inside it, as (the name columns qualify
+/// with, the table's name): aliases are unique in a generated query.
+fn tables_of(s: &Select, out: &mut Vec<(String, String)>) {
+    for t in s.from.iter().chain(s.joins.iter().map(|j| &j.table)) {
+        if t.body.is_none() {
+            out.push((t.visible().to_string(), t.name.clone()));
+        }
+    }
+    for inner in s.inner_selects() {
+        tables_of(inner, out);
+    }
+    for e in s.slots() {
+        e.visit(&mut |x| {
+            if let Some(sub) = x.subquery() {
+                tables_of(sub, out);
+            }
+        });
+    }
+}
+
+/// Whether `e`, read in the FROM scope of `scope`, may be a text: false for what is surely a
+/// number, boolean, date, binary string or untyped NULL.
+fn may_be_text(setup: &[Stmt], scope: &Select, e: &Expr, depth: u32) -> bool {
+    use crate::ast::UnOp;
+    match e {
+        Expr::Col(c) => {
+            let mut tables = Vec::new();
+            tables_of(scope, &mut tables);
+            match tables.iter().find(|(visible, _)| *visible == c.table) {
+                Some((_, name)) => column_may_be_text(setup, name, &c.column, depth),
+                None => true,
+            }
+        }
+        // DuckDB refuses `NULL COLLATE NOCASE` too.
+        Expr::Lit(l) => matches!(l, Lit::Text(_)),
+        Expr::Cast(_, t) => *t == SqlType::Text,
+        Expr::Func(f, _) => text_valued(*f),
+        Expr::Binary(op, ..) => *op == BinOp::Concat,
+        Expr::Unary(UnOp::Pos, inner) => may_be_text(setup, scope, inner, depth),
+        Expr::Unary(..)
+        | Expr::Postfix(..)
+        | Expr::Between { .. }
+        | Expr::InList { .. }
+        | Expr::InSelect { .. }
+        | Expr::Exists { .. } => false,
+        Expr::Agg { func, .. } => matches!(func, Agg::Min | Agg::Max),
+        _ => true,
     }
 }

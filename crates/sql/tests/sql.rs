@@ -21,3 +21,5 @@ mod reach;
 mod reduce;
 #[path = "sql/selfcheck.rs"]
 mod selfcheck;
+#[path = "sql/validity.rs"]
+mod validity;

@@ -81,15 +81,23 @@ impl OracleRules for Dqe {
         let update = Stmt::Update { table: table.into(), sets, where_: Some(p.clone()) };
         let delete = Stmt::Delete { table: table.into(), where_: Some(p.clone()) };
         let all = all.to_sql(d);
+        // MariaDB's strict mode makes a warning of UPDATE's and DELETE's WHERE an error ("Truncated
+        // incorrect DOUBLE value: 'ab'" comparing a text with a number), where SELECT warns and
+        // goes on: without it the three read the predicate alike. The marker is of the
+        // column's type, so no value is stored differently.
+        let dml = |s: Stmt| match d.has_cap(cap::LOOSE_MARIADB) {
+            true => format!("SET STATEMENT sql_mode = 'NO_ENGINE_SUBSTITUTION' FOR {}", s.to_sql(d)),
+            false => s.to_sql(d),
+        };
         [
             ("all rows", all.clone()),
             ("SELECT with the predicate", selected.to_sql(d)),
             ("begin", BEGIN.into()),
-            ("UPDATE with the predicate", update.to_sql(d)),
+            ("UPDATE with the predicate", dml(update)),
             ("rows after the UPDATE", all.clone()),
             ("rollback", ROLLBACK.into()),
             ("begin", BEGIN.into()),
-            ("DELETE with the predicate", delete.to_sql(d)),
+            ("DELETE with the predicate", dml(delete)),
             ("rows after the DELETE", all),
             ("rollback", ROLLBACK.into()),
         ]
@@ -100,13 +108,14 @@ impl OracleRules for Dqe {
 
     fn check(&self, case: &SqlCase, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
         let case = &unkeyed(case);
+        let keyed = marker_keyed(case);
         let mut nonempty = false;
         for e in engines.iter_mut() {
-            let results = match run_plan(self, case, e.as_mut(), opts) {
+            let results = match run_plan(self, case, e.as_mut(), opts, keyed) {
                 Ok(r) => r,
                 Err(c) => return c,
             };
-            match judge(case, e.as_ref(), &results) {
+            match judge(case, e.as_ref(), &results, !update_left_out(keyed, &results)) {
                 Ok(n) => nonempty |= n,
                 Err(c) => return c,
             }
@@ -157,8 +166,7 @@ fn unkeyed(case: &SqlCase) -> std::borrow::Cow<'_, SqlCase> {
     }) else {
         return Cow::Borrowed(case);
     };
-    let keyed =
-        |c: &ColumnDef| c.primary_key || c.unique || case.setup.iter().any(|s| unique_index_reads(s, table, &c.name));
+    let keyed = |c: &ColumnDef| is_keyed(&case.setup, table, c);
     if !columns.iter().any(|c| c.name == column && keyed(c)) {
         return Cow::Borrowed(case);
     }
@@ -166,6 +174,29 @@ fn unkeyed(case: &SqlCase) -> std::borrow::Cow<'_, SqlCase> {
     let mut moved = case.clone();
     moved.query.select.items = vec![Item { expr: Expr::Lit(marker(free.ty)), alias: Some(free.name.clone()) }];
     Cow::Owned(moved)
+}
+
+/// Whether a key of `table` covers column `c`: a PRIMARY KEY, a UNIQUE column, a unique index.
+fn is_keyed(setup: &[Stmt], table: &str, c: &ColumnDef) -> bool {
+    c.primary_key || c.unique || setup.iter().any(|s| unique_index_reads(s, table, &c.name))
+}
+
+/// Whether the marker column is on a key (every column of its table is, see [`unkeyed`]).
+fn marker_keyed(case: &SqlCase) -> bool {
+    let Some((table, column, _, _)) = parts(&case.query) else { return false };
+    case.setup.iter().any(|s| match s {
+        Stmt::CreateTable { name, columns } if name == table => {
+            columns.iter().any(|c| c.name == column && is_keyed(&case.setup, table, c))
+        }
+        _ => false,
+    })
+}
+
+/// Whether the UPDATE is left out: the marker on a key of two rows would be a duplicate (one
+/// in twenty-five DuckDB checks was skipped for it); the DELETE is still compared. Decided by
+/// the table's rows, not by the SELECT's, whose answer is under test.
+fn update_left_out(keyed: bool, results: &[Rows]) -> bool {
+    keyed && results.get(ALL).is_some_and(|r| r.len() >= 2)
 }
 
 /// Whether `s` is a unique index on `table` whose keys read `column`.
@@ -194,14 +225,24 @@ fn marker(ty: Option<SqlType>) -> Lit {
 
 /// Runs the plan on one engine; a transaction a failing statement leaves open is rolled back,
 /// so the next check finds the database as the setup left it.
-fn run_plan(rules: &Dqe, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions) -> Result<Vec<Rows>, Check> {
+fn run_plan(
+    rules: &Dqe,
+    case: &SqlCase,
+    e: &mut dyn Engine,
+    opts: &CheckOptions,
+    keyed: bool,
+) -> Result<Vec<Rows>, Check> {
     let steps = rules.plan(&case.query, dialect_of(e));
     if steps.is_empty() {
         return Err(Check::Skip("not a DQE query".into()));
     }
     let mut results = Vec::with_capacity(steps.len());
     let mut open = false;
-    for (_, sql) in &steps {
+    for (i, (_, sql)) in steps.iter().enumerate() {
+        if (SELECTED + 1..=AFTER_UPDATE + 1).contains(&i) && update_left_out(keyed, &results) {
+            results.push(Rows::default());
+            continue;
+        }
         match exec(e, sql, opts) {
             Ok(r) => results.push(r.unwrap_or_default()),
             Err(c) => {
@@ -220,7 +261,7 @@ fn run_plan(rules: &Dqe, case: &SqlCase, e: &mut dyn Engine, opts: &CheckOptions
     Ok(results)
 }
 
-fn judge(case: &SqlCase, e: &dyn Engine, r: &[Rows]) -> Result<bool, Check> {
+fn judge(case: &SqlCase, e: &dyn Engine, r: &[Rows], updated: bool) -> Result<bool, Check> {
     let (all, selected) = (&r[ALL], &r[SELECTED]);
     let o = bool_as_int();
     let d = diff(all, &r[AFTER_DELETE], &o);
@@ -230,7 +271,7 @@ fn judge(case: &SqlCase, e: &dyn Engine, r: &[Rows]) -> Result<bool, Check> {
             format!("DELETE removed {} row(s), SELECT with its predicate returned {}", removed.len(), selected.len());
         return Err(logic(e, case.oracle, &format!("dqe-delete:{how}"), render(selected), render(&removed), summary));
     }
-    let Some((_, column, m, _)) = parts(&case.query) else { return Ok(false) };
+    let Some((_, column, m, _)) = parts(&case.query).filter(|_| updated) else { return Ok(!selected.is_empty()) };
     let Some(ci) = all.columns.iter().position(|n| n.eq_ignore_ascii_case(column)) else {
         return Err(Check::Skip(format!("no column {column} in the answer")));
     };

@@ -201,29 +201,3 @@ fn distinct_folds_a_case_insensitive_column_and_not_a_binary_one() {
         assert_eq!(padded, ci == Collation::NoCasePad, "{name}");
     }
 }
-
-/// A number computed from case-insensitive text carries no collation: settling a top-N over a
-/// JSON array's length once put `COLLATE "binary"` on it, which DuckDB refuses ("collations
-/// are only supported for type varchar"; found by a 10-minute campaign).
-#[test]
-fn numbers_out_of_collated_text_get_no_collate() {
-    let Some(mut e) = open_sql("duckdb") else { return };
-    let d = dialect("duckdb");
-    let columns = vec![ColumnDef { collate: Some(Collation::NoCase), ..ColumnDef::plain("c0", SqlType::Text) }];
-    let setup = vec![Stmt::CreateTable { name: "t0".into(), columns }];
-    let length = Expr::Func(Func::JsonArrayLength, vec![Expr::col("t0", "c0"), Expr::col("t0", "c0")]);
-    let mut s = Select {
-        items: vec![Item { expr: length.clone(), alias: None }],
-        from: vec![TableRef::named("t0", None)],
-        order_by: vec![Order { expr: length, desc: false }],
-        limit: Some(1),
-        ..Select::default()
-    };
-    settle(Rules::of_dialect(d), &setup, &mut s, None);
-    let sql = s.to_sql(d);
-    assert!(!sql.contains("COLLATE"), "{sql}");
-    e.reset().unwrap_or_else(|err| panic!("reset: {err}"));
-    done(e.as_mut(), &setup[0].to_sql(d));
-    done(e.as_mut(), "INSERT INTO t0 VALUES ('a'), ('B')");
-    assert_eq!(rows(e.as_mut(), &sql).rows, vec![vec![Value::Int(2)]], "{sql}");
-}
