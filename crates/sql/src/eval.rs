@@ -142,36 +142,43 @@ impl Eval<'_> {
             Expr::Case { operand: None, whens, otherwise } => {
                 // Every branch is evaluated: one the evaluator refuses is refused even where the
                 // engine would not reach it.
-                let mut chosen = None;
+                let (mut chosen, mut coll) = (None, None);
                 for (w, then) in whens {
                     let t = self.truth_of(&self.eval(w)?.v)?;
-                    let v = self.eval(then)?.v;
+                    let r = self.eval(then)?;
+                    coll = self.carried(coll, &r);
                     if chosen.is_none() && t == Truth::True {
-                        chosen = Some(v);
+                        chosen = Some(r.v);
                     }
                 }
                 let other = match otherwise {
-                    Some(o) => self.eval(o)?.v,
+                    Some(o) => {
+                        let r = self.eval(o)?;
+                        coll = self.carried(coll, &r);
+                        r.v
+                    }
                     None => V::Null,
                 };
-                Ok(Op::plain(chosen.unwrap_or(other)))
+                Ok(Op { coll, ..Op::plain(chosen.unwrap_or(other)) })
             }
             Expr::Func(Func::Coalesce, args) => {
-                let mut first = None;
+                let (mut first, mut coll) = (None, None);
                 for a in args {
-                    let v = self.eval(a)?.v;
-                    if first.is_none() && v != V::Null {
-                        first = Some(v);
+                    let r = self.eval(a)?;
+                    coll = self.carried(coll, &r);
+                    if first.is_none() && r.v != V::Null {
+                        first = Some(r.v);
                     }
                 }
-                Ok(Op::plain(first.unwrap_or(V::Null)))
+                Ok(Op { coll, ..Op::plain(first.unwrap_or(V::Null)) })
             }
             Expr::Func(Func::Nullif, args) if args.len() == 2 => {
                 let (mut x, mut y) = (self.eval(&args[0])?, self.eval(&args[1])?);
                 // A function compares its arguments as they are: no affinity.
                 (x.aff, y.aff) = (Aff::None, Aff::None);
                 let equal = self.compare(&x, &y)? == Some(Ordering::Equal);
-                Ok(Op::plain(if equal { V::Null } else { x.v }))
+                let coll = self.carried(None, &x);
+                Ok(Op { coll, ..Op::plain(if equal { V::Null } else { x.v }) })
             }
             other => unknown(format!("no rule for {}", kind_of(other))),
         }
@@ -353,6 +360,19 @@ impl Eval<'_> {
             (V::Real(f), Semantics::Sqlite) => Ok(of_bool(Some(*f != 0.0))),
             // Text is read by its numeric prefix, blobs too: not evaluated.
             (other, _) => unknown(format!("{other:?} as a condition")),
+        }
+    }
+
+    /// The collation a CASE, COALESCE or NULLIF result takes from an operand `r`, given what
+    /// it took so far: outside SQLite (whose function results are BINARY) an operand's
+    /// collation stays with the value (MariaDB's `COALESCE(c, '')` compares under the column's
+    /// `_ci`), and a case-blind one wins, so that `compare` refuses what it cannot judge.
+    fn carried(&self, so_far: Option<Collation>, r: &Op) -> Option<Collation> {
+        match (self.sem, so_far, r.coll) {
+            (Semantics::Sqlite, ..) => None,
+            (_, Some(c), _) if c != Collation::Binary => Some(c),
+            (_, c, None) => c,
+            (_, _, c) => c,
         }
     }
 
@@ -679,6 +699,33 @@ mod tests {
         assert!(truth(&like, &pivot, Semantics::Sqlite).is_err());
         let eq = Expr::bin(BinOp::Eq, c, Expr::Lit(Lit::Text("a".into())));
         assert!(truth(&eq, &pivot, Semantics::Sqlite).is_err());
+    }
+
+    /// MariaDB's `COALESCE(c, '') = 'ab'` compares under the `_ci` column's collation (the
+    /// PQS finding of a 10-minute campaign): refused, as the column itself is; SQLite's
+    /// COALESCE is BINARY and judged.
+    #[test]
+    fn a_collated_column_passed_through_is_refused_as_the_column_is() {
+        let pivot = vec![PivotCol {
+            table: "t0".into(),
+            column: "c0".into(),
+            value: Value::Text("Ab".into()),
+            ty: Some(SqlType::Text),
+            collate: Some(Collation::NoCasePad),
+        }];
+        let c = Expr::col("t0", "c0");
+        let ab = Expr::Lit(Lit::Text("ab".into()));
+        let through = [
+            Expr::Func(Func::Coalesce, vec![c.clone(), Expr::Lit(Lit::Text(String::new()))]),
+            Expr::Func(Func::Nullif, vec![c.clone(), Expr::Lit(Lit::Text("x".into()))]),
+            Expr::Case { operand: None, whens: vec![(Expr::Lit(Lit::Bool(true)), c.clone())], otherwise: None },
+        ];
+        for e in through {
+            let eq = Expr::bin(BinOp::Eq, e, ab.clone());
+            assert!(truth(&eq, &pivot, Semantics::MariaDb).is_err(), "{eq:?}");
+        }
+        let sqlite = Expr::bin(BinOp::Eq, Expr::Func(Func::Coalesce, vec![c, ab.clone()]), ab);
+        assert!(truth(&sqlite, &pivot, Semantics::Sqlite).is_ok());
     }
 
     #[test]

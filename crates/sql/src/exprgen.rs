@@ -129,6 +129,9 @@ pub struct ExprGen<'a> {
     pub group_keys: Option<Vec<(Expr, Option<SqlType>)>>,
     pub aggregates: bool,
     pub subqueries: bool,
+    /// Generating the items of a view or a body that queries read as columns: MariaDB merges
+    /// them into the reading query, so an item is evaluated in the context its column is read in.
+    pub merged: bool,
     /// Counter for unique subquery aliases.
     pub next_alias: u32,
     /// Generating the inner query of a forced two-level correlation.
@@ -139,7 +142,17 @@ const TYPES_LOOSE: &[SqlType] = &[SqlType::Int, SqlType::Int, SqlType::Real, Sql
 
 impl<'a> ExprGen<'a> {
     pub fn new(rng: &'a mut ChaCha8Rng, env: &'a Env, scope: Vec<ScopeCol>) -> ExprGen<'a> {
-        ExprGen { rng, env, scope, group_keys: None, aggregates: false, subqueries: true, next_alias: 0, nested: false }
+        ExprGen {
+            rng,
+            env,
+            scope,
+            group_keys: None,
+            aggregates: false,
+            subqueries: true,
+            merged: false,
+            next_alias: 0,
+            nested: false,
+        }
     }
 
     fn col(&self, sc: &ScopeCol) -> &'a ColInfo {
@@ -545,7 +558,9 @@ impl<'a> ExprGen<'a> {
     pub(crate) fn generic_func(&mut self, t: SqlType, d: u32) -> Option<Expr> {
         const F: &[Func] = &[Func::Coalesce, Func::Nullif, Func::Ifnull, Func::Iif, Func::Max, Func::Min];
         let f = *F.choose(self.rng)?;
-        if !self.has(f) {
+        // A column read under a CASE (EET) must keep its value: see `cap::CONTEXT_FREE_MAX_MIN`.
+        let context_bound = matches!(f, Func::Max | Func::Min) && !self.env.caps.has(cap::CONTEXT_FREE_MAX_MIN);
+        if !self.has(f) || (context_bound && self.merged) {
             return None;
         }
         let args = match f {

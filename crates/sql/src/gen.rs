@@ -453,6 +453,7 @@ fn gen_view(rng: &mut ChaCha8Rng, env: &mut Env, v: u32) -> Option<Stmt> {
     {
         let mut g = ExprGen::new(rng, env, scope.clone());
         g.subqueries = false;
+        g.merged = true;
         for ci in 0..n {
             let sc = scope[g.rng.gen_range(0..scope.len())].clone();
             let src = &env.tables[ti].columns[sc.column];
@@ -465,6 +466,7 @@ fn gen_view(rng: &mut ChaCha8Rng, env: &mut Env, v: u32) -> Option<Stmt> {
             items.push(Item { expr, alias: None });
             cols.push(ColInfo { name: format!("c{ci}"), ty, values, exact: false });
         }
+        g.merged = false;
         where_ = if g.rng.gen_bool(0.4) { Some(g.predicate(1)) } else { None };
     }
     let select = Select {

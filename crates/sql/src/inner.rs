@@ -141,6 +141,7 @@ fn member(rng: &mut ChaCha8Rng, env: &Env, ti: usize, types: &[SqlType]) -> Sele
     // No subquery in an item: MariaDB merges the body into the query that reads it, and a
     // subquery then inside a row value is "not yet supported" (error 1235).
     g.subqueries = false;
+    g.merged = true;
     let items = types
         .iter()
         .map(|&t| {
@@ -151,6 +152,7 @@ fn member(rng: &mut ChaCha8Rng, env: &Env, ti: usize, types: &[SqlType]) -> Sele
         })
         .collect();
     g.subqueries = true;
+    g.merged = false;
     let where_ = g.rng.gen_bool(0.5).then(|| g.predicate(1));
     Select { items, from: vec![TableRef::named(&table.name, None)], where_, ..Select::default() }
 }

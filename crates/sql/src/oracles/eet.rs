@@ -170,7 +170,11 @@ impl Rewriter<'_> {
     }
 
     fn rule(&mut self, e: Expr, truth: bool) -> Expr {
-        let case_ok = if truth { !matches!(e, Expr::Lit(Lit::Null)) } else { keeps_value_in_case(&e, self.d) };
+        let case_ok = if truth {
+            !matches!(e, Expr::Lit(Lit::Null)) && (self.d.has_cap(cap::CONTEXT_FREE_MAX_MIN) || !yields_max_min(&e))
+        } else {
+            keeps_value_in_case(&e, self.d)
+        };
         let rules: &[u8] = match (truth, case_ok) {
             (true, true) => &[1, 2, 3, 4, 5],
             (true, false) => &[1, 2],
