@@ -1,7 +1,7 @@
 //! The Cypher dialects: what each engine can take (the generator never builds what a dialect of
 //! the run lacks: GDsmith's per-engine feature masks) and how its graph script starts.
 
-use crate::model::{Schema, Ty};
+use crate::model::{Index, Schema, Ty};
 
 /// A construct some dialects lack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +30,10 @@ pub trait Dialect: Sync {
     /// The statements that declare the schema before the graph is created (schema-first
     /// engines); none for schema-free ones.
     fn ddl(&self, schema: &Schema) -> Vec<String>;
+    /// The statement that creates a property index, if the dialect has them.
+    fn index(&self, _index: &Index) -> Option<String> {
+        None
+    }
     /// Whether an error message is one this engine raises by design for a valid query.
     fn expected_error(&self, _message: &str) -> bool {
         false
@@ -95,6 +99,14 @@ impl Dialect for FalkorDb {
 
     fn ddl(&self, _: &Schema) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Range indexes (docs.falkordb.com, "Indexing").
+    fn index(&self, index: &Index) -> Option<String> {
+        Some(match index {
+            Index::Node(l, k) => format!("CREATE INDEX FOR (n:L{l}) ON (n.{k})"),
+            Index::Rel(t, k) => format!("CREATE INDEX FOR ()-[r:T{t}]-() ON (r.{k})"),
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 //! Sizes follow the seed's non-empty experiments (small graphs) rather than the repository's
 //! 128 nodes: a small graph keeps most multi-pattern queries cheap and non-empty.
 
-use crate::model::{Graph, Lit, Node, Prop, Rel, RelType, Schema, Ty};
+use crate::model::{Graph, Index, Lit, Node, Prop, Rel, RelType, Schema, Ty};
 use rand::Rng;
 use std::collections::BTreeMap;
 
@@ -119,5 +119,28 @@ pub fn graph(rng: &mut impl Rng, round: u64, multi_label: bool, self_loops: bool
         rels.push(Rel { id: next, ty, from, to, props: fill(rng, &props, &pools) });
         next += 1;
     }
-    (Graph { round, schema, nodes, rels }, pools)
+    let indexes = indexes(rng, &schema);
+    (Graph { round, schema, nodes, rels, indexes }, pools)
+}
+
+/// 0 to 4 distinct property indexes, on labels' and relationship types' keys (drawn after the
+/// elements, so that a seed's graphs do not depend on them).
+fn indexes(rng: &mut impl Rng, schema: &Schema) -> Vec<Index> {
+    let mut all: Vec<Index> = schema
+        .labels
+        .iter()
+        .enumerate()
+        .flat_map(|(l, ps)| ps.iter().map(move |p| Index::Node(l, p.key.clone())))
+        .collect();
+    all.extend(
+        schema.types.iter().enumerate().flat_map(|(t, r)| r.props.iter().map(move |p| Index::Rel(t, p.key.clone()))),
+    );
+    let mut out = Vec::new();
+    for _ in 0..rng.gen_range(0..=4) {
+        if all.is_empty() {
+            break;
+        }
+        out.push(all.swap_remove(rng.gen_range(0..all.len())));
+    }
+    out
 }

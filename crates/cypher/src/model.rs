@@ -88,6 +88,14 @@ pub struct Rel {
     pub props: Vec<(String, Lit)>,
 }
 
+/// A property index (GDsmith creates the same random ones in every engine): on a label's or a
+/// relationship type's property key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Index {
+    Node(usize, String),
+    Rel(usize, String),
+}
+
 /// The graph of one round: nodes and relationships share one id counter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Graph {
@@ -95,6 +103,9 @@ pub struct Graph {
     pub schema: Schema,
     pub nodes: Vec<Node>,
     pub rels: Vec<Rel>,
+    /// Created after the elements, where the dialect has property indexes.
+    #[serde(default)]
+    pub indexes: Vec<Index>,
 }
 
 impl Graph {

@@ -22,7 +22,8 @@ fn props(p: &[(String, Lit)]) -> String {
 }
 
 /// The graph as statements separated by `;` and a newline (the engines' script protocol):
-/// the dialect's schema, one CREATE per node, one MATCH ... CREATE per relationship.
+/// the dialect's schema, one CREATE per node, one MATCH ... CREATE per relationship, then the
+/// property indexes the dialect can create.
 pub fn graph_script(g: &Graph, d: &dyn Dialect) -> String {
     let mut out = d.ddl(&g.schema);
     for n in &g.nodes {
@@ -46,6 +47,7 @@ pub fn graph_script(g: &Graph, d: &dyn Dialect) -> String {
             props(&p)
         ));
     }
+    out.extend(g.indexes.iter().filter_map(|i| d.index(i)));
     out.join(";\n")
 }
 

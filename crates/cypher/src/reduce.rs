@@ -388,7 +388,13 @@ mod tests {
     use crate::model::{Graph, Item, Lit, NodePat, Pattern, Return, Schema, Split};
 
     fn case(clauses: Vec<Clause>, ret: &str, pred: Option<Expr>) -> Case {
-        let graph = Graph { round: 0, schema: Schema { labels: vec![], types: vec![] }, nodes: vec![], rels: vec![] };
+        let graph = Graph {
+            round: 0,
+            schema: Schema { labels: vec![], types: vec![] },
+            nodes: vec![],
+            rels: vec![],
+            indexes: vec![],
+        };
         let item = Item { expr: Expr::Var(ret.into()), alias: "a9".into() };
         let query = Query { clauses, ret: Return { distinct: false, items: vec![item], order: false, limit: None } };
         Case { index: 0, graph, query, split: pred.map(|pred| Split { clause: 0, pred }), transform: None }

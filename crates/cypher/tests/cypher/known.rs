@@ -4,11 +4,11 @@
 use super::common::{have, open, OPTS};
 use crosscheck_core::{Outcome, Rows, Value};
 use crosscheck_cypher::dialect;
-use crosscheck_cypher::model::{Graph, Lit, Node, Prop, Rel, RelType, Schema, Ty};
+use crosscheck_cypher::model::{Graph, Index, Lit, Node, Prop, Rel, RelType, Schema, Ty};
 use crosscheck_cypher::print;
 
 /// Three people (L0: name, age) and one company (L1), KNOWS (T0: L0 -> L0) and WORKS_AT
-/// (T1: L0 -> L1); Carol has no age.
+/// (T1: L0 -> L1); Carol has no age. Indexes on the age and on KNOWS' property.
 pub(crate) fn graph() -> Graph {
     let p = |key: &str, ty| Prop { key: key.into(), ty };
     let schema = Schema {
@@ -39,6 +39,8 @@ pub(crate) fn graph() -> Graph {
             rel(6, 1, 0, 3, vec![("k4".into(), Lit::Bool(true))]),
             rel(7, 1, 2, 3, vec![("k4".into(), Lit::Bool(false))]),
         ],
+        // Where the dialect has property indexes, the answers below read through them.
+        indexes: vec![Index::Node(0, "k1".into()), Index::Rel(0, "k3".into())],
     }
 }
 
