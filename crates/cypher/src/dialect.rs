@@ -129,7 +129,31 @@ impl Dialect for GraphQlite {
     }
 }
 
-static DIALECTS: &[&dyn Dialect] = &[&Kuzu, &FalkorDb, &GraphQlite];
+/// Grafeo (crate 0.5.44), schema free. Checked on 0.5.44 beside Kuzu 0.11.3 and FalkorDB
+/// 4.16.3: multi-label nodes (`(n:L0:L1)` means both labels), MATCH right after OPTIONAL MATCH
+/// (a null from the OPTIONAL MATCH kept, as Kuzu does), `'a' + null` is null, `sum()` of
+/// integers an integer and null over no rows (as Kuzu), and an undirected self-loop matched
+/// twice, once per direction (as Kuzu).
+pub struct Grafeo;
+
+impl Dialect for Grafeo {
+    fn name(&self) -> &'static str {
+        "grafeo"
+    }
+
+    fn has(&self, cap: Cap) -> bool {
+        match cap {
+            Cap::MultiLabel | Cap::ConcatNull | Cap::MatchAfterOptional | Cap::IntegerSum => true,
+            Cap::SelfLoopOnce => false,
+        }
+    }
+
+    fn ddl(&self, _: &Schema) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+static DIALECTS: &[&dyn Dialect] = &[&Kuzu, &FalkorDb, &GraphQlite, &Grafeo];
 
 pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
     DIALECTS.iter().copied().find(|d| d.name() == name)

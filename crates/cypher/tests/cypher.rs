@@ -5,6 +5,8 @@
 
 #[path = "cypher/common.rs"]
 mod common;
+#[path = "cypher/grafeo.rs"]
+mod grafeo;
 #[path = "cypher/known.rs"]
 mod known;
 #[path = "cypher/oracles.rs"]

@@ -1,11 +1,13 @@
 //! The engines against the real thing, one integration-test binary: SQL engines (`sql`, and
-//! `gluesql` with the cargo feature), SMT solvers (`smt`), SPARQL stores (`sparql`), and the LOCATION every engine takes
+//! `gluesql` with the cargo feature), Grafeo (`grafeo`, with or without its feature), SMT solvers (`smt`), SPARQL stores (`sparql`), and the LOCATION every engine takes
 //! or refuses (`locations`). A missing engine skips its tests
 //! unless `CROSSCHECK_REQUIRE_ENGINES` names it (`crosscheck_engines::testing`).
 
 #[cfg(feature = "gluesql")]
 #[path = "engines/gluesql.rs"]
 mod gluesql;
+#[path = "engines/grafeo.rs"]
+mod grafeo;
 #[path = "engines/locations.rs"]
 mod locations;
 #[path = "engines/smt.rs"]

@@ -56,7 +56,7 @@ fn sorted(mut r: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
     r
 }
 
-fn check_engine(name: &str) {
+pub(crate) fn check_engine(name: &str) {
     if !have(name) {
         return;
     }

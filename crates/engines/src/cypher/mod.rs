@@ -14,6 +14,7 @@
 
 pub mod bridged;
 pub mod falkordb;
+pub mod grafeo;
 pub mod graphqlite;
 pub mod kuzu;
 pub mod ladybug;
@@ -24,7 +25,7 @@ use serde_json::Value as Json;
 
 /// Every Cypher engine of this layer, one line each.
 pub fn registry() -> Vec<&'static dyn EngineFactory> {
-    vec![&kuzu::FACTORY, &falkordb::FACTORY, &ladybug::FACTORY, &graphqlite::FACTORY]
+    vec![&kuzu::FACTORY, &falkordb::FACTORY, &ladybug::FACTORY, &graphqlite::FACTORY, &grafeo::FACTORY]
 }
 
 /// Where a PyPI package keeps the files an engine needs and its version, as `python` sees them:
