@@ -86,14 +86,37 @@ pub fn available(caps: &Caps) -> Vec<Collation> {
     }
 }
 
+/// The accented texts the generator stores where the run has `cap::ACCENTED_TEXT`, each with
+/// an unaccented or differently cased twin among them or the ASCII ones.
+pub const ACCENTED: &[&str] = &["é", "É", "e", "E", "ü", "Ü", "ñ", "áb", "Áb", "ab"];
+
+/// `s` without the accents of [`ACCENTED`]'s letters, as DuckDB's `strip_accents` reads them.
+fn strip_accents(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'é' | 'è' => 'e',
+            'É' | 'È' => 'E',
+            'á' => 'a',
+            'Á' => 'A',
+            'ü' => 'u',
+            'Ü' => 'U',
+            'ñ' => 'n',
+            'Ñ' => 'N',
+            c => c,
+        })
+        .collect()
+}
+
 /// The representative of `s`'s class of equal values under `c`: two texts are equal under
-/// `c` exactly when their keys are. The generator's texts are ASCII, so NOACCENT compares
-/// them as BINARY does. PAD SPACE collations (MariaDB's without `nopad`) ignore trailing
-/// spaces, as RTRIM does.
+/// `c` exactly when their keys are. Accented text reaches DuckDB alone (`cap::ACCENTED_TEXT`),
+/// whose NOCASE lowers every letter; on ASCII that is SQLite's and MariaDB's lowering too.
+/// PAD SPACE collations (MariaDB's without `nopad`) ignore trailing spaces, as RTRIM does.
 pub fn class_key(c: Collation, s: &str) -> String {
     match c {
-        Collation::Binary | Collation::Icu | Collation::NoAccent => s.to_string(),
-        Collation::NoCase | Collation::NoCaseNoAccent => s.to_ascii_lowercase(),
+        Collation::Binary | Collation::Icu => s.to_string(),
+        Collation::NoAccent => strip_accents(s),
+        Collation::NoCase => s.to_lowercase(),
+        Collation::NoCaseNoAccent => strip_accents(s).to_lowercase(),
         Collation::RTrim => s.trim_end_matches(' ').to_string(),
         Collation::NoCasePad | Collation::UnicodeCi => s.trim_end_matches(' ').to_ascii_lowercase(),
     }
@@ -612,7 +635,7 @@ fn conflict(a: Option<Collation>, b: Option<Collation>) -> bool {
 
 /// Whether equal values under `c` are equal bytes.
 fn exact(c: Option<Collation>) -> bool {
-    c.is_none_or(|c| class_key(c, "aA ") == "aA ")
+    c.is_none_or(|c| class_key(c, "aA é") == "aA é")
 }
 
 /// `e COLLATE c`, replacing a COLLATE `e` already ends in; in MariaDB over a CAST to

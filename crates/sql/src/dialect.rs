@@ -40,6 +40,12 @@ pub mod cap {
     /// DuckDB's `NOCASE`, `NOACCENT`, `nocase.noaccent` and `"binary"` (see `collation.rs`
     /// for how each engine derives a comparison's collation).
     pub const DUCKDB_COLLATIONS: &str = "duckdb-collations";
+    /// Text with accented letters ([`crate::collation::ACCENTED`]), which NOACCENT and
+    /// `nocase.noaccent` fold (`'é' COLLATE NOACCENT = 'e'`, `'É' COLLATE NOCASE = 'é'`) and
+    /// functions count as one character each (DuckDB 1.1.3 and 2.0.0, measured). DuckDB alone:
+    /// SQLite's NOCASE folds ASCII only, MariaDB's `_ci` collations fold accents too, and
+    /// PostgreSQL's ICU orders them otherwise than by bytes.
+    pub const ACCENTED_TEXT: &str = "accented-text";
     /// PostgreSQL's `"C"` and ICU's deterministic `"und-x-icu"`.
     pub const POSTGRES_COLLATIONS: &str = "postgres-collations";
     /// MariaDB's `utf8mb4_nopad_bin`, `utf8mb4_bin`, `utf8mb4_general_nopad_ci`,

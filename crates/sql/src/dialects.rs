@@ -195,6 +195,7 @@ static DUCKDB: Profile = Profile {
             cap::GLOB,
             cap::FULL_JOIN,
             cap::DUCKDB_COLLATIONS,
+            cap::ACCENTED_TEXT,
             cap::EXPR_INDEX,
             cap::BOOL_TYPE,
             cap::ANALYZE,

@@ -136,6 +136,9 @@ fn domain_for(rng: &mut ChaCha8Rng, t: SqlType, shared: &[Vec<Lit>; TYPES], caps
             // Shared values make columns of different tables join.
             if !s.is_empty() && rng.gen_bool(0.6) {
                 s[rng.gen_range(0..s.len())].clone()
+            } else if t == SqlType::Text && caps.has(cap::ACCENTED_TEXT) && rng.gen_bool(0.25) {
+                let accented = crate::collation::ACCENTED;
+                Lit::Text(accented[rng.gen_range(0..accented.len())].to_string())
             } else if t == SqlType::Text && rng.gen() {
                 Lit::Text(random_text(rng))
             } else {

@@ -331,4 +331,15 @@ mod tests {
         assert_eq!(v[9], Value::BigInt("18446744073709551615".into()));
         assert_eq!(v[10], Value::Float(0.1));
     }
+
+    /// A double that needs all 16 or 17 digits reads back as itself: `100.0 * 1e-7` is
+    /// 9.999999999999999e-06, which a JSON parser that rounds on the way would make 1e-05 (CODD
+    /// folded it so, and the folded query lost its row).
+    #[test]
+    fn doubles_cross_the_bridge_exactly() {
+        for f in [100.0 * 1e-7, 0.1 + 0.2, 1.0 / 3.0, 9.223_372_036_854_776e18, 2.225_073_858_507_201e-308] {
+            let j: Json = serde_json::from_str(&format!("{f:?}")).expect("json");
+            assert_eq!(value_of(&j, false), Value::Float(f), "{f:?}");
+        }
+    }
 }

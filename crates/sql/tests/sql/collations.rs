@@ -8,7 +8,7 @@ use crosscheck_engines::testing::{done, open_sql, rows};
 use crosscheck_sql::ast::*;
 use crosscheck_sql::collation::{available, class_key, settle, Collations, Rules};
 use crosscheck_sql::compare::{compare, fold_flags, Fold};
-use crosscheck_sql::dialect::{by_name, Caps, Dialect};
+use crosscheck_sql::dialect::{by_name, cap, Caps, Dialect};
 use crosscheck_sql::SqlKind;
 
 fn info(d: &str) -> EngineInfo {
@@ -87,14 +87,18 @@ fn text(v: &Value) -> String {
 }
 
 /// One text column per collation the dialect has, and one without COLLATE, each row holding
-/// one value in every column.
+/// one value in every column (accented ones where the dialect gets them).
 fn collated_table(d: &dyn Dialect, colls: &[Collation]) -> (Stmt, Vec<Stmt>, Vec<String>) {
     let mut columns = vec![ColumnDef::plain("cb", SqlType::Text)];
     for (i, c) in colls.iter().enumerate() {
         columns.push(ColumnDef { collate: Some(*c), ..ColumnDef::plain(&format!("c{i}"), SqlType::Text) });
     }
     let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-    let inserts = ["a", "A", "a ", "A ", "b", "_"]
+    let mut values = vec!["a", "A", "a ", "A ", "b", "_"];
+    if d.has_cap(cap::ACCENTED_TEXT) {
+        values.extend(crosscheck_sql::collation::ACCENTED);
+    }
+    let inserts = values
         .iter()
         .map(|v| Stmt::Insert {
             table: "t0".into(),
@@ -102,7 +106,6 @@ fn collated_table(d: &dyn Dialect, colls: &[Collation]) -> (Stmt, Vec<Stmt>, Vec
             values: names.iter().map(|_| Expr::Lit(Lit::Text(v.to_string()))).collect(),
         })
         .collect();
-    let _ = d;
     (Stmt::CreateTable { name: "t0".into(), columns }, inserts, names)
 }
 
@@ -199,5 +202,29 @@ fn distinct_folds_a_case_insensitive_column_and_not_a_binary_one() {
         let padded = compare(&q, &r("a ", "x"), &fold).is_none();
         // PAD SPACE (MariaDB's utf8mb4_general_ci) ignores trailing spaces; NOCASE does not.
         assert_eq!(padded, ci == Collation::NoCasePad, "{name}");
+    }
+}
+
+/// Accented text is stored where the run is DuckDB's alone, whose NOACCENT then has something
+/// to fold; no other engine gets it (their case- and accent-blind collations differ).
+#[test]
+fn accented_text_reaches_duckdb_alone() {
+    let accented = |engines: &[&str]| -> usize {
+        let infos: Vec<EngineInfo> = engines.iter().map(|e| info(e)).collect();
+        let mut gen =
+            SqlKind.generator(&GenOptions { seed: 3, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
+        let mut n = 0;
+        for i in (0..6000).step_by(200) {
+            for s in gen.case(i, crosscheck_sql::SqlOracle::Tlp).setup.iter() {
+                if let Stmt::Insert { values, .. } = s {
+                    n += values.iter().filter(|v| matches!(v, Expr::Lit(Lit::Text(t)) if !t.is_ascii())).count();
+                }
+            }
+        }
+        n
+    };
+    assert!(accented(&["duckdb"]) > 0);
+    for engines in [&["sqlite"][..], &["postgres"], &["mariadb"], &["duckdb", "postgres"]] {
+        assert_eq!(accented(engines), 0, "{engines:?}");
     }
 }
