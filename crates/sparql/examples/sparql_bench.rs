@@ -6,8 +6,9 @@
 //!
 //! `cargo run --release -p crosscheck-sparql --example sparql_bench [-- QUERIES [ENGINES]]`
 //! (default `10000 oxigraph,jena,virtuoso`). Execute time is the time spent inside engine calls
-//! (loading each round's graph included); check time is everything else after generation
-//! (printing, normalizing, comparing).
+//! (loading each round's graph included), also printed per store; check time is everything
+//! else after generation (printing, normalizing, comparing). With `SPARQL_BENCH_SLOW=DIR`, every call of a
+//! second or more is written to DIR (the query and the graph it ran on).
 
 use crosscheck_core::timed::Timed;
 use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, EngineSpec, GenOptions, Kind};
@@ -40,16 +41,68 @@ fn reason_key(why: &str) -> String {
     key
 }
 
-fn open(specs: &str, exec: &Arc<AtomicU64>) -> Vec<Box<dyn Engine>> {
+/// A store's own time, and its queries that ran past a second, written to `$SPARQL_BENCH_SLOW/`
+/// when that is set: a store that stalls shows which shapes stall it.
+struct PerStore {
+    inner: Box<dyn Engine>,
+    ns: Arc<AtomicU64>,
+    slow: Arc<AtomicU64>,
+    /// The graph the store holds, written with a slow query so it can be run again by hand.
+    data: String,
+}
+
+impl Engine for PerStore {
+    fn info(&self) -> &EngineInfo {
+        self.inner.info()
+    }
+
+    fn reset(&mut self) -> Result<(), crosscheck_core::SetupError> {
+        let t = Instant::now();
+        let r = self.inner.reset();
+        self.ns.fetch_add(crosscheck_core::nanos(t.elapsed()), Ordering::Relaxed);
+        r
+    }
+
+    fn run(&mut self, text: &str, limit: Duration) -> crosscheck_core::Outcome {
+        let t = Instant::now();
+        if text.contains("INSERT DATA") {
+            self.data = text.to_string();
+        }
+        let r = self.inner.run(text, limit);
+        let took = t.elapsed();
+        self.ns.fetch_add(crosscheck_core::nanos(took), Ordering::Relaxed);
+        if took >= Duration::from_secs(1) {
+            let k = self.slow.fetch_add(1, Ordering::Relaxed);
+            if let Ok(dir) = std::env::var("SPARQL_BENCH_SLOW") {
+                let stem = format!("{dir}/{}-{k}", self.inner.info().label);
+                let note = format!("# {:.2} s: {}\n{text}\n", took.as_secs_f64(), r.to_string().replace('\n', " "));
+                let _ = std::fs::write(format!("{stem}.rq"), note);
+                let _ = std::fs::write(format!("{stem}.ru"), &self.data);
+            }
+        }
+        r
+    }
+}
+
+/// A store's own counters: nanoseconds spent, calls of a second or more.
+type Own = (Arc<AtomicU64>, Arc<AtomicU64>);
+
+/// The stores, each counting into the shared execute time and its own.
+fn open(specs: &str, exec: &Arc<AtomicU64>) -> (Vec<Box<dyn Engine>>, Vec<Own>) {
     let reg = crosscheck_engines::sparql::registry();
-    specs
+    let mut own = vec![];
+    let engines = specs
         .split(',')
         .map(|s| {
             let spec = EngineSpec::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
             let e = crosscheck_engines::open_engine(&reg, &spec).unwrap_or_else(|e| panic!("{s} does not open: {e}"));
+            let (ns, slow) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+            own.push((ns.clone(), slow.clone()));
+            let e = Box::new(PerStore { inner: e, ns, slow, data: String::new() });
             Box::new(Timed::new(e, exec.clone())) as Box<dyn Engine>
         })
-        .collect()
+        .collect();
+    (engines, own)
 }
 
 fn main() {
@@ -57,7 +110,7 @@ fn main() {
     let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let specs = args.get(2).map_or("oxigraph,jena,virtuoso", String::as_str);
     let exec = Arc::new(AtomicU64::new(0));
-    let mut engines = open(specs, &exec);
+    let (mut engines, own) = open(specs, &exec);
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let kind = SparqlKind;
     let oracle = SparqlOracle::Differential;
@@ -65,6 +118,9 @@ fn main() {
     let opts = CheckOptions { timeout: Duration::from_secs(10) };
     let (mut gen_ns, mut other_ns, mut t, mut round) = (0u64, 0u64, Tally::default(), None);
     exec.store(0, Ordering::Relaxed);
+    for (ns, _) in &own {
+        ns.store(0, Ordering::Relaxed);
+    }
     let start = Instant::now();
     for i in 0..n {
         let t0 = Instant::now();
@@ -111,6 +167,10 @@ fn main() {
         t.findings,
         t.skip
     );
+    for (info, (ns, slow)) in infos.iter().zip(&own) {
+        let s = ns.load(Ordering::Relaxed) as f64 * 1e-9;
+        println!("  {}: execute {s:.2} s, {} call(s) of 1 s or more", info.label, slow.load(Ordering::Relaxed));
+    }
     let mut reasons: Vec<_> = t.reasons.iter().collect();
     reasons.sort_by(|a, b| b.1.cmp(a.1));
     for (why, count) in reasons.iter().take(5) {

@@ -211,6 +211,29 @@ fn virtuoso_replaces_a_server_that_runs_a_query_past_its_limit() {
     assert!(t.elapsed() < Duration::from_secs(5), "the next query took {:?}", t.elapsed());
 }
 
+/// Virtuoso 7.2.5 hangs on this query over this graph without evaluating it (the whole server
+/// stops, no CPU time spent, and its own limit never fires): the adapter sees the server idle
+/// and gives up before the limit, where it used to wait for the limit and its grace.
+#[test]
+fn virtuoso_gives_up_on_a_hung_server_within_the_budget() {
+    let Some(mut e) = open("virtuoso") else { return };
+    let e = e.as_mut();
+    let data = "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\nINSERT DATA { <http://e/p> <http://e/p> <http://e/p> , \"-4\"^^xsd:byte , \"-3.3992\"^^xsd:decimal }";
+    assert!(matches!(run(e, data), Outcome::Done), "load");
+    let hang =
+        "SELECT (IF(isLITERAL(?o), \"\", STR(?o)) AS ?c) WHERE { ?s <http://e/p> ?o VALUES ?s { <http://e/p> UNDEF } }";
+    // Without the watch the adapter waits the budget and its grace, then starts a server.
+    let budget = Duration::from_secs(30);
+    for round in ["first", "again"] {
+        let t = Instant::now();
+        let o = e.run(hang, budget);
+        assert!(matches!(o, Outcome::Timeout { .. }), "{round}: {o:?}");
+        println!("virtuoso: hung query given up on ({round}) in {:?}", t.elapsed());
+        assert!(t.elapsed() < budget, "{round}: {:?} for a budget of {budget:?}", t.elapsed());
+        assert_eq!(count(e), 3, "{round}: the graph replayed");
+    }
+}
+
 #[test]
 fn virtuoso_takes_an_endpoint_or_refuses_in_one_line() {
     let reg = crosscheck_engines::sparql::registry();

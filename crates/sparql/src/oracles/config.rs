@@ -8,7 +8,7 @@ use crate::dialect;
 use crate::model::Case;
 use crate::normalize::Norm;
 use crate::print;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass};
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Groups};
 
 pub fn has_switch(e: &EngineInfo) -> bool {
     dialect::by_name(&e.dialect).and_then(|d| d.optimizer_off()).is_some()
@@ -20,8 +20,8 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
     for e in engines.iter_mut() {
         let Some(option) = dialect::by_name(&e.info().dialect).and_then(|d| d.optimizer_off()) else { continue };
         let label = e.info().label.clone();
-        let texts =
-            [print::query(&case.graph, &case.query, None), print::query(&case.graph, &case.query, Some(option))];
+        let variants = [("optimized", None), (option, Some(option))];
+        let texts: Vec<String> = variants.iter().map(|(_, o)| print::query(&case.graph, &case.query, *o)).collect();
         let mut answers = Vec::new();
         for t in &texts {
             match answer(e.as_mut(), case, t, opts, Norm::default(), false) {
@@ -36,29 +36,44 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
             Err(check) => return check,
         };
         let m = mode(&case.query, &answers, full.as_ref());
-        if !same(&answers[0], &answers[1], m) {
-            let errs = answers.iter().any(|a| matches!(a, Ran::Error(_)));
-            let detail = Transcript {
-                queries: texts.to_vec(),
-                answers: vec![
-                    (format!("{label} optimized"), render(&answers[0])),
-                    (format!("{label} {option}"), render(&answers[1])),
-                ],
-            };
-            return Check::finding(Evidence {
-                class: if errs { FindingClass::Error } else { FindingClass::Logic },
-                engines: vec![label.clone()],
-                summary: format!("{label} answers differently with {option}"),
-                expected: format!("optimized: {}", render(&answers[0])),
-                actual: format!("{option}: {}", render(&answers[1])),
-                key: format!("config:{option}"),
-                detail: crosscheck_core::Detail::of(&detail),
-            });
+        let groups = Groups::of(&answers, |a, b| same(a, b, m));
+        if !groups.agree() {
+            let names: Vec<String> = variants.iter().map(|(v, _)| format!("{label} {v}")).collect();
+            return Check::finding(evidence(&label, option, &names, texts, &answers, &groups));
         }
     }
     if ran {
         Check::Pass { nonempty }
     } else {
         Check::Skip("no store with an optimizer switch".into())
+    }
+}
+
+/// The finding: every variant's answer, the majority's named where there is one (with one
+/// option there is none: the optimized answer is no more right than the unoptimized one).
+fn evidence(
+    label: &str,
+    option: &str,
+    names: &[String],
+    texts: Vec<String>,
+    answers: &[Ran],
+    groups: &Groups,
+) -> Evidence {
+    let name = |i: usize| names[i].as_str();
+    let errs = answers.iter().any(|a| matches!(a, Ran::Error(_)));
+    let (expected, actual) = groups.expected_actual(name, |i| render(&answers[i]));
+    let detail =
+        Transcript { queries: texts, answers: names.iter().cloned().zip(answers.iter().map(render)).collect() };
+    Evidence {
+        class: if errs { FindingClass::Error } else { FindingClass::Logic },
+        engines: vec![label.to_string()],
+        summary: format!(
+            "{label} answers differently with {option}: {}",
+            groups.summary(name, |i| answers[i].describe())
+        ),
+        expected,
+        actual,
+        key: format!("config:{option}"),
+        detail: crosscheck_core::Detail::of(&detail),
     }
 }

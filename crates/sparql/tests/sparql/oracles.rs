@@ -42,4 +42,11 @@ fn drop_row_is_caught_by_config() {
     let t = campaign(&["mutant:oxigraph:drop-row"], SparqlOracle::Config, 5, 500);
     let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught in 500 cases"));
     assert_eq!(ev.key, "config:no-optimizer", "{ev:?}");
+    // Two variants, one answer each: neither is called expected, and both are shown.
+    assert!(ev.expected.starts_with("no majority"), "{ev:?}");
+    let label = &ev.engines[0];
+    for variant in ["optimized", "no-optimizer"] {
+        assert!(ev.actual.contains(&format!("{label} {variant}:\n")), "{variant}: {ev:?}");
+        assert!(ev.summary.contains(&format!("{{{label} {variant}}}")), "{variant}: {ev:?}");
+    }
 }
