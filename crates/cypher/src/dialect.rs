@@ -29,7 +29,9 @@ pub trait Dialect: Sync {
     fn has(&self, cap: Cap) -> bool;
     /// The statements that declare the schema before the graph is created (schema-first
     /// engines); none for schema-free ones.
-    fn ddl(&self, schema: &Schema) -> Vec<String>;
+    fn ddl(&self, _schema: &Schema) -> Vec<String> {
+        Vec::new()
+    }
     /// The statement that creates a property index, if the dialect has them.
     fn index(&self, _index: &Index) -> Option<String> {
         None
@@ -97,10 +99,6 @@ impl Dialect for FalkorDb {
         }
     }
 
-    fn ddl(&self, _: &Schema) -> Vec<String> {
-        Vec::new()
-    }
-
     /// Range indexes (docs.falkordb.com, "Indexing").
     fn index(&self, index: &Index) -> Option<String> {
         Some(match index {
@@ -123,10 +121,6 @@ impl Dialect for GraphQlite {
     fn has(&self, _: Cap) -> bool {
         true
     }
-
-    fn ddl(&self, _: &Schema) -> Vec<String> {
-        Vec::new()
-    }
 }
 
 /// Grafeo (crate 0.5.44), schema free. Checked on 0.5.44 beside Kuzu 0.11.3 and FalkorDB
@@ -146,10 +140,6 @@ impl Dialect for Grafeo {
             Cap::MultiLabel | Cap::ConcatNull | Cap::MatchAfterOptional | Cap::IntegerSum => true,
             Cap::SelfLoopOnce => false,
         }
-    }
-
-    fn ddl(&self, _: &Schema) -> Vec<String> {
-        Vec::new()
     }
 }
 

@@ -476,6 +476,13 @@ pub trait Dialect: Sync + AsDialect {
         " DEFAULT VALUES"
     }
 
+    /// An UPDATE or DELETE `sql` that reads its WHERE as a SELECT would: where the dialect
+    /// refuses in a change what a SELECT only warns about, spelled so that it warns too (the
+    /// `dqe` oracle compares the three).
+    fn lenient_change(&self, sql: String) -> String {
+        sql
+    }
+
     /// Lines a reproducer starts with (statements with their `;`, or client commands), so
     /// that the engine's own client runs the script as crosscheck ran it.
     fn prelude(&self) -> &'static [&'static str] {

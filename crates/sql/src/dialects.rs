@@ -482,6 +482,13 @@ impl Dialect for MariaDb {
         " () VALUES ()"
     }
 
+    fn lenient_change(&self, sql: String) -> String {
+        // Strict mode makes an UPDATE's or DELETE's WHERE warning an error ("Truncated
+        // incorrect DOUBLE value: 'ab'" comparing a text with a number), where SELECT warns
+        // and goes on (https://mariadb.com/kb/en/sql-mode/#strict-mode).
+        format!("SET STATEMENT sql_mode = 'NO_ENGINE_SUBSTITUTION' FOR {sql}")
+    }
+
     fn prelude(&self) -> &'static [&'static str] {
         // The database and session crosscheck's MariaDB engine runs in.
         &[

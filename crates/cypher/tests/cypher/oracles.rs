@@ -1,7 +1,7 @@
 //! Each oracle against the mutant it must catch, and plain engines, which must pass.
 
 use super::common::{campaign, have};
-use crosscheck_core::FindingClass;
+use crosscheck_core::{FindingClass, Oracle};
 use crosscheck_cypher::CypherOracle;
 
 #[test]
@@ -31,24 +31,16 @@ fn drop_row_is_caught_by_differential() {
     assert!(ev.engines.iter().any(|e| e.contains("mutant")), "{ev:?}");
 }
 
+/// The oracles that test one engine alone, each on the planted fault.
 #[test]
-fn drop_row_is_caught_by_partition() {
+fn drop_row_is_caught_by_partition_and_equivalence() {
     if !have("kuzu") {
         return;
     }
-    let t = campaign(&["mutant:kuzu:drop-row"], CypherOracle::Partition, 5, 300);
-    let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught in 300 cases"));
-    assert_eq!(ev.class, FindingClass::Logic, "{ev:?}");
-    assert!(ev.key.starts_with("partition:"), "{ev:?}");
-}
-
-#[test]
-fn drop_row_is_caught_by_equivalence() {
-    if !have("kuzu") {
-        return;
+    for oracle in [CypherOracle::Partition, CypherOracle::Equivalence] {
+        let t = campaign(&["mutant:kuzu:drop-row"], oracle, 5, 300);
+        let (_, ev) = t.finding.unwrap_or_else(|| panic!("{oracle:?}: drop-row not caught in 300 cases"));
+        assert_eq!(ev.class, FindingClass::Logic, "{ev:?}");
+        assert!(ev.key.starts_with(&format!("{}:", oracle.name())), "{ev:?}");
     }
-    let t = campaign(&["mutant:kuzu:drop-row"], CypherOracle::Equivalence, 5, 300);
-    let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught in 300 cases"));
-    assert_eq!(ev.class, FindingClass::Logic, "{ev:?}");
-    assert!(ev.key.starts_with("equivalence:"), "{ev:?}");
 }

@@ -421,11 +421,10 @@ fn ask_as_select(text: &str, doc: &Json) -> Option<Outcome> {
     Some(results::ask(truth))
 }
 
-/// The CPU time (user and system, in clock ticks) process `pid` has spent, from `/proc`.
+/// The CPU time (user and system, in clock ticks) process `pid` has spent: `utime` and
+/// `stime`, fields 14 and 15 of `proc(5)`.
 fn cpu_ticks(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // "pid (comm) state ppid ... utime stime ...": comm may hold spaces and parentheses.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let fields = server::proc_stat(pid)?;
     let tick = |i: usize| fields.get(i)?.parse::<u64>().ok();
     Some(tick(11)? + tick(12)?)
 }

@@ -424,18 +424,22 @@ impl Drop for ServerProcess {
     }
 }
 
+/// The fields of `/proc/<pid>/stat` after the command name: state, ppid, ... (`proc(5)`
+/// numbers them from 3). The name, in parentheses, may itself hold spaces and parentheses.
+pub fn proc_stat(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    Some(stat.rsplit_once(')')?.1.split_whitespace().map(str::to_string).collect())
+}
+
 /// The processes whose parent is `pid`, from `/proc`.
 fn children(pid: i32) -> Vec<i32> {
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    let parent_of = |child: i32| -> Option<i32> {
-        let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
-        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
-        stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
-    };
+    let parent_of = |child: u32| proc_stat(child)?.get(1)?.parse::<i32>().ok();
     entries
         .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
         .filter(|&child| parent_of(child) == Some(pid))
+        .filter_map(|child| i32::try_from(child).ok())
         .collect()
 }
 

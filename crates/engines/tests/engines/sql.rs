@@ -12,6 +12,7 @@ use crosscheck_engines::sql::mariadb::{MariaDb, MariaDbEngine};
 use crosscheck_engines::sql::postgres::{Postgres, PostgresEngine};
 use crosscheck_engines::sql::served::{Driver, ServerEngine};
 use crosscheck_engines::testing::{open_sql, rows, sql_available, sql_factory, LIMIT};
+use crosscheck_engines::transport::server::proc_stat;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
@@ -275,11 +276,12 @@ fn a_server_that_stops_answering_is_stopped(name: &str, mut e: impl Engine, stop
 /// Waits until every thread of `pid` has stopped (a thread busy on another core stops a
 /// moment after the signal).
 fn wait_stopped(pid: u32) {
-    let stopped = |stat: String| stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('T'));
+    // A thread's stat is also at /proc/<tid>/stat.
+    let stopped = |tid: Option<u32>| state(tid.unwrap_or(0)).as_deref() == Some("T");
     let end = Instant::now() + Duration::from_secs(5);
     while Instant::now() < end {
         let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).unwrap_or_else(|e| panic!("{pid}: {e}"));
-        let all = tasks.flatten().all(|t| std::fs::read_to_string(t.path().join("stat")).is_ok_and(stopped));
+        let all = tasks.flatten().all(|t| stopped(t.file_name().to_str().and_then(|n| n.parse().ok())));
         if all {
             return;
         }
@@ -487,12 +489,14 @@ fn helper_hold_server() {
     std::thread::sleep(Duration::from_secs(120));
 }
 
+/// A process's state letter (`R`, `S`, `T`, `Z` ...), `None` once it is gone.
+fn state(pid: u32) -> Option<String> {
+    proc_stat(pid)?.into_iter().next()
+}
+
 fn alive(pid: i32) -> bool {
     // A zombie still answers kill(0): read its state.
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(s) => !s.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-        Err(_) => false,
-    }
+    u32::try_from(pid).ok().and_then(state).is_some_and(|s| s != "Z")
 }
 
 fn server_dies_with_crosscheck(name: &str, signal: i32) {

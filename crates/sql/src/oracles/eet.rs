@@ -171,7 +171,7 @@ impl Rewriter<'_> {
 
     fn rule(&mut self, e: Expr, truth: bool) -> Expr {
         let case_ok = if truth {
-            !matches!(e, Expr::Lit(Lit::Null)) && (self.d.has_cap(cap::CONTEXT_FREE_MAX_MIN) || !yields_max_min(&e))
+            !matches!(e, Expr::Lit(Lit::Null)) && context_free(&e, self.d)
         } else {
             keeps_value_in_case(&e, self.d)
         };
@@ -238,8 +238,13 @@ fn keeps_value_in_case(e: &Expr, d: &dyn Dialect) -> bool {
         );
         return !collated && !affinity;
     }
-    !(d.has_cap(cap::LOOSE_MARIADB) && matches!(e, Expr::Cast(..)))
-        && (d.has_cap(cap::CONTEXT_FREE_MAX_MIN) || !yields_max_min(e))
+    !(d.has_cap(cap::LOOSE_MARIADB) && matches!(e, Expr::Cast(..))) && context_free(e, d)
+}
+
+/// Whether `e` has one value wherever it is read: not where a scalar max/min's value, which
+/// MariaDB compares by the context it is read in, passes through (`cap::CONTEXT_FREE_MAX_MIN`).
+fn context_free(e: &Expr, d: &dyn Dialect) -> bool {
+    d.has_cap(cap::CONTEXT_FREE_MAX_MIN) || !yields_max_min(e)
 }
 
 /// Whether `e`'s value may be a scalar max/min's, passed through unchanged (so that the

@@ -71,13 +71,12 @@ fn dml_runs_and_changes_the_rows_on_each_engine() {
         let Some(mut e) = open_sql(name) else { continue };
         let d = by_name(&e.info().dialect).unwrap_or_else(|| panic!("dialect"));
         let columns = vec![ColumnDef::plain("c0", SqlType::Int), ColumnDef::plain("c1", SqlType::Text)];
-        let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns }];
-        for (a, b) in
-            [(Lit::Int(1), Lit::Text("a".into())), (Lit::Int(4), Lit::Null), (Lit::Int(3), Lit::Text("b".into()))]
-        {
-            let values = vec![Expr::Lit(a), Expr::Lit(b)];
-            setup.push(Stmt::Insert { table: "t0".into(), columns: vec!["c0".into(), "c1".into()], values });
-        }
+        let rows = vec![
+            vec![Lit::Int(1), Lit::Text("a".into())],
+            vec![Lit::Int(4), Lit::Null],
+            vec![Lit::Int(3), Lit::Text("b".into())],
+        ];
+        let mut setup = crate::leg::t0(columns, rows);
         setup.extend([update(), delete(), insert_select()]);
         for s in &setup {
             let sql = s.to_sql(d);

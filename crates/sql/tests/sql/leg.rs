@@ -159,14 +159,23 @@ fn norec_counts_rows_against_an_unoptimizable_sum() {
     assert_eq!(pg[1].1, "SELECT SUM((CASE WHEN (t0.c0 > 1) THEN 1 ELSE 0 END)) AS norec FROM t0");
 }
 
+/// `CREATE TABLE t0 (columns)`, then one INSERT of every column per row.
+pub(crate) fn t0(columns: Vec<ColumnDef>, rows: Vec<Vec<Lit>>) -> Vec<Stmt> {
+    let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+    let inserts = rows.into_iter().map(|r| Stmt::Insert {
+        table: "t0".into(),
+        columns: names.clone(),
+        values: r.into_iter().map(Expr::Lit).collect(),
+    });
+    std::iter::once(Stmt::CreateTable { name: "t0".into(), columns }).chain(inserts).collect()
+}
+
 /// t0(c0 INTEGER) holding 1, 2, 3 and NULL.
 pub(crate) fn known_case(oracle: &str) -> SqlCase {
     let oracle = <crosscheck_sql::SqlOracle as crosscheck_core::Oracle>::parse(oracle)
         .unwrap_or_else(|| panic!("unknown oracle {oracle}"));
-    let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns: vec![ColumnDef::plain("c0", SqlType::Int)] }];
-    for v in [Lit::Int(1), Lit::Int(2), Lit::Int(3), Lit::Null] {
-        setup.push(Stmt::Insert { table: "t0".into(), columns: vec!["c0".into()], values: vec![Expr::Lit(v)] });
-    }
+    let rows = [Lit::Int(1), Lit::Int(2), Lit::Int(3), Lit::Null].map(|v| vec![v]).to_vec();
+    let setup = t0(vec![ColumnDef::plain("c0", SqlType::Int)], rows);
     SqlCase { seed: 0, db: 0, index: 0, oracle, strict: false, setup: setup.into(), query: where_query() }
 }
 

@@ -30,15 +30,7 @@ fn column(name: &str, ty: Option<SqlType>, collate: Option<Collation>) -> Column
 
 /// A one-table PQS case: `t0` with `columns`, the rows `rows`, the predicate `pred`.
 fn case(columns: Vec<ColumnDef>, rows: Vec<Vec<Lit>>, pred: Expr) -> SqlCase {
-    let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-    let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns }];
-    for r in rows {
-        setup.push(Stmt::Insert {
-            table: "t0".into(),
-            columns: names.clone(),
-            values: r.into_iter().map(lit).collect(),
-        });
-    }
+    let setup = crate::leg::t0(columns, rows);
     let select = Select { from: vec![TableRef::named("t0", None)], ..Select::default() };
     SqlCase {
         seed: 0,

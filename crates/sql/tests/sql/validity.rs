@@ -206,16 +206,7 @@ fn pqs_always_finds_a_pivot_row() {
 /// A DQE case on `t0` whose marker is `m` in column `c` and predicate `p`.
 fn dqe_case(columns: Vec<ColumnDef>, rows: Vec<Vec<Lit>>, c: &str, m: Lit, p: Expr) -> crosscheck_sql::SqlCase {
     let mut case = crate::leg::known_case("dqe");
-    let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-    let mut setup = vec![Stmt::CreateTable { name: "t0".into(), columns }];
-    for r in rows {
-        setup.push(Stmt::Insert {
-            table: "t0".into(),
-            columns: names.clone(),
-            values: r.into_iter().map(Expr::Lit).collect(),
-        });
-    }
-    case.setup = std::sync::Arc::new(setup);
+    case.setup = std::sync::Arc::new(crate::leg::t0(columns, rows));
     case.query.select = Select {
         items: vec![Item { expr: Expr::Lit(m), alias: Some(c.into()) }],
         from: vec![TableRef::named("t0", None)],
