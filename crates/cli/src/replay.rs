@@ -112,6 +112,12 @@ fn probe_limit(rec: &FindingRecord) -> Duration {
 fn load_with_case(dir: &Path) -> Result<FindingRecord> {
     let mut rec = load_finding(dir)?;
     if rec.case.is_null() {
+        if rec.adaptive {
+            return Err(user(format!(
+                "{}: the finding's case came from an adaptive generator and was not kept, so it cannot be rebuilt",
+                dir.display()
+            )));
+        }
         let kind = rec.kind.clone();
         rec.case = with_kind!(kind.as_str(), |k| rebuild_case(k, &rec))?;
     }

@@ -11,6 +11,7 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const CURSOR: usize = 0;
@@ -142,6 +143,43 @@ impl Board {
     }
 }
 
+/// Where an adaptive generator's case lies in the board's file: past the mapped page, as an
+/// index word (plus one, so that zero is none), a length word and the case's bytes.
+const CASE_AT: u64 = LEN as u64;
+
+impl Board {
+    /// Worker: case `index` is `bytes` (written before it runs, so that the supervisor can
+    /// file it if it kills the worker). Plain writes to the file: the case can be any size.
+    pub fn put_case(&self, index: u64, bytes: &[u8]) -> io::Result<()> {
+        let file = self.file()?;
+        // The length and bytes first, the index last: a stale index never names new bytes.
+        file.write_all_at(&0u64.to_le_bytes(), CASE_AT)?;
+        file.write_all_at(&(bytes.len() as u64).to_le_bytes(), CASE_AT + 8)?;
+        file.write_all_at(bytes, CASE_AT + 16)?;
+        file.write_all_at(&(index + 1).to_le_bytes(), CASE_AT)
+    }
+
+    /// Supervisor: the bytes of case `index` if the worker left them.
+    pub fn case(&self, index: u64) -> Option<Vec<u8>> {
+        let file = self.file().ok()?;
+        let mut word = [0u8; 8];
+        file.read_exact_at(&mut word, CASE_AT).ok()?;
+        if u64::from_le_bytes(word) != index + 1 {
+            return None;
+        }
+        file.read_exact_at(&mut word, CASE_AT + 8).ok()?;
+        let mut bytes = vec![0u8; usize::try_from(u64::from_le_bytes(word)).ok()?];
+        file.read_exact_at(&mut bytes, CASE_AT + 16).ok()?;
+        Some(bytes)
+    }
+
+    /// The board's file, borrowed: closing it would close the board's descriptor.
+    fn file(&self) -> io::Result<std::mem::ManuallyDrop<std::fs::File>> {
+        // SAFETY: the descriptor is owned by self and stays open; ManuallyDrop never closes it.
+        Ok(std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(self.fd.as_raw_fd()) }))
+    }
+}
+
 impl Drop for Board {
     fn drop(&mut self) {
         // SAFETY: unmaps exactly the mapping made in `map`; no reference outlives self.
@@ -170,5 +208,19 @@ mod tests {
         assert_eq!(a.counts(), Counts { tests: 3, valid: 2, nonempty: 1 });
         a.clear_cursor();
         assert_eq!(b.cursor(), None);
+    }
+
+    #[test]
+    fn a_case_left_on_the_board_is_read_back_for_its_index_only() {
+        let a = Board::create().expect("board");
+        assert_eq!(a.case(0), None);
+        // SAFETY: dup of a descriptor we own; the copy is owned by the second board.
+        let fd = unsafe { OwnedFd::from_raw_fd(libc::dup(a.raw_fd())) };
+        let b = Board::map(fd).expect("second mapping");
+        b.put_case(7, &[1; 10_000]).expect("put");
+        b.put_case(8, b"small").expect("put");
+        assert_eq!(a.case(8).as_deref(), Some(&b"small"[..]));
+        assert_eq!(a.case(7), None);
+        assert_eq!(a.cursor(), None, "the mapped words are untouched");
     }
 }

@@ -249,10 +249,24 @@ pub struct CheckOptions {
 pub trait Generator<C, O>: Send {
     /// The case at `index` for `oracle`. It must be a pure function of the generator's options,
     /// the engines' infos and `index`, so that the supervisor can rebuild the case a crashed
-    /// worker was running from its index alone. Internal caching (the current database) is fine;
+    /// worker was running from its index alone, unless the generator is
+    /// [adaptive](Generator::adaptive). Internal caching (the current database) is fine;
     /// running an engine is not (the supervisor opens none): work that needs one belongs in
     /// [`Kind::materialize`].
     fn case(&mut self, index: u64, oracle: O) -> C;
+
+    /// Whether later cases depend on what earlier ones returned ([`Generator::observe`]), as
+    /// GDsmith's pool of non-empty queries makes them. Such a case cannot be rebuilt from its
+    /// index: the worker leaves each one it runs on its board for the supervisor, and a
+    /// finding kept as a row keeps its case. Its setup must still be a pure function of the
+    /// index (the supervisor skips a setup that killed a worker by rebuilding its id).
+    fn adaptive(&self) -> bool {
+        false
+    }
+
+    /// What case `index` (as it ran, after [`Kind::materialize`]) gave: whether it passed with
+    /// rows. Only the worker calls it, after each check.
+    fn observe(&mut self, _index: u64, _case: &C, _nonempty: bool) {}
 }
 
 /// Engines a leg runs for its own purposes, never under test (the SMT leg's reference solvers,

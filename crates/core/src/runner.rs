@@ -580,6 +580,7 @@ fn base_record<C, O>(cfg: &RunConfig, slot: &Slot<C, O>, index: u64, oracle: Str
         reduced: None,
         signature: String::new(),
         created_unix: now_unix(),
+        adaptive: false,
     }
 }
 
@@ -587,6 +588,7 @@ fn finding_record<C, O>(cfg: &RunConfig, slot: &Slot<C, O>, f: WorkerFinding) ->
     let mut rec = base_record(cfg, slot, f.index, f.oracle, f.evidence);
     rec.case = f.case;
     rec.reduced = f.reduced;
+    rec.adaptive = f.adaptive;
     rec
 }
 
@@ -656,7 +658,8 @@ fn record_death<K: Kind>(
 }
 
 /// The record of a worker that died or hung at `index`: the case is rebuilt from the index,
-/// as the generator contract allows.
+/// as the generator contract allows, or read from the board where an adaptive generator's
+/// worker left it.
 fn death_record<K: Kind>(
     kind: &K,
     cfg: &RunConfig,
@@ -666,9 +669,17 @@ fn death_record<K: Kind>(
 ) -> Option<FindingRecord> {
     let oracle: K::Oracle = oracle_at(cfg, index)?;
     ensure_generator(kind, cfg, slot)?;
-    let case = slot.generator.as_mut()?.case(index, oracle);
+    let generator = slot.generator.as_mut()?;
+    let adaptive = generator.adaptive();
+    let left = adaptive.then(|| slot.board.case(index)).flatten();
+    // Without it (the worker died generating the case), the index's case is the best guess.
+    let case = match left.and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok()) {
+        Some(case) => case,
+        None => serde_json::to_value(generator.case(index, oracle)).ok()?,
+    };
     let mut rec = base_record(cfg, slot, index, oracle.name().to_string(), ev);
-    rec.case = serde_json::to_value(&case).ok()?;
+    rec.case = case;
+    rec.adaptive = adaptive;
     Some(rec)
 }
 

@@ -62,9 +62,20 @@ pub struct FindingRecord {
     /// Deduplication signature (of the reduced case when there is one).
     pub signature: String,
     pub created_unix: u64,
+    /// The case came from an adaptive generator (`Generator::adaptive`): its index cannot
+    /// rebuild it, so a finding kept as a row keeps its case.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adaptive: bool,
 }
 
 impl FindingRecord {
+    /// The record a row keeps: less the case, which the generator rebuilds from its index,
+    /// unless it cannot.
+    fn as_row(&self) -> Option<String> {
+        let case = if self.adaptive { self.case.clone() } else { serde_json::Value::Null };
+        serde_json::to_string(&FindingRecord { case, ..self.clone() }).ok()
+    }
+
     /// The case a replay should run: the reduced one when present.
     pub fn best_case(&self) -> (&serde_json::Value, &Evidence) {
         match &self.reduced {
@@ -227,10 +238,7 @@ impl Store {
                 write_dir(&self.dir, rec, files)?;
                 (format!("findings/{id}"), None)
             }
-            None => (
-                String::new(),
-                serde_json::to_string(&FindingRecord { case: serde_json::Value::Null, ..rec.clone() }).ok(),
-            ),
+            None => (String::new(), rec.as_row()),
         };
         let existing: Option<i64> = tx
             .query_row("SELECT id FROM bugs WHERE signature = ?1", params![rec.signature], |r| r.get(0))
@@ -483,8 +491,8 @@ fn write_dir(root: &Path, rec: &FindingRecord, files: &[(String, String)]) -> Re
     Ok(())
 }
 
-/// Turns the finding directories of bug `bug` into rows: each keeps its record less the case,
-/// which replay rebuilds. A directory that cannot be read stays as it is. The directories to
+/// Turns the finding directories of bug `bug` into rows: each keeps its record less the case
+/// (`FindingRecord::as_row`), which replay rebuilds. A directory that cannot be read stays as it is. The directories to
 /// remove are returned: they go once the rows are committed, so a crash in between leaves an
 /// unreferenced directory, never a row pointing at nothing.
 fn demote_dirs(root: &Path, tx: &rusqlite::Transaction<'_>, bug: i64) -> rusqlite::Result<Vec<PathBuf>> {
@@ -495,9 +503,7 @@ fn demote_dirs(root: &Path, tx: &rusqlite::Transaction<'_>, bug: i64) -> rusqlit
     let mut gone = Vec::new();
     for (id, dir) in dirs {
         let Ok(rec) = load_finding(&root.join(&dir)) else { continue };
-        let Ok(record) = serde_json::to_string(&FindingRecord { case: serde_json::Value::Null, ..rec }) else {
-            continue;
-        };
+        let Some(record) = rec.as_row() else { continue };
         tx.execute("UPDATE findings SET dir = '', record = ?1 WHERE id = ?2", params![record, id])?;
         gone.push(root.join(&dir));
     }
@@ -671,6 +677,7 @@ mod tests {
             reduced: None,
             signature: sig.into(),
             created_unix: 0,
+            adaptive: false,
         }
     }
 
@@ -695,6 +702,18 @@ mod tests {
         assert_eq!(rec.id, id1);
         assert_eq!(fs::read_to_string(dir.join("repro.x")).expect("repro"), "hi");
         assert_eq!(store_of(&dir).as_deref(), Some(tmp.path()));
+    }
+
+    #[test]
+    fn a_row_keeps_the_case_only_when_its_index_cannot_rebuild_it() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let mut store = Store::open(tmp.path()).expect("open");
+        let (plain, _) = store.record(None, &mut record("A"), None).expect("rec");
+        let (adaptive, _) =
+            store.record(None, &mut FindingRecord { adaptive: true, ..record("A") }, None).expect("rec");
+        let case = |id: &str| row_record(&tmp.path().join("findings").join(id)).expect("row").case;
+        assert!(case(&plain).is_null());
+        assert_eq!(case(&adaptive), serde_json::json!({"q": 1}));
     }
 
     #[test]

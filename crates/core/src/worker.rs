@@ -91,6 +91,9 @@ pub struct WorkerFinding {
     pub case: serde_json::Value,
     pub evidence: Evidence,
     pub reduced: Option<Reduced>,
+    /// The case came from an adaptive generator: its index cannot rebuild it.
+    #[serde(default)]
+    pub adaptive: bool,
 }
 
 /// Worker-to-supervisor messages (one JSON object a line).
@@ -234,6 +237,12 @@ impl<'a, K: Kind> Worker<'a, K> {
         // Completing the case may run the leg's helper engines (a reference solver): that is
         // generation too, and it happens here, never in the supervisor.
         let case = self.kind.materialize(case, &self.infos, &mut self.helpers, &self.opts);
+        if self.gen.adaptive() {
+            // Its index cannot rebuild it: if it kills this process, the board is all that is left.
+            if let Ok(bytes) = serde_json::to_vec(&case) {
+                let _ = self.board.put_case(index, &bytes);
+            }
+        }
         let t1 = Instant::now();
         self.stats.gen_ns += crate::nanos(t1 - t0);
         let exec_before = self.exec_ns.load(Ordering::Relaxed);
@@ -245,6 +254,7 @@ impl<'a, K: Kind> Worker<'a, K> {
         let exec = self.exec_ns.load(Ordering::Relaxed) - exec_before;
         self.stats.exec_ns += exec;
         self.stats.check_ns += crate::nanos(t1.elapsed()).saturating_sub(exec);
+        self.gen.observe(index, &case, matches!(result, Check::Pass { nonempty: true }));
         match result {
             Check::Pass { nonempty } => self.board.count(true, nonempty),
             Check::Skip(_) => self.board.count(false, false),
@@ -332,6 +342,7 @@ impl<'a, K: Kind> Worker<'a, K> {
             case: serde_json::to_value(&case).unwrap_or(serde_json::Value::Null),
             evidence: ev,
             reduced,
+            adaptive: self.gen.adaptive(),
         }
     }
 }

@@ -21,6 +21,13 @@ pub enum Cap {
     /// An undirected pattern matches a self-loop once (FalkorDB); Kuzu matches it twice, once
     /// per direction (`MATCH (a)-[r]-(b)` over one loop: 2 rows).
     SelfLoopOnce,
+    /// An alias computed from an aggregate (`WITH sum(n.k) AS a WITH a + 1 AS b`) as an
+    /// aggregate's operand (`RETURN sum(b)`) or in an OPTIONAL MATCH's WHERE. Both are valid
+    /// openCypher, and FalkorDB 4.16.3 and GraphQLite 0.12.0 take them; Kuzu 0.11.3 rejects
+    /// them ("Expression c contains nested aggregation"; "Cannot evaluate expression with type
+    /// AGGREGATE_FUNCTION"; its bugs, checked in its Python module), and GDsmith's DelayReturn
+    /// makes them common.
+    AggregatedOperand,
 }
 
 /// A dialect: its name (what the engine reports), capabilities and schema statements.
@@ -53,7 +60,7 @@ impl Dialect for Kuzu {
 
     fn has(&self, cap: Cap) -> bool {
         match cap {
-            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce => false,
+            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce | Cap::AggregatedOperand => false,
             Cap::MatchAfterOptional | Cap::IntegerSum => true,
         }
     }
@@ -94,7 +101,7 @@ impl Dialect for FalkorDb {
 
     fn has(&self, cap: Cap) -> bool {
         match cap {
-            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce => true,
+            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce | Cap::AggregatedOperand => true,
             Cap::MatchAfterOptional | Cap::IntegerSum => false,
         }
     }
@@ -127,7 +134,7 @@ impl Dialect for GraphQlite {
 /// 4.16.3: multi-label nodes (`(n:L0:L1)` means both labels), MATCH right after OPTIONAL MATCH
 /// (a null from the OPTIONAL MATCH kept, as Kuzu does), `'a' + null` is null, `sum()` of
 /// integers an integer and null over no rows (as Kuzu), and an undirected self-loop matched
-/// twice, once per direction (as Kuzu).
+/// twice, once per direction (as Kuzu). Aggregated operands were not checked: kept off.
 pub struct Grafeo;
 
 impl Dialect for Grafeo {
@@ -138,7 +145,7 @@ impl Dialect for Grafeo {
     fn has(&self, cap: Cap) -> bool {
         match cap {
             Cap::MultiLabel | Cap::ConcatNull | Cap::MatchAfterOptional | Cap::IntegerSum => true,
-            Cap::SelfLoopOnce => false,
+            Cap::SelfLoopOnce | Cap::AggregatedOperand => false,
         }
     }
 }

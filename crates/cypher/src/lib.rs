@@ -7,6 +7,7 @@
 pub mod dialect;
 pub mod gen;
 pub mod model;
+pub mod mutate;
 pub mod oracles;
 pub mod print;
 pub mod query;
@@ -112,17 +113,48 @@ impl Kind for CypherKind {
     }
 }
 
-/// The generator: case `index` is a pure function of the seed, the engines' dialects and the
-/// index. Its graph is a function of the seed, the dialects and the round, cached for the round.
+/// The generator. A case's graph is a function of the seed, the engines' dialects and the
+/// round, cached for the round. Its query is GDsmith's: the first `FRESH` of a round are
+/// generated anew, later ones mutate a query of the round's pool of queries that returned
+/// rows, and property keys are chosen by the frequency feedback; with `mutate` and `feedback`
+/// off (GDsmith's ablations !m and !f), a case is a pure function of the seed and its index.
 pub struct CypherGen {
     pub seed: u64,
     pub dialects: Vec<&'static dyn dialect::Dialect>,
+    /// GDsmith's structural mutations of the pool's queries.
+    pub mutate: bool,
+    /// GDsmith's property-key choice by frequency (Eq. 1).
+    pub feedback: bool,
     round: Option<(model::Graph, gen::Pools)>,
+    learned: Learned,
+    /// The last case's query and context, until its answer is observed.
+    pending: Option<(u64, mutate::Seed)>,
+}
+
+/// Queries of a round generated anew before mutation starts (GDsmith's N_g, in a round of
+/// `QUERIES_PER_ROUND`): enough for a pool of a few dozen queries that returned rows.
+pub const FRESH: u64 = 25;
+
+/// What the answers of the current round taught (reset with each graph, as GDsmith resets
+/// its pool and frequencies with each schema).
+#[derive(Default)]
+struct Learned {
+    round: u64,
+    pool: Vec<mutate::Seed>,
+    freq: query::Freq,
 }
 
 impl CypherGen {
     pub fn new(seed: u64, dialects: Vec<&'static dyn dialect::Dialect>) -> CypherGen {
-        CypherGen { seed, dialects, round: None }
+        CypherGen {
+            seed,
+            dialects,
+            mutate: true,
+            feedback: true,
+            round: None,
+            learned: Learned::default(),
+            pending: None,
+        }
     }
 }
 
@@ -133,7 +165,7 @@ impl Generator<Case, CypherOracle> for CypherGen {
         // A construct some dialects lack is asked with `all_have`; one whose meaning differs
         // between them with `agree`.
         let caps = |c: Cap| match c {
-            Cap::MultiLabel | Cap::MatchAfterOptional => dialect::all_have(dialects, c),
+            Cap::MultiLabel | Cap::MatchAfterOptional | Cap::AggregatedOperand => dialect::all_have(dialects, c),
             Cap::ConcatNull | Cap::IntegerSum | Cap::SelfLoopOnce => dialect::agree(dialects, c),
         };
         let (graph, pools) = match self.round.take() {
@@ -143,6 +175,9 @@ impl Generator<Case, CypherOracle> for CypherGen {
                 gen::graph(&mut rng, round, caps(Cap::MultiLabel), caps(Cap::SelfLoopOnce))
             }
         };
+        if self.learned.round != round {
+            self.learned = Learned { round, ..Learned::default() };
+        }
         let mut rng = crosscheck_core::rng(self.seed, index);
         // Half of the equivalence cases are row-wise, so that superset transformations apply.
         let rowwise = match oracle {
@@ -151,19 +186,62 @@ impl Generator<Case, CypherOracle> for CypherGen {
             CypherOracle::Differential => false,
         };
         let mut qg = query::QueryGen::new(&mut rng, &graph, &pools, &caps, rowwise);
-        let query = qg.query();
-        let scopes = std::mem::take(&mut qg.scopes);
-        let split = (oracle == CypherOracle::Partition).then(|| {
-            let (clause, scope) = scopes[qg_pick(&mut qg, scopes.len())].clone();
-            model::Split { clause, pred: qg.predicate(&scope) }
-        });
+        if self.feedback {
+            qg = qg.with_freq(&self.learned.freq);
+        }
+        let mutant = (self.mutate && index % QUERIES_PER_ROUND >= FRESH)
+            .then(|| mutant(&mut qg, &self.learned.pool, rowwise))
+            .flatten();
+        let (query, ctx) = mutant.unwrap_or_else(|| (qg.query(), qg.context()));
+        let scopes = query::match_scopes(&query, &ctx.envs);
+        let split = (oracle == CypherOracle::Partition)
+            .then(|| {
+                let (clause, scope) = scopes.get(qg.pick(scopes.len()))?.clone();
+                Some(model::Split { clause, pred: qg.predicate(&scope) })
+            })
+            .flatten();
         let transform =
             (oracle == CypherOracle::Equivalence).then(|| pick_transform(&mut qg, &query, &scopes)).flatten();
         drop(qg);
+        self.pending = Some((index, mutate::Seed { query: query.clone(), ctx, rowwise }));
         let case = Case { index, graph: graph.clone(), query, split, transform };
         self.round = Some((graph, pools));
         case
     }
+
+    fn adaptive(&self) -> bool {
+        self.mutate || self.feedback
+    }
+
+    /// GDsmith's retention: a query that returned rows joins the pool (if short enough to
+    /// mutate) and counts its property keys.
+    fn observe(&mut self, index: u64, case: &Case, nonempty: bool) {
+        let Some((i, seed)) = self.pending.take() else { return };
+        if i != index || !nonempty || case.graph.round != self.learned.round {
+            return;
+        }
+        if self.feedback {
+            mutate::count_keys(&case.query, &mut self.learned.freq);
+        }
+        if self.mutate && seed.query.clauses.len() < mutate::MAX_SEED_LEN {
+            self.learned.pool.push(seed);
+        }
+    }
+}
+
+/// A mutant of a pool query a case of this kind may use (a row-wise case only a row-wise
+/// one's): a random mutation first, then the others in turn.
+fn mutant<R: Rng>(
+    qg: &mut query::QueryGen<'_, R>,
+    pool: &[mutate::Seed],
+    rowwise: bool,
+) -> Option<(model::Query, query::Context)> {
+    let fit: Vec<&mutate::Seed> = pool.iter().filter(|s| s.rowwise || !rowwise).collect();
+    let seed = *fit.get(qg.pick(fit.len()))?;
+    let first = qg.pick(mutate::Mutation::ALL.len());
+    (0..mutate::Mutation::ALL.len())
+        .map(|k| mutate::Mutation::ALL[(first + k) % mutate::Mutation::ALL.len()])
+        .find_map(|m| m.apply(seed, qg))
 }
 
 /// A transformation that applies to `query`: a random kind first, then the others in turn.
@@ -186,8 +264,4 @@ fn pick_transform<R: Rng>(
         T::SplitMatch { clause },
     ];
     (0..KINDS).map(|k| kinds[(first + k) % KINDS].clone()).find(|t| t.apply(query).is_some())
-}
-
-fn qg_pick<R: Rng>(qg: &mut query::QueryGen<'_, R>, n: usize) -> usize {
-    qg.pick(n)
 }

@@ -15,6 +15,11 @@ use crate::model::{
     Agg, Clause, CmpOp, Dir, Expr, Func, Graph, Item, Lit, NodePat, Pattern, Query, RelPat, Return, StrOp, Ty,
 };
 use rand::Rng;
+use std::collections::BTreeMap;
+
+/// How often each property key occurred in queries that returned rows, this graph (GDsmith's
+/// frequency feedback, extraction §2.7).
+pub type Freq = BTreeMap<String, u64>;
 
 /// What is known of a variable in scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,16 +47,79 @@ pub struct QueryGen<'a, R: Rng> {
     caps: &'a dyn Fn(Cap) -> bool,
     /// Row-wise clauses only (no aggregates, DISTINCT, ORDER BY or LIMIT): partition cases.
     rowwise: bool,
+    /// Property keys are chosen by Eq. 1 of this frequency list where there is one.
+    freq: Option<&'a Freq>,
     env: Vec<Var>,
     next: u32,
     free: u32,
-    /// The scope each MATCH clause's WHERE sees, by clause index.
-    pub scopes: Vec<(usize, Vec<Var>)>,
+    /// The scope after each clause, by clause index.
+    pub envs: Vec<Vec<Var>>,
+    /// What the RETURN items define.
+    pub ret_env: Vec<Var>,
+    /// The aliases computed from an aggregate, directly or through another such alias.
+    aggregated: Vec<String>,
+}
+
+/// Where a query's generation stood after its last clause: what a mutation that extends it
+/// resumes from.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// The scope after each clause.
+    pub envs: Vec<Vec<Var>>,
+    /// What the RETURN items define.
+    pub ret_env: Vec<Var>,
+    /// The next fresh name's number, and the free pattern starts used.
+    pub next: u32,
+    pub free: u32,
+    /// The aliases computed from an aggregate.
+    pub aggregated: Vec<String>,
 }
 
 impl<'a, R: Rng> QueryGen<'a, R> {
     pub fn new(rng: &'a mut R, g: &'a Graph, pools: &'a Pools, caps: &'a dyn Fn(Cap) -> bool, rowwise: bool) -> Self {
-        QueryGen { rng, g, pools, caps, rowwise, env: Vec::new(), next: 0, free: 0, scopes: Vec::new() }
+        QueryGen {
+            rng,
+            g,
+            pools,
+            caps,
+            rowwise,
+            freq: None,
+            env: Vec::new(),
+            next: 0,
+            free: 0,
+            envs: Vec::new(),
+            ret_env: Vec::new(),
+            aggregated: Vec::new(),
+        }
+    }
+
+    /// Chooses property keys by GDsmith's frequency feedback.
+    pub fn with_freq(mut self, freq: &'a Freq) -> Self {
+        self.freq = Some(freq);
+        self
+    }
+
+    /// Where generation stands, for a later mutation to resume from.
+    pub fn context(&self) -> Context {
+        Context {
+            envs: self.envs.clone(),
+            ret_env: self.ret_env.clone(),
+            next: self.next,
+            free: self.free,
+            aggregated: self.aggregated.clone(),
+        }
+    }
+
+    /// Continues after the first `upto` clauses of a query made with `ctx`, whose RETURN became
+    /// a WITH defining `ctx.ret_env` (GDsmith's DelayReturn): `n` more clauses, then a RETURN.
+    pub fn resume(&mut self, ctx: &Context, clauses: Vec<Clause>, n: usize) -> Query {
+        self.envs = ctx.envs.clone();
+        self.envs.push(ctx.ret_env.clone());
+        self.env = ctx.ret_env.clone();
+        (self.next, self.free) = (ctx.next, ctx.free);
+        self.aggregated = ctx.aggregated.clone();
+        let clauses = self.extend(clauses, n);
+        Query { clauses, ret: self.ret() }
     }
 
     fn name(&mut self, prefix: char) -> String {
@@ -60,15 +128,27 @@ impl<'a, R: Rng> QueryGen<'a, R> {
     }
 
     pub fn query(&mut self) -> Query {
+        let first = self.matching(false);
+        self.envs.push(self.env.clone());
         let extra = self.rng.gen_range(1..=4);
-        let mut clauses = vec![self.matching(false, 0)];
-        let mut after_optional = false;
-        for i in 1..=extra {
+        let clauses = self.extend(vec![first], extra);
+        Query { clauses, ret: self.ret() }
+    }
+
+    /// `n` more clauses after `clauses`, whose scope is the current one.
+    fn extend(&mut self, mut clauses: Vec<Clause>, n: usize) -> Vec<Clause> {
+        // FalkorDB's mask: no MATCH once an OPTIONAL MATCH ran, until a WITH.
+        let mut after_optional = clauses
+            .iter()
+            .rev()
+            .take_while(|c| !matches!(c, Clause::With { .. }))
+            .any(|c| matches!(c, Clause::Match { optional: true, .. }));
+        for _ in 0..n {
             let kinds: &[u8] =
                 if after_optional && !(self.caps)(Cap::MatchAfterOptional) { &[1, 2, 3] } else { &[0, 1, 2, 3] };
             let c = match kinds[self.rng.gen_range(0..kinds.len())] {
-                0 => self.matching(false, i),
-                1 => self.matching(true, i),
+                0 => self.matching(false),
+                1 => self.matching(true),
                 2 => self.with(),
                 _ => self.unwind(),
             };
@@ -78,8 +158,9 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 _ => {}
             }
             clauses.push(c);
+            self.envs.push(self.env.clone());
         }
-        Query { clauses, ret: self.ret() }
+        clauses
     }
 
     /// A uniform index below `n` (at least 1).
@@ -92,43 +173,35 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         self.expr(Ty::Bool, 2, scope)
     }
 
-    fn matching(&mut self, optional: bool, index: usize) -> Clause {
+    fn matching(&mut self, optional: bool) -> Clause {
         let mut fresh: Vec<Var> = Vec::new();
         let n = if self.rng.gen_bool(0.7) { 1 } else { 2 };
         let patterns: Vec<Pattern> = (0..n).map(|_| self.pattern(&mut fresh)).collect();
         self.env.extend(fresh.iter().cloned());
-        let rels: Vec<&Var> = fresh.iter().filter(|v| matches!(v.fact, Fact::Rel(_))).collect();
-        // Cypher matches each relationship at most once per pattern match; Kuzu walks (a
-        // relationship may repeat). GDsmith's own conjuncts make both agree.
-        let mut distinct: Option<Expr> = None;
-        for (i, a) in rels.iter().enumerate() {
-            for b in &rels[i + 1..] {
-                let ne = Expr::Cmp(CmpOp::Ne, Box::new(id_of(&a.name)), Box::new(id_of(&b.name)));
-                distinct = Some(match distinct {
-                    Some(d) => Expr::And(Box::new(d), Box::new(ne)),
-                    None => ne,
-                });
-            }
-        }
-        let env = self.env.clone();
+        let env = if optional { self.plain(&self.env) } else { self.env.clone() };
         let p = self.rng.gen_bool(0.5).then(|| self.expr(Ty::Bool, 2, &env));
-        let filter = match (distinct, p) {
+        let filter = match (trail(&patterns), p) {
             (Some(d), Some(p)) => Some(Expr::And(Box::new(d), Box::new(p))),
             (d, p) => d.or(p),
         };
-        if !optional {
-            self.scopes.push((index, env));
-        }
         Clause::Match { optional, patterns, filter }
     }
 
+    /// A path. One without a relationship starts on a new node: a lone bound node means
+    /// different things where it is null (an OPTIONAL MATCH's). openCypher drops the row;
+    /// FalkorDB 4.16.3 and GraphQLite 0.12.0 keep it; Kuzu 0.11.3 keeps it only when the MATCH
+    /// has nothing else (no other pattern, no WHERE).
     fn pattern(&mut self, fresh: &mut Vec<Var>) -> Pattern {
-        let start = self.node(None, fresh, true);
-        let hops = match self.rng.gen_range(0..8) {
+        let mut hops = match self.rng.gen_range(0..8) {
             0..=3 => 0,
             4..=6 => 1,
             _ => 2,
         };
+        if hops == 0 && self.free >= MAX_FREE {
+            // No new unconnected node is left in the budget.
+            hops = 1;
+        }
+        let start = self.node(None, fresh, true, hops > 0);
         let mut last = start.clone();
         let mut out = Pattern { start, hops: Vec::new() };
         for _ in 0..hops {
@@ -148,7 +221,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 _ => Vec::new(),
             };
             fresh.push(Var { name: var.clone(), fact: Fact::Rel(ty) });
-            let node = self.node(allowed.as_deref(), fresh, false);
+            let node = self.node(allowed.as_deref(), fresh, false, true);
             last = node.clone();
             out.hops.push((RelPat { var, ty, dir, props }, node));
         }
@@ -162,9 +235,10 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         })
     }
 
-    /// A node pattern: a node variable in scope (or bound earlier in this MATCH), or a new one
-    /// with a label (one of `allowed` when a relationship type constrains it) and properties.
-    fn node(&mut self, allowed: Option<&[usize]>, fresh: &mut Vec<Var>, start: bool) -> NodePat {
+    /// A node pattern: a node variable in scope (or bound earlier in this MATCH) where `reuse`
+    /// allows, or a new one with a label (one of `allowed` when a relationship type constrains
+    /// it) and properties.
+    fn node(&mut self, allowed: Option<&[usize]>, fresh: &mut Vec<Var>, start: bool, reuse: bool) -> NodePat {
         let known: Vec<String> = self
             .env
             .iter()
@@ -173,7 +247,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             .map(|v| v.name.clone())
             .collect();
         let must_reuse = start && self.free >= MAX_FREE && !known.is_empty();
-        if !known.is_empty() && (must_reuse || self.rng.gen_bool(0.5)) {
+        if reuse && !known.is_empty() && (must_reuse || self.rng.gen_bool(0.5)) {
             let var = known[self.rng.gen_range(0..known.len())].clone();
             return NodePat { var, label: None, props: Vec::new() };
         }
@@ -198,7 +272,8 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         if props.is_empty() {
             return Vec::new();
         }
-        let p = &props[self.rng.gen_range(0..props.len())];
+        let keys: Vec<&str> = props.iter().map(|p| p.key.as_str()).collect();
+        let p = &props[self.key(&keys)];
         let v = self.literal(p.ty);
         vec![(p.key.clone(), v)]
     }
@@ -245,7 +320,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
     fn item(&mut self, env: &[Var], agg: bool) -> (Item, Var) {
         let alias = self.name('a');
         let (expr, fact) = if agg {
-            self.aggregate(env)
+            self.aggregate(&self.plain(env))
         } else {
             let floats: Vec<&Var> = env.iter().filter(|v| v.fact == Fact::Float).collect();
             if !floats.is_empty() && self.rng.gen_bool(0.2) {
@@ -255,7 +330,17 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 (self.expr(ty, 2, env), Fact::Val(ty))
             }
         };
+        if expr.has_agg() || expr.vars().iter().any(|v| self.aggregated.iter().any(|a| a == v)) {
+            self.aggregated.push(alias.clone());
+        }
         (Item { expr, alias: alias.clone() }, Var { name: alias, fact })
+    }
+
+    /// `env` less the aliases computed from an aggregate, where a dialect of the run cannot
+    /// take them everywhere ([`Cap::AggregatedOperand`]).
+    fn plain(&self, env: &[Var]) -> Vec<Var> {
+        let all = (self.caps)(Cap::AggregatedOperand);
+        env.iter().filter(|v| all || !self.aggregated.contains(&v.name)).cloned().collect()
     }
 
     fn aggregate(&mut self, env: &[Var]) -> (Expr, Fact) {
@@ -290,9 +375,12 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         let env = self.env.clone();
         let n = self.rng.gen_range(1..=3);
         let mut items = Vec::new();
+        self.ret_env.clear();
         for _ in 0..n {
             let agg = !self.rowwise && self.rng.gen_bool(0.25);
-            items.push(self.item(&env, agg).0);
+            let (item, var) = self.item(&env, agg);
+            items.push(item);
+            self.ret_env.push(var);
         }
         let distinct = !self.rowwise && self.rng.gen_bool(0.2);
         let order = !self.rowwise && self.rng.gen_bool(0.3);
@@ -369,10 +457,85 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             options.extend(props.iter().filter(|p| p.ty == ty).map(|p| Expr::Prop(v.name.clone(), p.key.clone())));
         }
         if !options.is_empty() && self.rng.gen_bool(0.7) {
-            return options.swap_remove(self.rng.gen_range(0..options.len()));
+            return match options.swap_remove(self.rng.gen_range(0..options.len())) {
+                Expr::Prop(v, k) if k != "id" && self.freq.is_some() => self.reweighed(v, k, ty, env),
+                e => e,
+            };
         }
         Expr::Lit(self.literal(ty))
     }
+
+    /// A property of `var` of type `ty`, its key chosen again by frequency (the uniform
+    /// choice `key` stands when there is nothing to choose from).
+    fn reweighed(&mut self, var: String, key: String, ty: Ty, env: &[Var]) -> Expr {
+        let props = match env.iter().find(|v| v.name == var).map(|v| v.fact) {
+            Some(Fact::Node(l)) => self.g.schema.node_props(l),
+            Some(Fact::Rel(t)) => self.g.schema.rel_props(t),
+            _ => Vec::new(),
+        };
+        let keys: Vec<&str> = props.iter().filter(|p| p.ty == ty).map(|p| p.key.as_str()).collect();
+        let key = match keys.len() {
+            0 => key,
+            _ => keys[self.key(&keys)].to_string(),
+        };
+        Expr::Prop(var, key)
+    }
+
+    /// The index of one of `keys` (at least one): by GDsmith's Eq. 1 over the frequency list,
+    /// P_i = (ΣF − F_i) / ((N − 1) ΣF), which favours keys seen least in queries that returned
+    /// rows; uniform without feedback, before any (ΣF = 0), or for a single key.
+    fn key(&mut self, keys: &[&str]) -> usize {
+        let f: Vec<u64> = keys.iter().map(|k| self.freq.and_then(|f| f.get(*k)).copied().unwrap_or(0)).collect();
+        by_frequency(self.rng, &f)
+    }
+}
+
+/// The conjuncts that keep a MATCH's relationships pairwise distinct. Cypher matches each
+/// relationship at most once per pattern match; Kuzu walks (a relationship may repeat).
+/// GDsmith's own conjuncts make both agree, so no mutation may drop them.
+pub fn trail(patterns: &[Pattern]) -> Option<Expr> {
+    let rels: Vec<&str> = patterns.iter().flat_map(|p| &p.hops).map(|(r, _)| r.var.as_str()).collect();
+    let mut distinct: Option<Expr> = None;
+    for (i, a) in rels.iter().enumerate() {
+        for b in &rels[i + 1..] {
+            let ne = Expr::Cmp(CmpOp::Ne, Box::new(id_of(a)), Box::new(id_of(b)));
+            distinct = Some(match distinct {
+                Some(d) => Expr::And(Box::new(d), Box::new(ne)),
+                None => ne,
+            });
+        }
+    }
+    distinct
+}
+
+/// The scope each (non-optional) MATCH clause's WHERE sees, by clause index: where the
+/// partition oracle may split and the equivalence oracle may add a tautology.
+pub fn match_scopes(query: &Query, envs: &[Vec<Var>]) -> Vec<(usize, Vec<Var>)> {
+    query
+        .clauses
+        .iter()
+        .zip(envs)
+        .enumerate()
+        .filter(|(_, (c, _))| matches!(c, Clause::Match { optional: false, .. }))
+        .map(|(i, (_, env))| (i, env.clone()))
+        .collect()
+}
+
+/// An index into `f` (one frequency per key, at least one key) drawn by Eq. 1.
+pub fn by_frequency<R: Rng + ?Sized>(rng: &mut R, f: &[u64]) -> usize {
+    let sum: u64 = f.iter().sum();
+    if f.len() < 2 || sum == 0 {
+        return rng.gen_range(0..f.len().max(1));
+    }
+    let mut r = rng.gen_range(0..sum * (f.len() as u64 - 1));
+    for (i, fi) in f.iter().enumerate() {
+        let w = sum - fi;
+        if r < w {
+            return i;
+        }
+        r -= w;
+    }
+    f.len() - 1
 }
 
 /// `v.id`.
@@ -385,5 +548,37 @@ fn ends(pair: (usize, usize), dir: Dir) -> (usize, usize) {
     match dir {
         Dir::Out | Dir::Both => pair,
         Dir::In => (pair.1, pair.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_frequency;
+
+    /// Draws 16,000 times: how often each key came.
+    fn shares(f: &[u64]) -> Vec<f64> {
+        let mut rng = crosscheck_core::rng(5, 0);
+        let mut n = vec![0u32; f.len()];
+        for _ in 0..16_000 {
+            n[by_frequency(&mut rng, f)] += 1;
+        }
+        n.iter().map(|c| f64::from(*c) / 16_000.0).collect()
+    }
+
+    fn near(got: &[f64], want: &[f64]) -> bool {
+        got.iter().zip(want).all(|(g, w)| (g - w).abs() < 0.02)
+    }
+
+    #[test]
+    fn keys_are_drawn_by_equation_one_with_its_edge_cases() {
+        // P_i = (ΣF − F_i) / ((N − 1) ΣF).
+        assert!(near(&shares(&[2, 2, 4]), &[6.0 / 16.0, 6.0 / 16.0, 4.0 / 16.0]));
+        // Two keys: inversely proportional.
+        assert!(near(&shares(&[3, 1]), &[0.25, 0.75]));
+        // A key holding all the frequency is never drawn; the others share the rest.
+        assert!(near(&shares(&[5, 0, 0]), &[0.0, 0.5, 0.5]));
+        // No frequency yet: uniform. One key: that key.
+        assert!(near(&shares(&[0, 0, 0, 0]), &[0.25; 4]));
+        assert_eq!(shares(&[7]), vec![1.0]);
     }
 }

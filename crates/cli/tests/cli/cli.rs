@@ -214,6 +214,38 @@ fn a_crashing_engine_costs_a_worker_not_the_campaign() {
     assert_eq!(r.status.code(), Some(1), "{}{}", String::from_utf8_lossy(&r.stdout), stderr(&r));
 }
 
+/// A worker killed by a case of an adaptive generator (the Cypher leg's mutants of queries
+/// that returned rows): the finding holds the case that ran, which the worker left on its
+/// board, not the fresh case of its index, so its replay crashes again.
+#[test]
+fn a_crash_on_a_mutated_case_keeps_the_case_that_ran() {
+    let registry = crosscheck_engines::cypher::registry();
+    let Some(kuzu) = registry.iter().find(|f| f.name() == "kuzu") else { panic!("kuzu is not registered") };
+    if !crosscheck_engines::testing::available(*kuzu) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = run(
+        &words("run cypher --engines mutant:kuzu:crash --oracle partition,equivalence --tests 400 --seed 3 --workers 1 --reduce-time 0 --out out --json"),
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let mutated: Vec<PathBuf> = finding_dirs(&tmp.path().join("out"))
+        .into_iter()
+        .filter(|d| {
+            let rec = finding_json(d);
+            let mutated = rec["index"].as_u64().is_some_and(|i| i % 100 >= crosscheck_cypher::FRESH);
+            rec["evidence"]["class"] == "crash" && rec["adaptive"] == true && mutated
+        })
+        .collect();
+    assert!(!mutated.is_empty(), "no crash on a mutated case: {}", stderr(&o));
+    // Two replays make the point; each starts a Kuzu host.
+    for d in mutated.iter().take(2) {
+        let r = run(&["replay", "--original", d.to_str().expect("utf8")], tmp.path());
+        assert_eq!(r.status.code(), Some(1), "{}{}", String::from_utf8_lossy(&r.stdout), stderr(&r));
+    }
+}
+
 #[test]
 fn a_hanging_engine_becomes_a_hang_finding() {
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -44,7 +44,9 @@ pub fn campaign(specs: &[&str], oracle: CypherOracle, seed: u64, n: u64) -> Tall
             setup = Some(kind.setup_id(&case));
             assert_eq!(kind.prepare(&case, &mut engines, &OPTS), Check::Pass { nonempty: false });
         }
-        match kind.check(oracle, &case, &mut engines, &OPTS) {
+        let check = kind.check(oracle, &case, &mut engines, &OPTS);
+        gen.observe(i, &case, matches!(check, Check::Pass { nonempty: true }));
+        match check {
             Check::Pass { nonempty } => {
                 tally.pass += 1;
                 tally.nonempty += u64::from(nonempty);
