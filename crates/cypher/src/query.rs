@@ -12,7 +12,7 @@
 use crate::dialect::Cap;
 use crate::gen::{self, Pools};
 use crate::model::{
-    Agg, Clause, CmpOp, Dir, Expr, Func, Graph, Item, Lit, NodePat, Pattern, Query, RelPat, Return, StrOp, Ty,
+    Agg, Clause, CmpOp, Dir, Expr, Func, Graph, Item, Lit, NodePat, Pattern, Query, RelPat, Return, StrOp, Ty, VarLen,
 };
 use rand::Rng;
 
@@ -95,7 +95,8 @@ impl<'a, R: Rng> QueryGen<'a, R> {
     fn matching(&mut self, optional: bool, index: usize) -> Clause {
         let mut fresh: Vec<Var> = Vec::new();
         let n = if self.rng.gen_bool(0.7) { 1 } else { 2 };
-        let patterns: Vec<Pattern> = (0..n).map(|_| self.pattern(&mut fresh)).collect();
+        let mut patterns: Vec<Pattern> = (0..n).map(|_| self.pattern(&mut fresh)).collect();
+        self.var_length(&mut patterns, &mut fresh);
         self.env.extend(fresh.iter().cloned());
         let rels: Vec<&Var> = fresh.iter().filter(|v| matches!(v.fact, Fact::Rel(_))).collect();
         // Cypher matches each relationship at most once per pattern match; Kuzu walks (a
@@ -150,9 +151,32 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             fresh.push(Var { name: var.clone(), fact: Fact::Rel(ty) });
             let node = self.node(allowed.as_deref(), fresh, false);
             last = node.clone();
-            out.hops.push((RelPat { var, ty, dir, props }, node));
+            out.hops.push((RelPat { var, ty, dir, props, len: None }, node));
         }
         out
+    }
+
+    /// Makes the MATCH's relationship variable-length when it has exactly one. Alone, because
+    /// engines differ on whether a fixed relationship of the same MATCH may recur inside a
+    /// variable-length one (FalkorDB and Kuzu let it, GraphQLite does not; see `dialect.rs`),
+    /// and a list of relationships has no `id` for the generator's `<>` conjuncts. Without a
+    /// variable: it would be a list, never to be used as one relationship. The far node's label
+    /// was drawn for one hop, which a longer trail of the type may end on as well.
+    fn var_length(&mut self, patterns: &mut [Pattern], fresh: &mut Vec<Var>) {
+        let mut hops = patterns.iter_mut().flat_map(|p| &mut p.hops);
+        let (Some((r, _)), None) = (hops.next(), hops.next()) else { return };
+        if !(self.caps)(Cap::VarLength) || !self.rng.gen_bool(0.5) {
+            return;
+        }
+        fresh.retain(|v| v.name != r.var);
+        r.var.clear();
+        let max = self.rng.gen_range(1..=3);
+        let min = match self.rng.gen_range(0..4) {
+            0 => None,
+            1 => Some(max),
+            _ => Some(self.rng.gen_range(1..=max)),
+        };
+        r.len = Some(VarLen { min, max });
     }
 
     fn label_of(&self, var: &str, fresh: &[Var]) -> Option<usize> {
