@@ -1,7 +1,7 @@
 //! The Cypher dialects: what each engine can take (the generator never builds what a dialect of
 //! the run lacks: GDsmith's per-engine feature masks) and how its graph script starts.
 
-use crate::model::{Index, Schema, Ty};
+use crate::model::{Index, Schema, Ty, VarLen};
 
 /// A construct some dialects lack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,11 @@ pub enum Cap {
     /// AGGREGATE_FUNCTION"; its bugs, checked in its Python module), and GDsmith's DelayReturn
     /// makes them common.
     AggregatedOperand,
+    /// Variable-length relationships (`-[:T0*1..3]->`, `*2`, `*..2`, undirected) with Cypher's
+    /// trail semantics: no relationship twice in one match, nodes may repeat. Each dialect
+    /// writes the bounds its own way ([`Dialect::var_length`]). The generator puts one only as
+    /// the sole relationship of its MATCH, without a variable (see `query.rs`).
+    VarLength,
 }
 
 /// A dialect: its name (what the engine reports), capabilities and schema statements.
@@ -43,14 +48,35 @@ pub trait Dialect: Sync {
     fn index(&self, _index: &Index) -> Option<String> {
         None
     }
+    /// A variable-length relationship's `*` and bounds, as the dialect writes trail semantics.
+    fn var_length(&self, len: &VarLen) -> String {
+        open_cypher_bounds(len)
+    }
     /// Whether an error message is one this engine raises by design for a valid query.
     fn expected_error(&self, _message: &str) -> bool {
         false
     }
 }
 
+/// `*min..max`, `*..max` or `*n`.
+pub fn open_cypher_bounds(len: &VarLen) -> String {
+    match len.min {
+        None => format!("*..{}", len.max),
+        Some(m) if m == len.max => format!("*{m}"),
+        Some(m) => format!("*{m}..{}", len.max),
+    }
+}
+
 /// Kuzu (and LadybugDB): schema first, one label per node, relationship tables naming their
 /// FROM/TO label pairs (docs.kuzudb.com, "Create table").
+///
+/// Variable-length relationships walk by default (a relationship may repeat: over a 2-cycle
+/// `(a)-[:T0*1..3]->(b)` gives 6 rows where Cypher's trails give 4), and the bounds take a
+/// semantics keyword: `-[:T0* TRAIL 1..3]->` gives Cypher's 4 (also `* TRAIL 2`,
+/// `* TRAIL ..2`, with a type or without, inline properties applying to every relationship;
+/// `ACYCLIC` forbids repeated nodes). The setting `CALL recursive_pattern_semantic='TRAIL'` is
+/// accepted and `current_setting` reports it, but a MATCH still walks. Checked in Kuzu
+/// 0.11.3's and LadybugDB 0.22.0's Python modules.
 pub struct Kuzu;
 
 impl Dialect for Kuzu {
@@ -61,8 +87,12 @@ impl Dialect for Kuzu {
     fn has(&self, cap: Cap) -> bool {
         match cap {
             Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce | Cap::AggregatedOperand => false,
-            Cap::MatchAfterOptional | Cap::IntegerSum => true,
+            Cap::MatchAfterOptional | Cap::IntegerSum | Cap::VarLength => true,
         }
+    }
+
+    fn var_length(&self, len: &VarLen) -> String {
+        format!("* TRAIL {}", &open_cypher_bounds(len)[1..])
     }
 
     fn ddl(&self, schema: &Schema) -> Vec<String> {
@@ -92,6 +122,15 @@ fn kuzu_type(t: Ty) -> &'static str {
 }
 
 /// FalkorDB: schema free, multi-label nodes.
+///
+/// Variable-length relationships are trails within the relationship (`(a)-[:T0*1..3]->(b)`
+/// over a 2-cycle: 4 rows), but a fixed relationship of the same pattern may repeat in them
+/// (`(a)-[e]->(b)-[*1..2]->(c)` gives the walks' 6 rows where GraphQLite gives Cypher's 4):
+/// hence a variable-length relationship only alone in its MATCH. Checked in 4.16.3, where an
+/// undirected one with a lower bound above 1 answers wrongly (`(a)-[*2..2]-(b)` over the
+/// relationships 0->1, 1->0, 1->2 gives 5 rows, among them (2, 2), which needs 1->2 twice;
+/// the 8 trails give (0,0) (0,2) (1,1) (2,0) twice each, as Kuzu's `TRAIL` and GraphQLite
+/// say): an engine bug, so the construct is kept.
 pub struct FalkorDb;
 
 impl Dialect for FalkorDb {
@@ -101,7 +140,7 @@ impl Dialect for FalkorDb {
 
     fn has(&self, cap: Cap) -> bool {
         match cap {
-            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce | Cap::AggregatedOperand => true,
+            Cap::MultiLabel | Cap::ConcatNull | Cap::SelfLoopOnce | Cap::AggregatedOperand | Cap::VarLength => true,
             Cap::MatchAfterOptional | Cap::IntegerSum => false,
         }
     }
@@ -117,7 +156,28 @@ impl Dialect for FalkorDb {
 
 /// GraphQLite: Cypher translated to SQL over SQLite, schema free. Checked in 0.12.0: multi-label
 /// nodes, MATCH after OPTIONAL MATCH, `'a' + null` is null, `sum()` of integers an integer and
-/// null over no rows, an undirected self-loop matched once.
+/// null over no rows, an undirected self-loop matched once. Variable-length relationships are
+/// trails, and unique against the pattern's other relationships too (Cypher's rule).
+///
+/// It lacks no construct the generator builds: each failure seen in 0.12.0 is SQL its
+/// translator writes wrongly, a crash or a wrong answer, on a construct it runs elsewhere, so
+/// none is masked (reproduced with Debian's `sqlite3` and `.load graphqlite`):
+/// - `MATCH (n) WITH n RETURN avg(n.k)` (also min, max, sum; not count; also after UNWIND):
+///   "no such column: _with_0.n.id";
+/// - `MATCH (n) RETURN false AS a, count(*) AS c`: "1st GROUP BY term out of range" (a
+///   literal grouping key written as a GROUP BY ordinal);
+/// - `MATCH (x) OPTIONAL MATCH (a)<-[r]-(b) RETURN a.id`: "no such column:
+///   _gql_default_alias_2.id";
+/// - `MATCH (a:L0)-[r]-(b) OPTIONAL MATCH (a) WHERE a.id = 1 RETURN 0 AS z`: `near "AND":
+///   syntax error`;
+/// - two variable-length relationships in one query: "duplicate WITH table name:
+///   _varlen_path_1";
+/// - `OPTIONAL MATCH (a:L1 {k6: 'x'}) RETURN a.id` where nothing matches: no row where one
+///   row of null is due (without the property map: the null row);
+/// - a WITH of a boolean expression and an aggregate filtered by a comparison of it aborts the
+///   process ("double free or corruption"), depending on the graph;
+/// - under a newer SQLite than Debian's 3.40 (rusqlite's bundled one), a relationship's
+///   boolean property is returned as the string `"true"`.
 pub struct GraphQlite;
 
 impl Dialect for GraphQlite {
@@ -134,7 +194,8 @@ impl Dialect for GraphQlite {
 /// 4.16.3: multi-label nodes (`(n:L0:L1)` means both labels), MATCH right after OPTIONAL MATCH
 /// (a null from the OPTIONAL MATCH kept, as Kuzu does), `'a' + null` is null, `sum()` of
 /// integers an integer and null over no rows (as Kuzu), and an undirected self-loop matched
-/// twice, once per direction (as Kuzu). Aggregated operands were not checked: kept off.
+/// twice, once per direction (as Kuzu). Aggregated operands and variable-length relationships
+/// were not checked on it (its build is behind a feature), so not generated.
 pub struct Grafeo;
 
 impl Dialect for Grafeo {
@@ -145,7 +206,7 @@ impl Dialect for Grafeo {
     fn has(&self, cap: Cap) -> bool {
         match cap {
             Cap::MultiLabel | Cap::ConcatNull | Cap::MatchAfterOptional | Cap::IntegerSum => true,
-            Cap::SelfLoopOnce | Cap::AggregatedOperand => false,
+            Cap::SelfLoopOnce | Cap::AggregatedOperand | Cap::VarLength => false,
         }
     }
 }

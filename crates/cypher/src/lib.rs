@@ -165,7 +165,9 @@ impl Generator<Case, CypherOracle> for CypherGen {
         // A construct some dialects lack is asked with `all_have`; one whose meaning differs
         // between them with `agree`.
         let caps = |c: Cap| match c {
-            Cap::MultiLabel | Cap::MatchAfterOptional | Cap::AggregatedOperand => dialect::all_have(dialects, c),
+            Cap::MultiLabel | Cap::MatchAfterOptional | Cap::AggregatedOperand | Cap::VarLength => {
+                dialect::all_have(dialects, c)
+            }
             Cap::ConcatNull | Cap::IntegerSum | Cap::SelfLoopOnce => dialect::agree(dialects, c),
         };
         let (graph, pools) = match self.round.take() {

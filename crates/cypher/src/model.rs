@@ -130,10 +130,24 @@ pub struct NodePat {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RelPat {
+    /// Empty for an anonymous relationship (`-[:T0]->`): a variable-length one never binds a
+    /// variable, since its variable would be a list that the generator's facts cannot type.
     pub var: String,
     pub ty: Option<usize>,
     pub dir: Dir,
     pub props: Vec<(String, Lit)>,
+    /// A variable-length relationship's bounds; `None` for one relationship.
+    #[serde(default)]
+    pub len: Option<VarLen>,
+}
+
+/// A variable-length relationship's bounds: `*min..max`, `*..max` (a lower bound of 1) when
+/// `min` is `None`, `*n` when both are `n`. An upper bound always: Kuzu's default one is 30 and
+/// Cypher's none, and the number of trails grows fast with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VarLen {
+    pub min: Option<u32>,
+    pub max: u32,
 }
 
 /// A linear path pattern: a node, then (relationship, node) hops.

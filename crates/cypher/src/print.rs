@@ -1,5 +1,6 @@
-//! The printer: queries (one Cypher text for every dialect: the generator already kept to what
-//! every dialect of the run has) and each dialect's graph script.
+//! The printer: queries (one Cypher text, the generator having kept to what every dialect of
+//! the run has, save for how a dialect writes a construct: `query_in`) and each dialect's graph
+//! script.
 
 use crate::dialect::Dialect;
 use crate::model::{Agg, Clause, CmpOp, Dir, Expr, Func, Graph, Item, Lit, NodePat, Pattern, Query, RelPat, StrOp};
@@ -117,9 +118,16 @@ fn node(n: &NodePat) -> String {
     format!("({}{label}{})", n.var, props(&n.props))
 }
 
-fn rel(r: &RelPat) -> String {
+/// A relationship, its variable-length bounds written as `d` writes them (openCypher's when
+/// `None`).
+fn rel(r: &RelPat, d: Option<&dyn Dialect>) -> String {
     let ty = r.ty.map(|t| format!(":T{t}")).unwrap_or_default();
-    let inner = format!("[{}{ty}{}]", r.var, props(&r.props));
+    let len = match (&r.len, d) {
+        (Some(l), Some(d)) => d.var_length(l),
+        (Some(l), None) => crate::dialect::open_cypher_bounds(l),
+        (None, _) => String::new(),
+    };
+    let inner = format!("[{}{ty}{len}{}]", r.var, props(&r.props));
     match r.dir {
         Dir::Out => format!("-{inner}->"),
         Dir::In => format!("<-{inner}-"),
@@ -127,10 +135,10 @@ fn rel(r: &RelPat) -> String {
     }
 }
 
-pub fn pattern(p: &Pattern) -> String {
+pub fn pattern(p: &Pattern, d: Option<&dyn Dialect>) -> String {
     let mut s = node(&p.start);
     for (r, n) in &p.hops {
-        s.push_str(&rel(r));
+        s.push_str(&rel(r, d));
         s.push_str(&node(n));
     }
     s
@@ -152,10 +160,10 @@ fn filter(f: Option<&Expr>) -> String {
 }
 
 /// One clause, with `filter` as its WHERE.
-fn clause(c: &Clause, f: Option<&Expr>) -> String {
+fn clause(c: &Clause, f: Option<&Expr>, d: Option<&dyn Dialect>) -> String {
     match c {
         Clause::Match { optional, patterns, .. } => {
-            let ps: Vec<String> = patterns.iter().map(pattern).collect();
+            let ps: Vec<String> = patterns.iter().map(|p| pattern(p, d)).collect();
             let opt = if *optional { "OPTIONAL " } else { "" };
             format!("{opt}MATCH {}{}", ps.join(", "), filter(f))
         }
@@ -177,15 +185,22 @@ pub fn own_filter(c: &Clause) -> Option<&Expr> {
     }
 }
 
-/// The query; `replace` gives one clause (by index) another WHERE (the partition oracle).
+/// The query in openCypher; `replace` gives one clause (by index) another WHERE (the partition
+/// oracle).
 pub fn query_with(q: &Query, replace: Option<(usize, &Expr)>) -> String {
+    query_in(q, replace, None)
+}
+
+/// The query as dialect `d` writes it (openCypher when `None`), with `replace` as in
+/// [`query_with`].
+pub fn query_in(q: &Query, replace: Option<(usize, &Expr)>, d: Option<&dyn Dialect>) -> String {
     let mut s = String::new();
     for (i, c) in q.clauses.iter().enumerate() {
         let f = match replace {
             Some((at, e)) if at == i => Some(e),
             _ => own_filter(c),
         };
-        s.push_str(&clause(c, f));
+        s.push_str(&clause(c, f, d));
         s.push(' ');
     }
     let r = &q.ret;

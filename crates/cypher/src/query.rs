@@ -12,7 +12,7 @@
 use crate::dialect::Cap;
 use crate::gen::{self, Pools};
 use crate::model::{
-    Agg, Clause, CmpOp, Dir, Expr, Func, Graph, Item, Lit, NodePat, Pattern, Query, RelPat, Return, StrOp, Ty,
+    Agg, Clause, CmpOp, Dir, Expr, Func, Graph, Item, Lit, NodePat, Pattern, Query, RelPat, Return, StrOp, Ty, VarLen,
 };
 use rand::Rng;
 use std::collections::BTreeMap;
@@ -176,7 +176,8 @@ impl<'a, R: Rng> QueryGen<'a, R> {
     fn matching(&mut self, optional: bool) -> Clause {
         let mut fresh: Vec<Var> = Vec::new();
         let n = if self.rng.gen_bool(0.7) { 1 } else { 2 };
-        let patterns: Vec<Pattern> = (0..n).map(|_| self.pattern(&mut fresh)).collect();
+        let mut patterns: Vec<Pattern> = (0..n).map(|_| self.pattern(&mut fresh)).collect();
+        self.var_length(&mut patterns, &mut fresh);
         self.env.extend(fresh.iter().cloned());
         let env = if optional { self.plain(&self.env) } else { self.env.clone() };
         let p = self.rng.gen_bool(0.5).then(|| self.expr(Ty::Bool, 2, &env));
@@ -223,9 +224,32 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             fresh.push(Var { name: var.clone(), fact: Fact::Rel(ty) });
             let node = self.node(allowed.as_deref(), fresh, false, true);
             last = node.clone();
-            out.hops.push((RelPat { var, ty, dir, props }, node));
+            out.hops.push((RelPat { var, ty, dir, props, len: None }, node));
         }
         out
+    }
+
+    /// Makes the MATCH's relationship variable-length when it has exactly one. Alone, because
+    /// engines differ on whether a fixed relationship of the same MATCH may recur inside a
+    /// variable-length one (FalkorDB and Kuzu let it, GraphQLite does not; see `dialect.rs`),
+    /// and a list of relationships has no `id` for the generator's `<>` conjuncts. Without a
+    /// variable: it would be a list, never to be used as one relationship. The far node's label
+    /// was drawn for one hop, which a longer trail of the type may end on as well.
+    fn var_length(&mut self, patterns: &mut [Pattern], fresh: &mut Vec<Var>) {
+        let mut hops = patterns.iter_mut().flat_map(|p| &mut p.hops);
+        let (Some((r, _)), None) = (hops.next(), hops.next()) else { return };
+        if !(self.caps)(Cap::VarLength) || !self.rng.gen_bool(0.5) {
+            return;
+        }
+        fresh.retain(|v| v.name != r.var);
+        r.var.clear();
+        let max = self.rng.gen_range(1..=3);
+        let min = match self.rng.gen_range(0..4) {
+            0 => None,
+            1 => Some(max),
+            _ => Some(self.rng.gen_range(1..=max)),
+        };
+        r.len = Some(VarLen { min, max });
     }
 
     fn label_of(&self, var: &str, fresh: &[Var]) -> Option<usize> {
@@ -494,7 +518,9 @@ impl<'a, R: Rng> QueryGen<'a, R> {
 /// relationship at most once per pattern match; Kuzu walks (a relationship may repeat).
 /// GDsmith's own conjuncts make both agree, so no mutation may drop them.
 pub fn trail(patterns: &[Pattern]) -> Option<Expr> {
-    let rels: Vec<&str> = patterns.iter().flat_map(|p| &p.hops).map(|(r, _)| r.var.as_str()).collect();
+    // An anonymous (variable-length) relationship has no id to compare.
+    let rels: Vec<&str> =
+        patterns.iter().flat_map(|p| &p.hops).map(|(r, _)| r.var.as_str()).filter(|v| !v.is_empty()).collect();
     let mut distinct: Option<Expr> = None;
     for (i, a) in rels.iter().enumerate() {
         for b in &rels[i + 1..] {

@@ -2,7 +2,7 @@
 //! deduplication signature. The reducer in core keeps a candidate only if the finding's own
 //! oracle still fails the same way, so a step may produce an invalid query: it is rejected.
 
-use crate::model::{Case, Clause, Expr, Query, Schema};
+use crate::model::{Case, Clause, Expr, Pattern, Query, Schema, VarLen};
 use crate::print;
 use crosscheck_core::{Evidence, Shape};
 use std::collections::BTreeSet;
@@ -20,7 +20,7 @@ fn query_size(q: &Query) -> usize {
         Clause::Match { patterns, filter, .. } => {
             let node = |n: &crate::model::NodePat| 1 + usize::from(n.label.is_some()) + n.props.len();
             let hop = |(r, n): &(crate::model::RelPat, crate::model::NodePat)| {
-                1 + usize::from(r.ty.is_some()) + r.props.len() + node(n)
+                1 + usize::from(r.ty.is_some()) + r.len.map_or(0, len_size) + r.props.len() + node(n)
             };
             let p: usize = patterns.iter().map(|p| node(&p.start) + p.hops.iter().map(hop).sum::<usize>()).sum();
             1 + p + filter.as_ref().map_or(0, Expr::size)
@@ -38,6 +38,12 @@ fn query_size(q: &Query) -> usize {
         + usize::from(r.distinct)
         + usize::from(r.order)
         + usize::from(r.limit.is_some())
+}
+
+/// A variable-length relationship's share: 1 for exact bounds, 2 for a range, so that
+/// narrowing the bounds and making it one relationship both shrink the case.
+fn len_size(len: VarLen) -> usize {
+    1 + usize::from(len.min != Some(len.max))
 }
 
 /// Smaller cases, most aggressive first: half the graph, one element, then query parts. Only
@@ -243,6 +249,13 @@ fn clause_steps(cl: &Clause, sc: &Schema, f: &mut dyn FnMut(Clause)) {
                         patterns[i].start.label = None;
                     }
                 });
+                var_length_steps(&patterns[i], &mut |p| {
+                    edit(&|c| {
+                        if let Clause::Match { patterns, .. } = c {
+                            patterns[i] = p.clone();
+                        }
+                    })
+                });
             }
         }
         Clause::With { items, .. } => {
@@ -280,6 +293,23 @@ fn clause_steps(cl: &Clause, sc: &Schema, f: &mut dyn FnMut(Clause)) {
             set_filter(&mut c, Some(e));
             f(c);
         });
+    }
+}
+
+/// A variable-length relationship made one relationship (anonymous, as it was), or its
+/// bounds narrowed to their lower one.
+fn var_length_steps(p: &Pattern, f: &mut dyn FnMut(Pattern)) {
+    for (j, (r, _)) in p.hops.iter().enumerate() {
+        let Some(len) = r.len else { continue };
+        let mut fixed = p.clone();
+        fixed.hops[j].0.len = None;
+        f(fixed);
+        let low = len.min.unwrap_or(1);
+        if low < len.max {
+            let mut narrow = p.clone();
+            narrow.hops[j].0.len = Some(VarLen { min: Some(low), max: low });
+            f(narrow);
+        }
     }
 }
 
@@ -329,6 +359,9 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
                 for p in patterns {
                     for (r, _) in &p.hops {
                         add(&format!("hop:{:?}", r.dir).to_lowercase());
+                        if r.len.is_some() {
+                            add("var-length");
+                        }
                     }
                 }
             }
@@ -403,6 +436,35 @@ mod tests {
     fn matching(var: &str) -> Clause {
         let start = NodePat { var: var.into(), label: None, props: vec![] };
         Clause::Match { optional: false, patterns: vec![Pattern { start, hops: vec![] }], filter: None }
+    }
+
+    /// `*1..3` becomes one relationship or `*1`; the signature names the construct.
+    #[test]
+    fn a_var_length_relationship_shrinks_to_a_fixed_one() {
+        use crate::model::{Dir, RelPat};
+        let rel = RelPat {
+            var: String::new(),
+            ty: Some(0),
+            dir: Dir::Out,
+            props: vec![],
+            len: Some(VarLen { min: Some(1), max: 3 }),
+        };
+        let mut c = case(vec![matching("n0")], "n0", None);
+        if let Some(Clause::Match { patterns, .. }) = c.query.clauses.first_mut() {
+            patterns[0].hops.push((rel, NodePat { var: "n1".into(), label: None, props: vec![] }));
+        }
+        let lens: Vec<Option<VarLen>> = shrink(&c)
+            .iter()
+            .filter_map(|s| match s.query.clauses.first() {
+                Some(Clause::Match { patterns, .. }) => patterns[0].hops.first().map(|(r, _)| r.len),
+                _ => None,
+            })
+            .collect();
+        assert!(lens.contains(&None), "{lens:?}");
+        assert!(lens.contains(&Some(VarLen { min: Some(1), max: 1 })), "{lens:?}");
+        assert!(shrink(&c).iter().all(|s| size(s) < size(&c)));
+        let ev = Evidence::crash("e", &crosscheck_core::Outcome::Done, crosscheck_core::Detail::none());
+        assert!(signature(&c, &ev).features.contains("var-length"));
     }
 
     #[test]

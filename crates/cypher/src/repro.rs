@@ -23,20 +23,20 @@ pub fn reproducers(
 ) -> Vec<(String, String)> {
     let involved: Vec<&EngineInfo> =
         engines.iter().filter(|e| ev.engines.iter().any(|l| l.split(", ").any(|x| x == e.label))).collect();
-    let queries: Vec<String> = match (oracle, &case.split) {
-        (CypherOracle::Partition, Some(s)) => partition::texts(case, s).to_vec(),
-        (CypherOracle::Equivalence, _) => match equivalence::texts(case) {
-            Some((original, transformed, _)) => vec![original, transformed],
-            None => vec![print::query(&case.query)],
-        },
-        _ => vec![print::query(&case.query)],
-    };
     let mut files: Vec<(String, String)> = Vec::new();
     for e in &involved {
         let Some(d) = dialect::by_name(&e.dialect) else { continue };
         if files.iter().any(|(n, _)| n.ends_with(&format!(".{}.cypher", d.name()))) {
             continue;
         }
+        let queries: Vec<String> = match (oracle, &case.split) {
+            (CypherOracle::Partition, Some(s)) => partition::texts(case, s, Some(d)).to_vec(),
+            (CypherOracle::Equivalence, _) => match equivalence::texts(case, Some(d)) {
+                Some((original, transformed, _)) => vec![original, transformed],
+                None => vec![print::query_in(&case.query, None, Some(d))],
+            },
+            _ => vec![print::query_in(&case.query, None, Some(d))],
+        };
         let mut s = String::new();
         let _ = writeln!(s, "// crosscheck cypher reproducer ({}), round {}", oracle_line(oracle), case.graph.round);
         for x in &involved {

@@ -2,7 +2,7 @@
 //! agreement (`core::Groups`). An engine that errs where another answers is a finding of class
 //! `error`; different answers are class `logic`.
 
-use super::{render, run, same_rows, Ran, Transcript};
+use super::{dialect_of, render, run, same_rows, Ran, Transcript};
 use crate::model::Query;
 use crate::{print, Case};
 use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Groups, Value};
@@ -41,11 +41,17 @@ pub fn same(a: &Ran, b: &Ran, mode: Mode) -> bool {
 }
 
 pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
-    let text = print::query(&case.query);
     let mut answers = Vec::new();
     let mut labels = Vec::new();
+    // Each engine's text: dialects write some constructs their own way.
+    let mut texts: Vec<String> = Vec::new();
     for e in engines.iter_mut() {
-        match run(e.as_mut(), &case.query, &text, opts) {
+        let text = print::query_in(&case.query, None, dialect_of(e.as_ref()));
+        let ran = run(e.as_mut(), &case.query, &text, opts);
+        if !texts.contains(&text) {
+            texts.push(text);
+        }
+        match ran {
             Ok(a) => answers.push(a),
             Err(check) => return check,
         }
@@ -77,7 +83,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         })
         .collect();
     let detail =
-        Transcript { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
+        Transcript { queries: texts, answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
     Check::finding(Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: key.clone(),

@@ -3,26 +3,27 @@
 //! keep the transformation's relation — the same multiset, or a superset. An error on one of
 //! the two only is a finding of class `error` (an engine that rejects both is skipped).
 
-use super::{error_finding, render, run, Ran, Transcript};
+use super::{dialect_of, error_finding, render, run, Ran, Transcript};
+use crate::dialect::Dialect;
 use crate::transform::{Expect, Transform};
 use crate::{print, Case};
 use crosscheck_core::bag::{diff, Relation};
 use crosscheck_core::{Check, CheckOptions, Detail, Engine, Evidence, FindingClass, Rows};
 
-/// The original query and its transformation, printed; `None` when the transformation no
-/// longer applies (a reduction removed what it rewrites).
-pub fn texts(case: &Case) -> Option<(String, String, &Transform)> {
+/// The original query and its transformation, printed as `d` writes them; `None` when the
+/// transformation no longer applies (a reduction removed what it rewrites).
+pub fn texts<'a>(case: &'a Case, d: Option<&dyn Dialect>) -> Option<(String, String, &'a Transform)> {
     let t = case.transform.as_ref()?;
     let transformed = t.apply(&case.query)?;
-    Some((print::query(&case.query), print::query(&transformed), t))
+    Some((print::query_in(&case.query, None, d), print::query_in(&transformed, None, d), t))
 }
 
 pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
-    let Some((original, transformed, t)) = texts(case) else {
-        return Check::Skip("no transformation applies to the query".into());
-    };
     let mut nonempty = false;
     for e in engines.iter_mut() {
+        let Some((original, transformed, t)) = texts(case, dialect_of(e.as_ref())) else {
+            return Check::Skip("no transformation applies to the query".into());
+        };
         let label = e.info().label.clone();
         let mut answers = Vec::new();
         for text in [&original, &transformed] {

@@ -66,6 +66,11 @@ pub fn compare_options() -> CompareOptions {
     CompareOptions { unify_numbers: false, ..CompareOptions::default() }
 }
 
+/// The dialect `e` speaks, if the leg knows it.
+pub fn dialect_of(e: &dyn Engine) -> Option<&'static dyn dialect::Dialect> {
+    dialect::by_name(&e.info().dialect)
+}
+
 /// Runs `text` on `e`: its rows (as many columns as `q` returns) or error. `Err` carries the
 /// check to return at once: a timeout (skipped), an error the dialect expects, or a crash.
 pub fn run(e: &mut dyn Engine, q: &Query, text: &str, opts: &CheckOptions) -> Result<Ran, Check> {

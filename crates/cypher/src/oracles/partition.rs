@@ -14,14 +14,15 @@
 //! them, ORDER BY or LIMIT (the generator builds partition cases so). The split MATCH is never
 //! OPTIONAL: there a WHERE is part of the pattern, not a filter.
 
-use super::{error_finding, render, run, same_rows, Ran, Transcript};
+use super::{dialect_of, error_finding, render, run, same_rows, Ran, Transcript};
+use crate::dialect::Dialect;
 use crate::model::{Expr, Split};
 use crate::{print, Case};
 use crosscheck_core::bag::union_all;
 use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Rows};
 
-/// The unpartitioned query and its three parts, printed.
-pub fn texts(case: &Case, split: &Split) -> [String; 4] {
+/// The unpartitioned query and its three parts, printed as `d` writes them.
+pub fn texts(case: &Case, split: &Split, d: Option<&dyn Dialect>) -> [String; 4] {
     let own = case.query.clauses.get(split.clause).and_then(print::own_filter);
     let p = || Box::new(split.pred.clone());
     let with = |part: Expr| {
@@ -29,16 +30,21 @@ pub fn texts(case: &Case, split: &Split) -> [String; 4] {
             Some(w) => Expr::And(Box::new(w.clone()), Box::new(part)),
             None => part,
         };
-        print::query_with(&case.query, Some((split.clause, &f)))
+        print::query_in(&case.query, Some((split.clause, &f)), d)
     };
-    [print::query(&case.query), with(split.pred.clone()), with(Expr::Not(p())), with(Expr::IsNull(p(), false))]
+    [
+        print::query_in(&case.query, None, d),
+        with(split.pred.clone()),
+        with(Expr::Not(p())),
+        with(Expr::IsNull(p(), false)),
+    ]
 }
 
 pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
     let Some(split) = &case.split else { return Check::Skip("no MATCH to partition".into()) };
-    let texts = texts(case, split);
     let mut nonempty = false;
     for e in engines.iter_mut() {
+        let texts = texts(case, split, dialect_of(e.as_ref()));
         let label = e.info().label.clone();
         let mut parts: Vec<Rows> = Vec::new();
         for t in &texts {

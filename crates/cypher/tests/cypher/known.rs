@@ -4,7 +4,10 @@
 use super::common::{have, open, OPTS};
 use crosscheck_core::{Outcome, Rows, Value};
 use crosscheck_cypher::dialect;
-use crosscheck_cypher::model::{Graph, Index, Lit, Node, Prop, Rel, RelType, Schema, Ty};
+use crosscheck_cypher::model::{
+    Clause, Dir, Expr, Graph, Index, Item, Lit, Node, NodePat, Pattern, Prop, Query, Rel, RelPat, RelType, Return,
+    Schema, Ty, VarLen,
+};
 use crosscheck_cypher::print;
 
 /// Three people (L0: name, age) and one company (L1), KNOWS (T0: L0 -> L0) and WORKS_AT
@@ -89,6 +92,53 @@ pub(crate) fn check_engine(name: &str) {
         let got = rows(e.run(q, OPTS.timeout), q);
         assert_eq!(sorted(got), sorted(want), "{name}: {q}");
     }
+    for (q, want) in var_length_cases() {
+        let text = print::query_in(&q, None, Some(d));
+        let got = rows(e.run(&text, OPTS.timeout), &text);
+        let want: Vec<Vec<Value>> = want.iter().map(|r| r.iter().map(|v| i(*v)).collect()).collect();
+        assert_eq!(sorted(got), sorted(want), "{name}: {text}");
+    }
+}
+
+/// `MATCH (a<label> <props>)-[<ty><len> <rel props>]-(b) RETURN a.id AS x, b.id AS y` (the
+/// relationship anonymous, as the generator makes variable-length ones).
+pub(crate) fn var_length_query(
+    start: (Option<usize>, Vec<(String, Lit)>),
+    ty: Option<usize>,
+    dir: Dir,
+    len: (Option<u32>, u32),
+    props: Vec<(String, Lit)>,
+) -> Query {
+    let node = |var: &str, label, props| NodePat { var: var.into(), label, props };
+    let rel = RelPat { var: String::new(), ty, dir, props, len: Some(VarLen { min: len.0, max: len.1 }) };
+    let id = |v: &str, alias: &str| Item { expr: Expr::Prop(v.into(), "id".into()), alias: alias.into() };
+    let pattern = Pattern { start: node("a", start.0, start.1), hops: vec![(rel, node("b", None, vec![]))] };
+    Query {
+        clauses: vec![Clause::Match { optional: false, patterns: vec![pattern], filter: None }],
+        ret: Return { distinct: false, items: vec![id("a", "x"), id("b", "y")], order: false, limit: None },
+    }
+}
+
+/// Variable-length relationships on the graph above, with their (a.id, b.id) rows. KNOWS is
+/// 0->1 (k3 2010), 1->2; WORKS_AT 0->3, 2->3. Trails: from alice, two relationships either way
+/// reach carol twice (through bob, through acme), never back to alice (a walk would, along one
+/// relationship twice).
+fn var_length_cases() -> Vec<(Query, Vec<[i64; 2]>)> {
+    let alice = || (Some(0), vec![("k0".to_string(), Lit::Str("alice".into()))]);
+    vec![
+        (var_length_query((Some(0), vec![]), Some(0), Dir::Out, (Some(1), 2), vec![]), vec![[0, 1], [1, 2], [0, 2]]),
+        (var_length_query((None, vec![]), Some(0), Dir::In, (None, 2), vec![]), vec![[1, 0], [2, 1], [2, 0]]),
+        (var_length_query((None, vec![]), Some(0), Dir::Out, (Some(2), 2), vec![]), vec![[0, 2]]),
+        (var_length_query(alice(), None, Dir::Both, (None, 2), vec![]), vec![[0, 1], [0, 3], [0, 2], [0, 2]]),
+        (
+            var_length_query(alice(), None, Dir::Both, (Some(1), 3), vec![]),
+            vec![[0, 1], [0, 3], [0, 2], [0, 2], [0, 3], [0, 1]],
+        ),
+        (
+            var_length_query((None, vec![]), Some(0), Dir::Out, (Some(1), 2), vec![("k3".into(), Lit::Int(2010))]),
+            vec![[0, 1]],
+        ),
+    ]
 }
 
 #[test]

@@ -14,7 +14,7 @@ fn kuzu_against_itself_reports_nothing() {
         (CypherOracle::Partition, &["kuzu"][..]),
         (CypherOracle::Equivalence, &["kuzu"][..]),
     ] {
-        let t = campaign(specs, oracle, 5, 300);
+        let t = campaign(specs, oracle, 10, 300);
         assert!(t.finding.is_none(), "{oracle:?}: {:?}", t.finding);
         println!("{oracle:?}: {} passed, {} non-empty, {} skipped", t.pass, t.nonempty, t.skips.len());
     }

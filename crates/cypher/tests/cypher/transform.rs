@@ -2,7 +2,7 @@
 //! relation each keeps on the known graph of `known.rs`, on the real engines.
 
 use super::common::{have, open, OPTS};
-use super::known::graph;
+use super::known::{graph, var_length_query};
 use crosscheck_core::bag::{diff, Relation};
 use crosscheck_core::{Outcome, Rows, Value};
 use crosscheck_cypher::model::{Clause, CmpOp, Dir, Expr, Item, Lit, NodePat, Pattern, Query, RelPat, Return};
@@ -14,7 +14,7 @@ fn node(var: &str, label: Option<usize>) -> NodePat {
 }
 
 fn hop(var: &str, ty: usize, to: &str) -> (RelPat, NodePat) {
-    (RelPat { var: var.into(), ty: Some(ty), dir: Dir::Out, props: Vec::new() }, node(to, None))
+    (RelPat { var: var.into(), ty: Some(ty), dir: Dir::Out, props: Vec::new(), len: None }, node(to, None))
 }
 
 fn id(var: &str, alias: &str) -> Item {
@@ -107,6 +107,45 @@ fn check_engine(name: &str) {
 #[test]
 fn kuzu_keeps_each_transformations_relation() {
     check_engine("kuzu");
+}
+
+/// Reverse and Undirect on a variable-length relationship: a trail read backwards is a trail,
+/// and a directed trail is an undirected one. `(a:L0)-[:T0*1..2]->(b)` gives (0,1), (1,2),
+/// (0,2); read backwards the same; undirected also each one reversed.
+fn check_var_length(name: &str) {
+    if !have(name) {
+        return;
+    }
+    let mut e = open(name);
+    let d = dialect::by_name(&e.info().dialect).unwrap_or_else(|| panic!("{name}: no dialect"));
+    e.reset().unwrap_or_else(|err| panic!("{err}"));
+    assert!(matches!(e.run(&print::graph_script(&graph(), d), OPTS.timeout), Outcome::Done), "{name}");
+    let q = var_length_query((Some(0), vec![]), Some(0), Dir::Out, (Some(1), 2), vec![]);
+    let forward = vec![[0, 1], [1, 2], [0, 2]];
+    let both = vec![[0, 1], [1, 2], [0, 2], [1, 0], [2, 1], [2, 0]];
+    for (t, want) in [
+        (None, forward.clone()),
+        (Some(Transform::Reverse { clause: 0 }), forward),
+        (Some(Transform::Undirect { clause: 0 }), both),
+    ] {
+        let changed = match &t {
+            Some(t) => t.apply(&q).unwrap_or_else(|| panic!("{} does not apply", t.name())),
+            None => q.clone(),
+        };
+        let text = print::query_in(&changed, None, Some(d));
+        let mut got = answer(e.run(&text, OPTS.timeout), &text).rows;
+        got.sort_by_key(|r| format!("{r:?}"));
+        let mut want: Vec<Vec<Value>> = want.iter().map(|r| r.iter().map(|v| Value::Int(*v)).collect()).collect();
+        want.sort_by_key(|r| format!("{r:?}"));
+        assert_eq!(got, want, "{name}: {text}");
+    }
+}
+
+#[test]
+fn var_length_transformations_keep_their_relation_on_every_engine() {
+    for name in ["kuzu", "falkordb", "graphqlite", "ladybug"] {
+        check_var_length(name);
+    }
 }
 
 #[test]
