@@ -69,6 +69,16 @@ pub enum Cap {
     /// shape in half the queries, so where a store of the run lacks it, a FILTER's top-level
     /// disjunction is written `!(!a && !b)`, the same value under SPARQL's error rules.
     FilterDisjunctionBag,
+    /// An ordered comparison (`<`, `<=`, `>`, `>=`) of terms SPARQL does not order against each
+    /// other (an IRI, a blank node, a literal of another kind: a string and a number, a boolean
+    /// and a number, a language-tagged and a simple string) is an error (SPARQL 1.1 §17.3).
+    /// Virtuoso 7.2 orders every pair of values its own way instead: numbers before IRIs
+    /// before strings, booleans as the integers 0 and 1, `<b> < <a>` by its internal ids, so
+    /// `?o > 22331` keeps an IRI and `!(?o < 3)` keeps a string. Where a store of the run
+    /// lacks it, an ordered comparison whose operand may be of another kind is written
+    /// `COALESCE(K(x), false) && x < y` for each such operand, K the test that x is of the
+    /// comparison's kind (`exprgen::compare`): false, never an error, where SPARQL errs.
+    TypedOrder,
 }
 
 /// What a store's SPARQL can express and which options it has.
@@ -170,7 +180,8 @@ const VIRTUOSO_EXPRESSION_ERRORS: &[&str] =
 /// (SPARQL §18.5: those stay). Its string and numeric functions take IRIs as strings
 /// (`STRLEN(<iri>)`) or abort the query where SPARQL has an error (SR586, SL001), and its casts
 /// abort on a value they cannot convert (SR066, SR127, SR341): the errors it raises are
-/// skipped, the functions and casts not generated for it.
+/// skipped, the functions and casts not generated for it. Its `<` orders terms of any two kinds
+/// (`Cap::TypedOrder`), where SPARQL has an error.
 const VIRTUOSO_LACKS: &[Cap] = &[
     Cap::ArithErrors,
     Cap::StrictEbv,
@@ -184,6 +195,7 @@ const VIRTUOSO_LACKS: &[Cap] = &[
     // `STR(_:b)` is `"nodeID://b10000"`.
     Cap::BlankStrError,
     Cap::EmptyAvg,
+    Cap::TypedOrder,
 ];
 
 static OXIGRAPH: Oxigraph = Oxigraph;

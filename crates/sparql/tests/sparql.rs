@@ -11,6 +11,8 @@ mod constructs;
 mod jena;
 #[path = "sparql/oracles.rs"]
 mod oracles;
+#[path = "sparql/order.rs"]
+mod order;
 #[path = "sparql/partition.rs"]
 mod partition;
 #[path = "sparql/reduce.rs"]
