@@ -449,6 +449,7 @@ pub fn kind_of(e: &Expr) -> Option<Ty> {
             Func::Contains | Func::StrStarts | Func::StrEnds | Func::Regex => Some(Ty::Bool),
             Func::Datatype | Func::Coalesce => None,
         },
+        Expr::Agg(a) if a.func == AggFunc::Count => Some(Ty::Num),
         Expr::Var(_) | Expr::Iri(_) | Expr::Agg(_) => None,
     }
 }
