@@ -17,5 +17,7 @@ mod order;
 mod partition;
 #[path = "sparql/reduce.rs"]
 mod reduce;
+#[path = "sparql/repeated.rs"]
+mod repeated;
 #[path = "sparql/stream.rs"]
 mod stream;
