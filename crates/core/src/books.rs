@@ -3,6 +3,7 @@
 //! as a row, so that a flood of one failure neither fills the disk nor buries other bugs.
 
 use crate::dedup::Dedup;
+use crate::engine::EngineInfo;
 use crate::kind::{Evidence, FindingClass, Kind, Oracle, Shape};
 use crate::runner::Sink;
 use crate::store::{FindingRecord, Store, StoreError};
@@ -91,17 +92,41 @@ pub fn bug_of<K: Kind>(kind: &K, rec: &FindingRecord) -> (String, Shape) {
         (Ok(c), Some(oracle)) => kind.signature(oracle, &c, ev),
         _ => Shape::new("?", []),
     };
-    (bucket(&rec.kind, &rec.oracle, ev), shape)
+    (bucket_of(&rec.kind, &rec.oracle, ev, &rec.engines), shape)
 }
 
 /// A finding's bucket. An unexpected error, a crash or a hang is the same bug whichever
 /// oracle's query met it.
 pub fn bucket(kind: &str, oracle: &str, ev: &Evidence) -> String {
-    let oracle = match ev.class {
+    format!("{kind}|{}|{}|{}", any_oracle(oracle, ev), ev.class, ev.engine_label())
+}
+
+fn any_oracle<'a>(oracle: &'a str, ev: &Evidence) -> &'a str {
+    match ev.class {
         FindingClass::Error | FindingClass::Crash | FindingClass::Hang => "*",
         _ => oracle,
-    };
-    format!("{kind}|{oracle}|{}|{}", ev.class, ev.engine_label())
+    }
+}
+
+/// A recorded finding's bucket, where the engines of the run are known: an error, a crash or a
+/// hang is the same bug whichever label the engine had, so it is keyed by the engine's name and
+/// version (`oxigraph` and `oxigraph@b` in a self-run are one engine; two releases are two).
+/// A label no engine carries stays as it is.
+pub fn bucket_of(kind: &str, oracle: &str, ev: &Evidence, engines: &[EngineInfo]) -> String {
+    if any_oracle(oracle, ev) != "*" {
+        return bucket(kind, oracle, ev);
+    }
+    let mut who: Vec<String> = ev
+        .engines
+        .iter()
+        .map(|l| match engines.iter().find(|e| &e.label == l) {
+            Some(e) => format!("{} {}", e.name, e.version),
+            None => l.clone(),
+        })
+        .collect();
+    who.sort();
+    who.dedup();
+    format!("{kind}|*|{}|{}", ev.class, who.join(" vs "))
 }
 
 /// Native reproducers of the original case and, when reduced, of the reduced one.
@@ -117,4 +142,45 @@ pub fn reproducer_files<K: Kind>(kind: &K, rec: &FindingRecord) -> Vec<(String, 
         }
     }
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bucket, bucket_of};
+    use crate::engine::EngineInfo;
+    use crate::kind::{Detail, Evidence, FindingClass};
+
+    fn info(name: &str, label: &str, version: &str) -> EngineInfo {
+        EngineInfo { name: name.into(), label: label.into(), version: version.into(), ..EngineInfo::default() }
+    }
+
+    fn ev(class: FindingClass, engines: &[&str]) -> Evidence {
+        let text = String::new;
+        Evidence {
+            class,
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            summary: text(),
+            expected: text(),
+            actual: text(),
+            key: "panic: x".into(),
+            detail: Detail::default(),
+        }
+    }
+
+    /// One engine under two labels (a self-run) crashes into one bucket; another release of it,
+    /// or a disagreement between the two labels, stays apart.
+    #[test]
+    fn a_crash_is_keyed_by_the_engine_not_its_label() {
+        let run = [info("oxigraph", "oxigraph", "0.5.13"), info("oxigraph", "b", "0.5.13")];
+        let crash = |label: &str| bucket_of("sparql", "differential", &ev(FindingClass::Crash, &[label]), &run);
+        assert_eq!(crash("oxigraph"), crash("b"));
+        assert_eq!(crash("b"), "sparql|*|crash|oxigraph 0.5.13");
+        let other = [info("oxigraph", "oxigraph", "0.5.13"), info("oxigraph", "b", "0.4.11")];
+        let old = bucket_of("sparql", "differential", &ev(FindingClass::Crash, &["b"]), &other);
+        assert_ne!(old, crash("b"));
+        let hang = bucket_of("sparql", "partition", &ev(FindingClass::Hang, &["oxigraph", "b"]), &run);
+        assert_eq!(hang, "sparql|*|hang|oxigraph 0.5.13");
+        let logic = ev(FindingClass::Logic, &["b", "oxigraph"]);
+        assert_eq!(bucket_of("sparql", "differential", &logic, &run), bucket("sparql", "differential", &logic));
+    }
 }

@@ -14,8 +14,8 @@ use rand::Rng;
 /// mismatch anywhere below a comparison), which says little, so the default is 3.
 pub const MAX_DEPTH: u32 = 3;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ty {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
     Bool,
     Num,
     Str,
@@ -78,7 +78,10 @@ impl<R: Rng> QueryGen<'_, R> {
         known.sort();
         let (v, node) = known.choose(self.rng)?.clone();
         let (op, constant) = match node {
-            Node::Lit(l) if number(&l).is_some() => self.guided_number(l),
+            Node::Lit(l) if number(&l).is_some() => {
+                let (op, constant) = self.guided_number(l);
+                return Some(self.compare(op, Expr::Var(v), constant, Ty::Num));
+            }
             Node::Lit(l) => {
                 // `!=` only where SPARQL's operator is defined for both (two strings, two
                 // booleans); other literals that are not the same term compare as an error.
@@ -268,7 +271,8 @@ impl<R: Rng> QueryGen<'_, R> {
             _ => {
                 let op = *CMP.choose(self.rng).unwrap_or(&CmpOp::Eq);
                 let ty = *[Ty::Num, Ty::Num, Ty::Str, Ty::Bool].choose(self.rng).unwrap_or(&Ty::Num);
-                Expr::Cmp(op, Box::new(self.expr(ty, d)), Box::new(self.expr(ty, d)))
+                let (a, b) = (self.expr(ty, d), self.expr(ty, d));
+                self.compare(op, a, b, ty)
             }
         }
     }
@@ -357,6 +361,16 @@ impl<R: Rng> QueryGen<'_, R> {
         e
     }
 
+    /// `a op b`, the operands of kind `ty`. Where a store of the run orders terms of different
+    /// kinds (`Cap::TypedOrder`), an ordered comparison is written `COALESCE(K(x), false) && ...`
+    /// for each operand x that may be of another kind (`typed_order`).
+    pub(crate) fn compare(&self, op: CmpOp, a: Expr, b: Expr, ty: Ty) -> Expr {
+        if self.has(Cap::TypedOrder) {
+            return Expr::Cmp(op, Box::new(a), Box::new(b));
+        }
+        typed_order(op, a, b, ty)
+    }
+
     /// `STR(x)` in a condition: where a store of the run answers STR of a blank node with its
     /// label (`Cap::BlankStrError`), a term that may be one is taken as
     /// `IF(isBLANK(x), "", STR(x))`, the same on every store; elsewhere the error is tested.
@@ -402,5 +416,113 @@ impl<R: Rng> QueryGen<'_, R> {
         } else {
             text
         }
+    }
+}
+
+/// The kind of value `e` has whatever a solution binds (or an error), where the generator
+/// knows it: a literal's by its datatype, an operator's or a built-in's by what it returns.
+/// `None` for a variable, an IRI, DATATYPE (an IRI), COALESCE and language-tagged literals.
+pub fn kind_of(e: &Expr) -> Option<Ty> {
+    match e {
+        Expr::Lit(l) if l.lang.is_some() => None,
+        Expr::Lit(l) => match l.xsd()? {
+            "string" => Some(Ty::Str),
+            "boolean" => Some(Ty::Bool),
+            local => crate::normalize::canonical(local, &l.lexical).map(|_| Ty::Num),
+        },
+        Expr::Neg(_) | Expr::Plus(_) | Expr::Arith(..) => Some(Ty::Num),
+        Expr::Not(_) | Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) | Expr::Bound(_) | Expr::Exists(..) => {
+            Some(Ty::Bool)
+        }
+        Expr::Call(f, args) => match f {
+            Func::Abs | Func::Ceil | Func::Floor | Func::Round | Func::StrLen => Some(Ty::Num),
+            Func::Cast(XsdCast::Integer | XsdCast::Decimal | XsdCast::Double) => Some(Ty::Num),
+            Func::Str | Func::Lang | Func::Cast(XsdCast::String) => Some(Ty::Str),
+            Func::Cast(XsdCast::Boolean) => Some(Ty::Bool),
+            // They keep a language tag.
+            Func::UCase | Func::LCase => args.first().and_then(kind_of),
+            Func::If => match args.as_slice() {
+                [_, a, b] if kind_of(a) == kind_of(b) => kind_of(a),
+                _ => None,
+            },
+            Func::IsIri | Func::IsLiteral | Func::IsBlank | Func::IsNumeric | Func::SameTerm => Some(Ty::Bool),
+            Func::Contains | Func::StrStarts | Func::StrEnds | Func::Regex => Some(Ty::Bool),
+            Func::Datatype | Func::Coalesce => None,
+        },
+        Expr::Agg(a) if a.func == AggFunc::Count => Some(Ty::Num),
+        Expr::Var(_) | Expr::Iri(_) | Expr::Agg(_) => None,
+    }
+}
+
+/// Whether `x` is of kind `ty`, never an error for a bound term: numbers (`isNUMERIC`, which
+/// Virtuoso also answers true for its booleans, hence the datatype), simple strings, or
+/// booleans. Virtuoso has no language tag nor datatype for a string it computed (`STR(?x)`
+/// bound by BIND): LANG and DATATYPE answer unbound there, so they default to a simple
+/// string's; every other store answers both for every literal, and COALESCE changes nothing.
+fn of_kind(x: &Expr, ty: Ty) -> Expr {
+    let xsd = |local: &str| Expr::Iri(format!("{}{local}", crate::model::XSD));
+    let call = |f: Func| Expr::call(f, vec![x.clone()]);
+    let or_default = |e: Expr, d: Expr| Expr::call(Func::Coalesce, vec![e, d]);
+    let eq = |a: Expr, b: Expr| Expr::Cmp(CmpOp::Eq, Box::new(a), Box::new(b));
+    let and = |a: Expr, b: Expr| Expr::And(Box::new(a), Box::new(b));
+    let datatype = || or_default(call(Func::Datatype), xsd("string"));
+    match ty {
+        Ty::Num => {
+            and(call(Func::IsNumeric), Expr::Cmp(CmpOp::Ne, Box::new(call(Func::Datatype)), Box::new(xsd("boolean"))))
+        }
+        Ty::Str => {
+            let untagged = eq(
+                or_default(call(Func::Lang), Expr::Lit(Lit::typed("", "string"))),
+                Expr::Lit(Lit::typed("", "string")),
+            );
+            and(and(call(Func::IsLiteral), untagged), eq(datatype(), xsd("string")))
+        }
+        Ty::Bool => and(call(Func::IsLiteral), eq(datatype(), xsd("boolean"))),
+    }
+}
+
+/// `a op b` with the same value on every store, for operands meant to be of kind `ty`: an
+/// ordered comparison gets `COALESCE(K(x), false) && ...` for each operand x whose kind the
+/// generator does not know (`kind_of`). Where x is of the kind, that is `a op b`, defined
+/// everywhere; where it is not, or x is an error (an unbound variable), it is false on every
+/// store, where SPARQL's `a op b` is an error and Virtuoso's a value of its own order. `=` and
+/// `!=` are SPARQL's RDFterm-equal for terms of different kinds and are left alone.
+pub fn typed_order(op: CmpOp, a: Expr, b: Expr, ty: Ty) -> Expr {
+    let ordered = matches!(op, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge);
+    let guards: Vec<Expr> = [&a, &b]
+        .into_iter()
+        .filter(|x| ordered && kind_of(x) != Some(ty))
+        .map(|x| Expr::call(Func::Coalesce, vec![of_kind(x, ty), Expr::Lit(Lit::typed("false", "boolean"))]))
+        .collect();
+    let cmp = Expr::Cmp(op, Box::new(a), Box::new(b));
+    guards.into_iter().rev().fold(cmp, |rest, g| Expr::And(Box::new(g), Box::new(rest)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{typed_order, Ty};
+    use crate::model::{CmpOp, Expr, Func, Lit};
+
+    fn int(v: &str) -> Expr {
+        Expr::Lit(Lit::typed(v, "integer"))
+    }
+
+    /// Only the operands of unknown kind are tested, only for an ordered comparison, and the
+    /// reducer keeps the test with its comparison.
+    #[test]
+    fn a_kind_test_guards_each_operand_of_unknown_kind() {
+        let bare = typed_order(CmpOp::Lt, int("1"), int("2"), Ty::Num);
+        assert_eq!(bare, Expr::Cmp(CmpOp::Lt, Box::new(int("1")), Box::new(int("2"))));
+        assert!(matches!(typed_order(CmpOp::Ne, Expr::Var(0), int("2"), Ty::Num), Expr::Cmp(..)));
+        let one = typed_order(CmpOp::Gt, Expr::Var(0), int("2"), Ty::Num);
+        let Expr::And(test, rest) = &one else { panic!("{one:?}") };
+        assert!(matches!(&**test, Expr::Call(Func::Coalesce, _)) && matches!(&**rest, Expr::Cmp(CmpOp::Gt, ..)));
+        assert!(one.is_guard());
+        let two = typed_order(CmpOp::Le, Expr::Var(0), Expr::Var(1), Ty::Str);
+        let Expr::And(_, rest) = &two else { panic!("{two:?}") };
+        assert!(matches!(&**rest, Expr::And(_, c) if matches!(**c, Expr::Cmp(CmpOp::Le, ..))));
+        // A string constant compared as a number is of another kind: tested too.
+        let s = Expr::Lit(Lit::typed("a", "string"));
+        assert!(matches!(typed_order(CmpOp::Lt, s, int("1"), Ty::Num), Expr::And(..)));
     }
 }

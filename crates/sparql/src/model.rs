@@ -228,12 +228,16 @@ impl Expr {
 
     /// Whether the reducer must keep this node whole: a guard the generator wrote so the
     /// query means the same on every store of the run (the EBV guard `LANG(e) = "" && e`,
-    /// the IF of a value's guard) or an aggregate's argument. Taking it apart would turn the
+    /// the IF of a value's guard, the kind test `COALESCE(K(x), false) && x < y` of an
+    /// ordered comparison) or an aggregate's argument. Taking it apart would turn the
     /// finding into a dialect difference the run avoided, not the bug it found.
     pub fn is_guard(&self) -> bool {
         match self {
             Expr::Call(Func::If, _) | Expr::Agg(_) => true,
             Expr::And(l, r) => match &**l {
+                Expr::Call(Func::Coalesce, args) => {
+                    matches!(args.as_slice(), [_, Expr::Lit(f)] if f.lexical == "false" && f.xsd() == Some("boolean"))
+                }
                 Expr::Cmp(CmpOp::Eq, lang, empty) => {
                     matches!(&**lang, Expr::Call(Func::Lang, a) if a.first() == Some(&**r))
                         && matches!(&**empty, Expr::Lit(l) if l.lexical.is_empty())

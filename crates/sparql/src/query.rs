@@ -239,9 +239,10 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             6 if closure => (t.s.clone(), Path::Opt(Box::new(p)), t.o.clone()),
             _ => (t.s.clone(), Path::Alt(Box::new(p), Box::new(Path::Iri(other))), t.o.clone()),
         };
-        let s = self.position(&s, 0.6);
-        let o = self.position(&o, 0.6);
-        Some(PathPattern { s, path, o })
+        let st = self.position(&s, 0.6);
+        let ot = self.position(&o, 0.6);
+        let o = self.apart(&st, ot, &o);
+        Some(PathPattern { s: st, path, o })
     }
 
     /// ORDER BY: RD²'s one key, or (half the time) every projected variable, a total order
@@ -299,7 +300,22 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         let s = self.position(&t.s, 0.6);
         let p = if self.rng.gen_bool(0.8) { PTerm::Iri(t.p.clone()) } else { PTerm::Var(self.fresh()) };
         let o = self.position(&t.o, 0.5);
+        let o = self.apart(&s, o, &t.o);
         Pattern { s, p, o }
+    }
+
+    /// The object position `o` of a pattern whose subject is `s`: where a store of the run
+    /// mishandles a variable named twice in one pattern (`Cap::RepeatedVariable`), the node
+    /// itself rather than the subject's variable, or a new variable for a blank node.
+    fn apart(&mut self, s: &PTerm, o: PTerm, node: &Node) -> PTerm {
+        if self.has(Cap::RepeatedVariable) || !matches!(o, PTerm::Var(_)) || *s != o {
+            return o;
+        }
+        match node {
+            Node::Iri(i) => PTerm::Iri(i.clone()),
+            Node::Lit(l) => PTerm::Lit(l.clone()),
+            Node::Blank(_) => PTerm::Var(self.fresh()),
+        }
     }
 
     /// A node of the pivot: its variable if it has one (a join), a new variable, or the node

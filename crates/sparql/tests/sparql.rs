@@ -11,9 +11,13 @@ mod constructs;
 mod jena;
 #[path = "sparql/oracles.rs"]
 mod oracles;
+#[path = "sparql/order.rs"]
+mod order;
 #[path = "sparql/partition.rs"]
 mod partition;
 #[path = "sparql/reduce.rs"]
 mod reduce;
+#[path = "sparql/repeated.rs"]
+mod repeated;
 #[path = "sparql/stream.rs"]
 mod stream;
