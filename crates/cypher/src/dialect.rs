@@ -130,7 +130,9 @@ fn kuzu_type(t: Ty) -> &'static str {
 /// undirected one with a lower bound above 1 answers wrongly (`(a)-[*2..2]-(b)` over the
 /// relationships 0->1, 1->0, 1->2 gives 5 rows, among them (2, 2), which needs 1->2 twice;
 /// the 8 trails give (0,0) (0,2) (1,1) (2,0) twice each, as Kuzu's `TRAIL` and GraphQLite
-/// say): an engine bug, so the construct is kept.
+/// say): an engine bug, so the construct is kept. Through a self-loop it is not even a trail:
+/// over `(b)-[:T2]->(b)`, `(b)-[:T0]->(a)`, `MATCH (n0)-[*2..3]->(n2)` gives no row where
+/// `(b, a)` is due, and `*2` returns the walk `(b, b)` (a bug).
 pub struct FalkorDb;
 
 impl Dialect for FalkorDb {
@@ -168,16 +170,23 @@ impl Dialect for FalkorDb {
 ///   literal grouping key written as a GROUP BY ordinal);
 /// - `MATCH (x) OPTIONAL MATCH (a)<-[r]-(b) RETURN a.id`: "no such column:
 ///   _gql_default_alias_2.id";
-/// - `MATCH (a:L0)-[r]-(b) OPTIONAL MATCH (a) WHERE a.id = 1 RETURN 0 AS z`: `near "AND":
+/// - `MATCH (a:L0)-[r]-(b) OPTIONAL MATCH (a) WHERE a.id = 1 RETURN 0 AS z`, and any
+///   variable-length OPTIONAL MATCH whose start is not bound before
+///   (`OPTIONAL MATCH (a)-[*1]->(b) RETURN a.id`, even on an empty graph): `near "AND":
 ///   syntax error`;
+/// - relationship uniqueness applied across MATCH clauses
+///   (`MATCH (n0)-[:T2*1]-(n2) MATCH (n0)-[r4]-(n2)`: 2 rows where FalkorDB gives Cypher's 4);
+/// - `RETURN r3.id AS r3, count(*)` merges the groups (an alias named like its variable);
 /// - two variable-length relationships in one query: "duplicate WITH table name:
 ///   _varlen_path_1";
 /// - `OPTIONAL MATCH (a:L1 {k6: 'x'}) RETURN a.id` where nothing matches: no row where one
 ///   row of null is due (without the property map: the null row);
 /// - a WITH of a boolean expression and an aggregate filtered by a comparison of it aborts the
 ///   process ("double free or corruption"), depending on the graph;
-/// - under a newer SQLite than Debian's 3.40 (rusqlite's bundled one), a relationship's
-///   boolean property is returned as the string `"true"`.
+/// - under a newer SQLite than Debian's and Python's 3.40 (rusqlite's bundled 3.54, where
+///   crosscheck loads it), booleans come back as the strings `"true"`/`"false"`, the string
+///   `'0X9A'` as 154.0 (read as JSON5), and deep queries fail ("VIEWs and/or subqueries nested
+///   too deep"): none reproduces under 3.40, so a finding of these is to be checked there.
 pub struct GraphQlite;
 
 impl Dialect for GraphQlite {
