@@ -35,6 +35,24 @@ pub use value::{Canon, CompareOptions, Value};
 /// crosscheck's version, written into every finding.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The first `limit` characters of an engine's message with each run of digits as one `#` and
+/// ordinals ("1st", "22nd") as numbers: one message, one deduplication key, whatever names and
+/// values the query gave it.
+pub fn mask_numbers(message: &str, limit: usize) -> String {
+    let mut key = String::new();
+    for c in message.chars().take(limit) {
+        if !c.is_ascii_digit() {
+            key.push(c);
+        } else if !key.ends_with('#') {
+            key.push('#');
+        }
+    }
+    for suffix in ["#st", "#nd", "#rd", "#th"] {
+        key = key.replace(suffix, "#");
+    }
+    key
+}
+
 /// A deterministic child seed: the same `(seed, stream)` always gives the same value, and
 /// nearby inputs give unrelated outputs (SplitMix64 finalizer).
 pub fn derive_seed(seed: u64, stream: u64) -> u64 {

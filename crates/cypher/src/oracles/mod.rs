@@ -128,19 +128,7 @@ pub fn render(r: &Ran) -> String {
 
 /// A message's first 60 characters with numbers masked: one message, one key.
 pub fn message_key(message: &str) -> String {
-    let mut key = String::new();
-    for c in message.chars().take(60) {
-        if !c.is_ascii_digit() {
-            key.push(c);
-        } else if !key.ends_with('#') {
-            key.push('#');
-        }
-    }
-    // An ordinal is a number too ("1st GROUP BY term out of range", "2nd ...").
-    for suffix in ["#st", "#nd", "#rd", "#th"] {
-        key = key.replace(suffix, "#");
-    }
-    key
+    crosscheck_core::mask_numbers(message, 60)
 }
 
 /// An engine's error on a valid query, as a finding of class `error`.

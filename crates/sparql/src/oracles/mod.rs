@@ -134,17 +134,33 @@ pub fn render(r: &Ran) -> String {
     }
 }
 
-/// An error a store gave for a well-formed query, as a finding of class `error`; the key
-/// keeps the message's first words with numbers masked (one message, one key).
-pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
-    let mut key = String::from("error:");
-    for c in message.chars().take(60) {
-        if !c.is_ascii_digit() {
-            key.push(c);
-        } else if !key.ends_with('#') {
-            key.push('#');
+/// A message with each RDF literal it quotes (`"peter"@en-US`, `"1"^^<...#int>`) as `"_"`:
+/// Jena names the term in "Unidentified predicate: ...", which made one bug 146 keys.
+fn mask_literals(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(open) = rest.find('"') {
+        let Some(len) = rest[open + 1..].find('"') else { break };
+        let after = &rest[open + len + 2..];
+        out.push_str(&rest[..open]);
+        if after.starts_with('@') || after.starts_with("^^") {
+            out.push_str("\"_\"");
+            let end = after.find(|c: char| c.is_whitespace() || c == ',' || c == ')').unwrap_or(after.len());
+            rest = &after[end..];
+        } else {
+            out.push_str(&rest[open..open + len + 2]);
+            rest = after;
         }
     }
+    out.push_str(rest);
+    out
+}
+
+/// An error a store gave for a well-formed query, as a finding of class `error`; the key
+/// keeps the message's first words with numbers and quoted literals masked (one message, one
+/// key).
+pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
+    let key = format!("error:{}", crosscheck_core::mask_numbers(&mask_literals(message), 60));
     Check::finding(Evidence {
         class: FindingClass::Error,
         engines: vec![label.to_string()],
@@ -154,4 +170,17 @@ pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
         key,
         detail: crosscheck_core::Detail::of(detail),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_error_key_masks_the_literals_a_message_names() {
+        let key = |m: &str| super::mask_literals(m);
+        assert_eq!(
+            key("Unidentified predicate: \"peter\"@en-US (in sameTerm)"),
+            key("Unidentified predicate: \"12\"^^<http://www.w3.org/2001/XMLSchema#int> (in sameTerm)")
+        );
+        assert_eq!(key("near \"AND\": syntax error"), "near \"AND\": syntax error");
+    }
 }

@@ -51,3 +51,19 @@ fn a_pattern_repeats_a_variable_only_where_every_store_keeps_it() {
     let standard = repeated(&["oxigraph", "jena"]);
     assert!(standard > 20, "a repeated variable generated {standard} times for standard stores");
 }
+
+/// A case whose graph a reduction emptied is prepared without an update: Virtuoso rejects an
+/// empty `INSERT DATA` (SP030), and a reduction would slide onto that refusal.
+#[test]
+fn an_empty_graph_is_prepared_on_virtuoso() {
+    use crosscheck_core::{Check, Kind};
+    let Some(e) = open_if("virtuoso") else { return };
+    let mut engines = vec![e];
+    let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
+    let dialects = infos.iter().filter_map(|i| dialect::by_name(&i.dialect)).collect();
+    let mut case = SparqlGen::new(3, dialects).case(0, SparqlOracle::Partition);
+    case.graph.triples.clear();
+    let kind = crosscheck_sparql::SparqlKind;
+    assert_eq!(kind.prepare(&case, &mut engines, &OPTS), Check::Pass { nonempty: false });
+    assert!(!matches!(kind.check(SparqlOracle::Partition, &case, &mut engines, &OPTS), Check::Finding(_)));
+}
