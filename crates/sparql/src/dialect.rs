@@ -69,6 +69,26 @@ pub enum Cap {
     /// shape in half the queries, so where a store of the run lacks it, a FILTER's top-level
     /// disjunction is written `!(!a && !b)`, the same value under SPARQL's error rules.
     FilterDisjunctionBag,
+    /// The SPARQL protocol's results carry a double's every digit. Virtuoso 7.2 writes 6
+    /// significant digits (openlink/virtuoso-opensource#1006), so where a store of the run
+    /// lacks it the graph's doubles have at most 6 and answers compare doubles at 6.
+    FullDoubleResults,
+    /// `p|q` keeps one solution per matching branch (§18.5: a multiset union). Oxigraph
+    /// dedups every alternative (oxigraph#351), Virtuoso identical branches; where the run
+    /// disagrees an alternative stands only where multiplicity cannot show.
+    PathAltBag,
+    /// OFFSET without LIMIT (Virtuoso: "SR350 TOP parameter < 0", virtuoso-opensource#76);
+    /// lacking it, every OFFSET comes with a LIMIT larger than any answer.
+    OffsetWithoutLimit,
+    /// `&&`, `||` or a comparison as a direct operand of a comparison (`?o <= (?o != 1)`,
+    /// `(?o || true) > 1`): Virtuoso raises SP031/SQ074 internal errors for valid queries.
+    BoolOpOperand,
+    /// `FILTER(!"x"@fr)` drops what `FILTER("x"@fr)` keeps; Virtuoso keeps both, so the EBV
+    /// guard applies in its runs even where the stores agree on `StrictEbv`.
+    LangEbvNegation,
+    /// LANG of a literal without a tag is "" (§17.4.2.7); Virtuoso's is unbound for a
+    /// constant, so the guards write `COALESCE(LANG(e), "") = ""`.
+    LangOfUntagged,
 }
 
 /// What a store's SPARQL can express and which options it has.
@@ -101,7 +121,7 @@ impl Dialect for Oxigraph {
         "oxigraph"
     }
     fn lacks(&self) -> &'static [Cap] {
-        &[Cap::LexicalForms]
+        &[Cap::LexicalForms, Cap::PathAltBag]
     }
     fn optimizer_off(&self) -> Option<&'static str> {
         Some("no-optimizer")
@@ -184,6 +204,13 @@ const VIRTUOSO_LACKS: &[Cap] = &[
     // `STR(_:b)` is `"nodeID://b10000"`.
     Cap::BlankStrError,
     Cap::EmptyAvg,
+    Cap::FullDoubleResults,
+    // Only identical branches (`p|p`) collapse.
+    Cap::PathAltBag,
+    Cap::OffsetWithoutLimit,
+    Cap::BoolOpOperand,
+    Cap::LangEbvNegation,
+    Cap::LangOfUntagged,
 ];
 
 static OXIGRAPH: Oxigraph = Oxigraph;

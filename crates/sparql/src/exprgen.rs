@@ -141,12 +141,20 @@ impl<R: Rng> QueryGen<'_, R> {
         if !self.guard_ebv || !may_be_lang(&e) {
             return e;
         }
-        let untagged = Expr::Cmp(
-            CmpOp::Eq,
-            Box::new(Expr::call(Func::Lang, vec![e.clone()])),
-            Box::new(Expr::Lit(Lit::typed("", "string"))),
-        );
+        let untagged = self.untagged(e.clone());
         Expr::And(Box::new(untagged), Box::new(e))
+    }
+
+    /// `LANG(e) = ""`, or `COALESCE(LANG(e), "") = ""` where a store of the run leaves LANG of
+    /// an untagged constant unbound (`Cap::LangOfUntagged`): the same value on every store
+    /// that has it, since LANG of a literal never errs.
+    fn untagged(&self, e: Expr) -> Expr {
+        let empty = || Expr::Lit(Lit::typed("", "string"));
+        let mut lang = Expr::call(Func::Lang, vec![e]);
+        if !self.has(Cap::LangOfUntagged) {
+            lang = Expr::call(Func::Coalesce, vec![lang, empty()]);
+        }
+        Expr::Cmp(CmpOp::Eq, Box::new(lang), Box::new(empty()))
     }
 
     pub(crate) fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
@@ -268,8 +276,18 @@ impl<R: Rng> QueryGen<'_, R> {
             _ => {
                 let op = *CMP.choose(self.rng).unwrap_or(&CmpOp::Eq);
                 let ty = *[Ty::Num, Ty::Num, Ty::Str, Ty::Bool].choose(self.rng).unwrap_or(&Ty::Num);
-                Expr::Cmp(op, Box::new(self.expr(ty, d)), Box::new(self.expr(ty, d)))
+                let (a, b) = (self.operand(ty, d), self.operand(ty, d));
+                Expr::Cmp(op, Box::new(a), Box::new(b))
             }
+        }
+    }
+
+    /// A comparison's operand: no `&&`, `||` or comparison at its top where a store of the run
+    /// refuses one there (`Cap::BoolOpOperand`); a leaf of its type stands instead.
+    fn operand(&mut self, ty: Ty, d: u32) -> Expr {
+        match self.expr(ty, d) {
+            Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) if !self.has(Cap::BoolOpOperand) => self.leaf(ty),
+            e => e,
         }
     }
 
@@ -376,7 +394,7 @@ impl<R: Rng> QueryGen<'_, R> {
         let empty = || Expr::Lit(Lit::typed("", "string"));
         let mut skip = Expr::call(Func::IsBlank, vec![x.clone()]);
         if !self.has(Cap::LexicalForms) {
-            let untagged = Expr::Cmp(CmpOp::Eq, Box::new(Expr::call(Func::Lang, vec![x.clone()])), Box::new(empty()));
+            let untagged = self.untagged(x.clone());
             let typed = Expr::Cmp(
                 CmpOp::Ne,
                 Box::new(Expr::call(Func::Datatype, vec![x.clone()])),
