@@ -80,14 +80,14 @@ pub enum Cap {
     /// OFFSET without LIMIT (Virtuoso: "SR350 TOP parameter < 0", virtuoso-opensource#76);
     /// lacking it, every OFFSET comes with a LIMIT larger than any answer.
     OffsetWithoutLimit,
-    /// `&&`, `||` or a comparison as a direct operand of a comparison (`?o <= (?o != 1)`,
-    /// `(?o || true) > 1`): Virtuoso raises SP031/SQ074 internal errors for valid queries.
+    /// `&&`, `||`, a comparison or EXISTS as a direct operand of a comparison (`?o <= (?o != 1)`,
+    /// `(?o || true) > 1`, `?s >= NOT EXISTS {..}`): Virtuoso raises SP031/SQ074 internal errors.
     BoolOpOperand,
     /// `FILTER(!"x"@fr)` drops what `FILTER("x"@fr)` keeps; Virtuoso keeps both, so the EBV
     /// guard applies in its runs even where the stores agree on `StrictEbv`.
     LangEbvNegation,
     /// LANG of a literal without a tag is "" (§17.4.2.7); Virtuoso's is unbound for a
-    /// constant, so the guards write `COALESCE(LANG(e), "") = ""`.
+    /// constant, so LANG is written `COALESCE(LANG(e), "")`, its value on every other store.
     LangOfUntagged,
 }
 

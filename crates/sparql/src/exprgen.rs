@@ -225,6 +225,10 @@ impl<R: Rng> QueryGen<'_, R> {
                 match f {
                     Func::Str if self.value_mode => self.text_of(x),
                     Func::Str => self.str_of(x),
+                    Func::Lang if !self.has(Cap::LangOfUntagged) => {
+                        let lang = Expr::call(Func::Lang, vec![x]);
+                        Expr::call(Func::Coalesce, vec![lang, Expr::Lit(Lit::typed("", "string"))])
+                    }
                     _ => Expr::call(f, vec![x]),
                 }
             }
@@ -282,11 +286,13 @@ impl<R: Rng> QueryGen<'_, R> {
         }
     }
 
-    /// A comparison's operand: no `&&`, `||` or comparison at its top where a store of the run
-    /// refuses one there (`Cap::BoolOpOperand`); a leaf of its type stands instead.
+    /// A comparison's operand: no `&&`, `||`, comparison or EXISTS at its top where a store of
+    /// the run refuses one there (`Cap::BoolOpOperand`); a leaf of its type stands instead.
     fn operand(&mut self, ty: Ty, d: u32) -> Expr {
         match self.expr(ty, d) {
-            Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) if !self.has(Cap::BoolOpOperand) => self.leaf(ty),
+            Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) | Expr::Exists(..) if !self.has(Cap::BoolOpOperand) => {
+                self.leaf(ty)
+            }
             e => e,
         }
     }

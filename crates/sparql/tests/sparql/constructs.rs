@@ -289,6 +289,18 @@ fn dialect_cases() -> Vec<Known> {
             vec![],
         ),
         (
+            "an EXISTS ordered",
+            &[Cap::Exists, Cap::BoolOpOperand],
+            {
+                let exists = Expr::Exists(true, vec![pat(var(0), "p", var(2))]);
+                q(
+                    &[1],
+                    Group { filters: vec![Expr::Cmp(CmpOp::Ge, Box::new(Expr::Var(0)), Box::new(exists))], ..nums() },
+                )
+            },
+            vec![],
+        ),
+        (
             "the negation of a tagged literal",
             &[Cap::LangEbvNegation],
             q(&[0], Group { filters: vec![Expr::negate(tagged)], ..nums() }),
