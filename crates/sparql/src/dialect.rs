@@ -149,8 +149,9 @@ impl Dialect for Jena {
 
 /// A store that claims full SPARQL 1.1 and has no option the leg sets: rdflib, Comunica,
 /// Virtuoso. What it lacks is what a campaign showed it answers differently on purpose
-/// (a dialect difference, checked with the store's own client), never a bug it has; with the
-/// message codes of errors it raises where SPARQL has an expression error.
+/// (a dialect difference, checked with the store's own client), or a bug of it so common that
+/// it would drown every other finding (each named with its upstream issue or error code); with
+/// the message codes of errors it raises where SPARQL has an expression error.
 struct Standard {
     name: &'static str,
     lacks: &'static [Cap],
