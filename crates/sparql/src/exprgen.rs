@@ -32,6 +32,16 @@ fn number(l: &Lit) -> Option<f64> {
     l.lexical.trim().parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
+/// Whether `e` is a boolean operator's result: `&&`, `||`, a comparison or EXISTS, or the
+/// negation of one (`Cap::BoolOpOperand`).
+pub fn boolean_op(e: &Expr) -> bool {
+    match e {
+        Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) | Expr::Exists(..) => true,
+        Expr::Not(x) => boolean_op(x),
+        _ => false,
+    }
+}
+
 /// Whether an expression can evaluate to a blank node: a variable (the generator calls no
 /// function that returns one), or an IF or COALESCE over one.
 fn may_be_blank(e: &Expr) -> bool {
@@ -286,15 +296,15 @@ impl<R: Rng> QueryGen<'_, R> {
         }
     }
 
-    /// A comparison's operand: no `&&`, `||`, comparison or EXISTS at its top where a store of
-    /// the run refuses one there (`Cap::BoolOpOperand`); a leaf of its type stands instead.
+    /// A comparison's operand: no `&&`, `||`, comparison or EXISTS at its top, nor under `!`,
+    /// where a store of the run refuses one there (`Cap::BoolOpOperand`); a leaf of its type
+    /// stands instead.
     fn operand(&mut self, ty: Ty, d: u32) -> Expr {
-        match self.expr(ty, d) {
-            Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) | Expr::Exists(..) if !self.has(Cap::BoolOpOperand) => {
-                self.leaf(ty)
-            }
-            e => e,
+        let e = self.expr(ty, d);
+        if !self.has(Cap::BoolOpOperand) && boolean_op(&e) {
+            return self.leaf(ty);
         }
+        e
     }
 
     /// CONTAINS, STRSTARTS, STRENDS or REGEX of a string and a piece of a graph string.

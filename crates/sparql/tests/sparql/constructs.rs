@@ -289,10 +289,10 @@ fn dialect_cases() -> Vec<Known> {
             vec![],
         ),
         (
-            "an EXISTS ordered",
+            "a negated EXISTS ordered",
             &[Cap::Exists, Cap::BoolOpOperand],
             {
-                let exists = Expr::Exists(true, vec![pat(var(0), "p", var(2))]);
+                let exists = Expr::negate(Expr::Exists(true, vec![pat(var(0), "p", var(2))]));
                 q(
                     &[1],
                     Group { filters: vec![Expr::Cmp(CmpOp::Ge, Box::new(Expr::Var(0)), Box::new(exists))], ..nums() },

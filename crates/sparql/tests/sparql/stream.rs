@@ -48,11 +48,10 @@ fn digits(lexical: &str) -> usize {
     d.trim_start_matches('0').trim_end_matches('0').len()
 }
 
-/// Whether a comparison anywhere in `e` has `&&`, `||`, a comparison or EXISTS as a direct
-/// operand.
+/// Whether a comparison anywhere in `e` has a boolean operator's result as a direct operand.
 fn connective_operand(e: &Expr) -> bool {
-    let connective = |x: &Expr| matches!(x, Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) | Expr::Exists(..));
-    matches!(e, Expr::Cmp(_, a, b) if connective(a) || connective(b))
+    use crosscheck_sparql::exprgen::boolean_op;
+    matches!(e, Expr::Cmp(_, a, b) if boolean_op(a) || boolean_op(b))
         || e.children().into_iter().any(connective_operand)
 }
 
