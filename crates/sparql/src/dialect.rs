@@ -80,9 +80,8 @@ pub enum Cap {
     /// OFFSET without LIMIT (Virtuoso: "SR350 TOP parameter < 0", virtuoso-opensource#76);
     /// lacking it, every OFFSET comes with a LIMIT larger than any answer.
     OffsetWithoutLimit,
-    /// `&&`, `||`, a comparison or EXISTS (or its negation) as a direct operand of a comparison
-    /// (`?o <= (?o != 1)`, `(?o || true) > 1`, `(!NOT EXISTS {..}) != ?x`): Virtuoso raises
-    /// SP031/SQ074 internal errors.
+    /// `&&`, `||`, `!`, a comparison or EXISTS as a direct operand of a comparison (`?o <= (?o != 1)`,
+    /// `(?o || true) > 1`, `?o < !BOUND(?x)`): Virtuoso raises SP031/SQ074 internal errors.
     BoolOpOperand,
     /// `FILTER(!"x"@fr)` drops what `FILTER("x"@fr)` keeps; Virtuoso keeps both, so the EBV
     /// guard applies in its runs even where the stores agree on `StrictEbv`.

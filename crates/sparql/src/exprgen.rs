@@ -32,14 +32,10 @@ fn number(l: &Lit) -> Option<f64> {
     l.lexical.trim().parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
-/// Whether `e` is a boolean operator's result: `&&`, `||`, a comparison or EXISTS, or the
-/// negation of one (`Cap::BoolOpOperand`).
+/// Whether `e` is a boolean operator's result: `&&`, `||`, `!`, a comparison or EXISTS
+/// (`Cap::BoolOpOperand`).
 pub fn boolean_op(e: &Expr) -> bool {
-    match e {
-        Expr::And(..) | Expr::Or(..) | Expr::Cmp(..) | Expr::Exists(..) => true,
-        Expr::Not(x) => boolean_op(x),
-        _ => false,
-    }
+    matches!(e, Expr::And(..) | Expr::Or(..) | Expr::Not(..) | Expr::Cmp(..) | Expr::Exists(..))
 }
 
 /// Whether an expression can evaluate to a blank node: a variable (the generator calls no
@@ -296,9 +292,8 @@ impl<R: Rng> QueryGen<'_, R> {
         }
     }
 
-    /// A comparison's operand: no `&&`, `||`, comparison or EXISTS at its top, nor under `!`,
-    /// where a store of the run refuses one there (`Cap::BoolOpOperand`); a leaf of its type
-    /// stands instead.
+    /// A comparison's operand: no boolean operator at its top where a store of the run refuses
+    /// one there (`Cap::BoolOpOperand`); a leaf of its type stands instead.
     fn operand(&mut self, ty: Ty, d: u32) -> Expr {
         let e = self.expr(ty, d);
         if !self.has(Cap::BoolOpOperand) && boolean_op(&e) {

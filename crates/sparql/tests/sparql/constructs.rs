@@ -301,6 +301,15 @@ fn dialect_cases() -> Vec<Known> {
             vec![],
         ),
         (
+            "a negation ordered",
+            &[Cap::BoolOpOperand],
+            {
+                let not = Expr::negate(Expr::Bound(2));
+                q(&[1], Group { filters: vec![Expr::Cmp(CmpOp::Lt, Box::new(Expr::Var(1)), Box::new(not))], ..nums() })
+            },
+            vec![],
+        ),
+        (
             "the negation of a tagged literal",
             &[Cap::LangEbvNegation],
             q(&[0], Group { filters: vec![Expr::negate(tagged)], ..nums() }),
