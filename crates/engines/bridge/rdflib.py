@@ -23,7 +23,10 @@ class RdfLib:
         if res.type != "SELECT":
             raise ValueError("not a SELECT or ASK query (%s)" % res.type)
         names = [str(v) for v in (res.vars or [])]
-        rows = [[self.term(t) for t in row] for row in res]
+        # Not `for row in res`: rdflib's iterator skips a solution that binds none of the
+        # projected variables (`if b:` in Result.__iter__), which is still a row (§18.5).
+        variables = res.vars or []
+        rows = [[self.term(b.get(v)) for v in variables] for b in res.bindings]
         return ("select", names, rows)
 
     def term(self, t):

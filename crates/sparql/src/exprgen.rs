@@ -32,6 +32,12 @@ fn number(l: &Lit) -> Option<f64> {
     l.lexical.trim().parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
+/// Whether `e` is a boolean operator's result: `&&`, `||`, `!`, a comparison or EXISTS
+/// (`Cap::BoolOpOperand`).
+pub fn boolean_op(e: &Expr) -> bool {
+    matches!(e, Expr::And(..) | Expr::Or(..) | Expr::Not(..) | Expr::Cmp(..) | Expr::Exists(..))
+}
+
 /// Whether an expression can evaluate to a blank node: a variable (the generator calls no
 /// function that returns one), or an IF or COALESCE over one.
 fn may_be_blank(e: &Expr) -> bool {
@@ -144,12 +150,20 @@ impl<R: Rng> QueryGen<'_, R> {
         if !self.guard_ebv || !may_be_lang(&e) {
             return e;
         }
-        let untagged = Expr::Cmp(
-            CmpOp::Eq,
-            Box::new(Expr::call(Func::Lang, vec![e.clone()])),
-            Box::new(Expr::Lit(Lit::typed("", "string"))),
-        );
+        let untagged = self.untagged(e.clone());
         Expr::And(Box::new(untagged), Box::new(e))
+    }
+
+    /// `LANG(e) = ""`, or `COALESCE(LANG(e), "") = ""` where a store of the run leaves LANG of
+    /// an untagged constant unbound (`Cap::LangOfUntagged`): the same value on every store
+    /// that has it, since LANG of a literal never errs.
+    fn untagged(&self, e: Expr) -> Expr {
+        let empty = || Expr::Lit(Lit::typed("", "string"));
+        let mut lang = Expr::call(Func::Lang, vec![e]);
+        if !self.has(Cap::LangOfUntagged) {
+            lang = Expr::call(Func::Coalesce, vec![lang, empty()]);
+        }
+        Expr::Cmp(CmpOp::Eq, Box::new(lang), Box::new(empty()))
     }
 
     pub(crate) fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
@@ -220,6 +234,10 @@ impl<R: Rng> QueryGen<'_, R> {
                 match f {
                     Func::Str if self.value_mode => self.text_of(x),
                     Func::Str => self.str_of(x),
+                    Func::Lang if !self.has(Cap::LangOfUntagged) => {
+                        let lang = Expr::call(Func::Lang, vec![x]);
+                        Expr::call(Func::Coalesce, vec![lang, Expr::Lit(Lit::typed("", "string"))])
+                    }
                     _ => Expr::call(f, vec![x]),
                 }
             }
@@ -271,10 +289,20 @@ impl<R: Rng> QueryGen<'_, R> {
             _ => {
                 let op = *CMP.choose(self.rng).unwrap_or(&CmpOp::Eq);
                 let ty = *[Ty::Num, Ty::Num, Ty::Str, Ty::Bool].choose(self.rng).unwrap_or(&Ty::Num);
-                let (a, b) = (self.expr(ty, d), self.expr(ty, d));
+                let (a, b) = (self.operand(ty, d), self.operand(ty, d));
                 self.compare(op, a, b, ty)
             }
         }
+    }
+
+    /// A comparison's operand: no boolean operator at its top where a store of the run refuses
+    /// one there (`Cap::BoolOpOperand`); a leaf of its type stands instead.
+    fn operand(&mut self, ty: Ty, d: u32) -> Expr {
+        let e = self.expr(ty, d);
+        if !self.has(Cap::BoolOpOperand) && boolean_op(&e) {
+            return self.leaf(ty);
+        }
+        e
     }
 
     /// CONTAINS, STRSTARTS, STRENDS or REGEX of a string and a piece of a graph string.
@@ -390,7 +418,7 @@ impl<R: Rng> QueryGen<'_, R> {
         let empty = || Expr::Lit(Lit::typed("", "string"));
         let mut skip = Expr::call(Func::IsBlank, vec![x.clone()]);
         if !self.has(Cap::LexicalForms) {
-            let untagged = Expr::Cmp(CmpOp::Eq, Box::new(Expr::call(Func::Lang, vec![x.clone()])), Box::new(empty()));
+            let untagged = self.untagged(x.clone());
             let typed = Expr::Cmp(
                 CmpOp::Ne,
                 Box::new(Expr::call(Func::Datatype, vec![x.clone()])),

@@ -106,6 +106,23 @@ pub fn graph(rng: &mut impl Rng, round: u64) -> Graph {
     Graph { round, prefix: (prefix, ns), triples }
 }
 
+/// Every finite double of `g` written with at most `digits` significant digits, for a run
+/// with a store whose answers keep no more (`Cap::FullDoubleResults`): a stored double then
+/// comes back whole from every store, and only computed ones are compared rounded.
+pub fn shorten_doubles(g: &mut Graph, digits: usize) {
+    for t in &mut g.triples {
+        if let Node::Lit(l) = &mut t.o {
+            if matches!(l.xsd(), Some("double" | "float")) {
+                if let Some(short) = crate::normalize::round_double(&l.lexical, digits) {
+                    l.lexical = short;
+                }
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    g.triples.retain(|t| seen.insert(t.clone()));
+}
+
 fn pick(rng: &mut impl Rng, pool: &[String]) -> String {
     pool.choose(rng).cloned().unwrap_or_default()
 }

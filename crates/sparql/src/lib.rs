@@ -137,7 +137,10 @@ impl Generator<Case, SparqlOracle> for SparqlGen {
         let (graph, pools) = match self.round.take() {
             Some(r) if r.0.round == round => r,
             _ => {
-                let g = gen::graph(&mut crosscheck_core::rng(self.seed ^ GRAPH_STREAM, round), round);
+                let mut g = gen::graph(&mut crosscheck_core::rng(self.seed ^ GRAPH_STREAM, round), round);
+                if let Some(digits) = normalize::Norm::of(&self.dialects).double_digits {
+                    gen::shorten_doubles(&mut g, digits);
+                }
                 let pools = gen::Pools::of(&g);
                 (g, pools)
             }
@@ -146,7 +149,8 @@ impl Generator<Case, SparqlOracle> for SparqlGen {
         let caps = |c: Cap| dialect::all_have(dialects, c);
         let mut rng = crosscheck_core::rng(self.seed, index);
         let mut qg = query::QueryGen::new(&mut rng, &graph, &pools, &caps);
-        qg.guard_ebv = !dialect::agree(dialects, Cap::StrictEbv);
+        qg.guard_ebv = !dialect::agree(dialects, Cap::StrictEbv) || !caps(Cap::LangEbvNegation);
+        qg.alt_set_only = !dialect::agree(dialects, Cap::PathAltBag);
         let mut q = qg.query();
         let pred = match oracle {
             SparqlOracle::Partition => {

@@ -227,20 +227,27 @@ impl Expr {
     }
 
     /// Whether the reducer must keep this node whole: a guard the generator wrote so the
-    /// query means the same on every store of the run (the EBV guard `LANG(e) = "" && e`,
-    /// the IF of a value's guard, the kind test `COALESCE(K(x), false) && x < y` of an
-    /// ordered comparison) or an aggregate's argument. Taking it apart would turn the
+    /// query means the same on every store of the run (the EBV guard `LANG(e) = "" && e`, with
+    /// `COALESCE(LANG(e), "")` for LANG where a store needs it, the IF of a value's guard, the
+    /// kind test `COALESCE(K(x), false) && x < y` of an ordered comparison) or an aggregate's
+    /// argument. Taking it apart would turn the
     /// finding into a dialect difference the run avoided, not the bug it found.
     pub fn is_guard(&self) -> bool {
+        let empty = |e: &Expr| matches!(e, Expr::Lit(l) if l.lexical.is_empty());
         match self {
             Expr::Call(Func::If, _) | Expr::Agg(_) => true,
+            // `COALESCE(LANG(e), "")`: LANG where a store leaves it unbound (`Cap::LangOfUntagged`).
+            Expr::Call(Func::Coalesce, a) => matches!(a.as_slice(), [Expr::Call(Func::Lang, _), e] if empty(e)),
             Expr::And(l, r) => match &**l {
                 Expr::Call(Func::Coalesce, args) => {
                     matches!(args.as_slice(), [_, Expr::Lit(f)] if f.lexical == "false" && f.xsd() == Some("boolean"))
                 }
-                Expr::Cmp(CmpOp::Eq, lang, empty) => {
-                    matches!(&**lang, Expr::Call(Func::Lang, a) if a.first() == Some(&**r))
-                        && matches!(&**empty, Expr::Lit(l) if l.lexical.is_empty())
+                Expr::Cmp(CmpOp::Eq, lang, e) if empty(e) => {
+                    let lang = match &**lang {
+                        Expr::Call(Func::Coalesce, a) if a.len() == 2 && a.get(1).is_some_and(empty) => a.first(),
+                        other => Some(other),
+                    };
+                    matches!(lang, Some(Expr::Call(Func::Lang, a)) if a.first() == Some(&**r))
                 }
                 _ => false,
             },

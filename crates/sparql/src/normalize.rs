@@ -32,12 +32,34 @@ pub struct Norm {
     /// Canonical lexical forms of numbers and booleans (on by default; off to hunt
     /// representation bugs).
     pub numeric_canon: bool,
+    /// Significant digits a double or float is compared at, when a store of the run writes
+    /// no more (`Cap::FullDoubleResults`); `None`: every digit. Applies with `numeric_canon`.
+    pub double_digits: Option<usize>,
 }
 
 impl Default for Norm {
     fn default() -> Self {
-        Norm { numeric_canon: true }
+        Norm { numeric_canon: true, double_digits: None }
     }
+}
+
+impl Norm {
+    /// The normalization for a run over `dialects`.
+    pub fn of(dialects: &[&'static dyn crate::dialect::Dialect]) -> Norm {
+        let short = !crate::dialect::all_have(dialects, crate::dialect::Cap::FullDoubleResults);
+        Norm { double_digits: short.then_some(DOUBLE_DIGITS), ..Norm::default() }
+    }
+}
+
+/// What Virtuoso's SPARQL result writers keep of a double (C's `%g`).
+pub const DOUBLE_DIGITS: usize = 6;
+
+/// A finite double rounded to `digits` significant digits (half to even on its exact binary
+/// value, as C's `printf` rounds), written in [`canonical`]'s form.
+pub fn round_double(lexical: &str, digits: usize) -> Option<String> {
+    let f: f64 = lexical.trim().parse().ok().filter(|f: &f64| f.is_finite())?;
+    let rounded: f64 = format!("{f:.*E}", digits.saturating_sub(1)).parse().ok()?;
+    canon_double(&rounded.to_string())
 }
 
 /// The query that maps a store's blank-node labels to the generator's ids.
@@ -89,6 +111,9 @@ fn term(v: &Value, bnodes: Option<&HashMap<String, String>>, n: Norm) -> Value {
                     // that answers `xsd:integer` for a stored `"86"^^xsd:long` (Oxigraph,
                     // Virtuoso) gives the number rdflib and Comunica give.
                     Some(c) if INTEGERS.contains(&l) => (c, Some(format!("{XSD}integer"))),
+                    Some(c) if l == "double" || l == "float" => {
+                        (n.double_digits.and_then(|d| round_double(&c, d)).unwrap_or(c), datatype)
+                    }
                     Some(c) => (c, datatype),
                     None => (lexical.clone(), datatype),
                 },
@@ -285,6 +310,21 @@ mod tests {
     }
 
     #[test]
+    fn doubles_compare_at_six_digits_only_when_asked() {
+        assert_eq!(round_double("8.18829381985009E2", 6), canonical("double", "818.829"));
+        assert_eq!(round_double("818.8296", 6), canonical("double", "818.830"));
+        assert_eq!(round_double("1.7976931348623157E308", 6), canonical("double", "1.79769E308"));
+        assert_eq!(round_double("INF", 6), None);
+        let lit = |l: &str| Value::Literal { lexical: l.into(), datatype: Some(format!("{XSD}double")), lang: None };
+        let rows = |l: &str| Rows::new(vec!["a".into()], vec![vec![lit(l)]]);
+        let six = Norm { double_digits: Some(6), ..Norm::default() };
+        let (full, short) = (rows("8.18829381985009E2"), rows("818.829"));
+        let at = |r: &Rows, n: Norm| normalize(r, &["a".into()], None, n).map(|r| r.rows);
+        assert_eq!(at(&full, six), at(&short, six));
+        assert_ne!(at(&full, Norm::default()), at(&short, Norm::default()));
+    }
+
+    #[test]
     fn numbers_of_one_value_tie_in_an_order() {
         let lit =
             |l: &str, d: &str| Value::Literal { lexical: l.into(), datatype: Some(format!("{XSD}{d}")), lang: None };
@@ -304,13 +344,13 @@ mod tests {
         let n = normalize(&rows, &["a".into(), "b".into()], Some(&map), Norm::default());
         let n = n.unwrap_or_else(|| panic!("columns"));
         assert_eq!(n.rows[0], vec![lit("1", "integer"), Value::Blank("b3".into())]);
-        let raw = normalize(&rows, &["a".into()], None, Norm { numeric_canon: false });
+        let raw = normalize(&rows, &["a".into()], None, Norm { numeric_canon: false, double_digits: None });
         assert_eq!(raw.map(|r| r.rows[0].clone()), Some(vec![lit("01", "integer")]));
         // A derived integer type is its value; switched off, the datatype as written counts.
         let long = Rows::new(vec!["a".into()], vec![vec![lit("086", "long")]]);
         let canon = normalize(&long, &["a".into()], None, Norm::default());
         assert_eq!(canon.map(|r| r.rows[0].clone()), Some(vec![lit("86", "integer")]));
-        let written = normalize(&long, &["a".into()], None, Norm { numeric_canon: false });
+        let written = normalize(&long, &["a".into()], None, Norm { numeric_canon: false, double_digits: None });
         assert_eq!(written.map(|r| r.rows[0].clone()), Some(vec![lit("086", "long")]));
         assert!(normalize(&rows, &["c".into()], None, Norm::default()).is_none());
     }

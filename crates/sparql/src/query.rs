@@ -26,6 +26,9 @@ pub struct QueryGen<'a, R: Rng> {
     /// The stores of the run take a language-tagged literal's EBV differently
     /// (`Cap::StrictEbv`): every term whose EBV a FILTER takes is guarded (`exprgen::ebv`).
     pub guard_ebv: bool,
+    /// The run's stores differ on `Cap::PathAltBag`: an alternative path stands only where
+    /// duplicate solutions cannot show (under DISTINCT), or is cut to its first branch.
+    pub alt_set_only: bool,
     /// Graph nodes already standing for a variable, so patterns join on them.
     pub(crate) vars: HashMap<Node, u32>,
     pub(crate) next_var: u32,
@@ -45,6 +48,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             pools,
             caps,
             guard_ebv: false,
+            alt_set_only: false,
             vars: HashMap::new(),
             next_var: 0,
             pivot_scope: 0,
@@ -126,6 +130,9 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         let mut q = Query { distinct: self.rng.gen_bool(0.5), project, group, aggregation, ..Query::default() };
         if self.rng.gen_bool(0.5) {
             self.order(&mut q);
+        }
+        if self.alt_set_only {
+            set_only_alternatives(&mut q);
         }
         q
     }
@@ -229,7 +236,8 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 Some(u) => (t.s.clone(), Path::Seq(Box::new(p), Box::new(Path::Iri(u.p.clone()))), u.o.clone()),
                 None => (t.o.clone(), Path::Inv(Box::new(p)), t.s.clone()),
             },
-            2 => (t.s.clone(), Path::Alt(Box::new(Path::Iri(other)), Box::new(p)), t.o.clone()),
+            // The edge's own predicate first where an alternative may be cut to its first branch.
+            2 if !self.alt_set_only => (t.s.clone(), Path::Alt(Box::new(Path::Iri(other)), Box::new(p)), t.o.clone()),
             3 if other != t.p => {
                 let inverse = self.has(Cap::NegatedInverse) && self.rng.gen_bool(0.3);
                 (t.s.clone(), Path::Neg(vec![(other, inverse)]), t.o.clone())
@@ -261,6 +269,9 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             }
             if self.rng.gen_bool(0.5) {
                 q.offset = Some(self.rng.gen_range(1..=5));
+            }
+            if q.offset.is_some() && q.limit.is_none() && !self.has(Cap::OffsetWithoutLimit) {
+                q.limit = Some(LIMIT_FOR_OFFSET);
             }
         }
     }
@@ -336,6 +347,30 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             Node::Iri(i) => PTerm::Iri(i.clone()),
             Node::Lit(l) => PTerm::Lit(l.clone()),
             Node::Blank(_) => PTerm::Var(self.fresh()),
+        }
+    }
+}
+
+/// A LIMIT written with an OFFSET for a store that refuses OFFSET alone
+/// (`Cap::OffsetWithoutLimit`). Every store gets the same text, so the answers stay
+/// comparable even past it; under 10,000 with the OFFSET, since Virtuoso sorts at most that
+/// many rows for a window ("SR353 Sorted TOP clause specifies more then ... rows").
+pub const LIMIT_FOR_OFFSET: u32 = 9_000;
+
+/// Where the run's stores differ on `Cap::PathAltBag`: a query with `a|b` becomes DISTINCT,
+/// which makes the multiplicity of its solutions invisible; one that aggregates (where
+/// multiplicity is counted) takes the first branch alone.
+fn set_only_alternatives(q: &mut Query) {
+    if !q.group.paths.iter().any(|p| matches!(p.path, Path::Alt(..))) {
+        return;
+    }
+    if q.aggregation.is_none() {
+        q.distinct = true;
+        return;
+    }
+    for p in &mut q.group.paths {
+        if let Path::Alt(a, _) = &p.path {
+            p.path = (**a).clone();
         }
     }
 }

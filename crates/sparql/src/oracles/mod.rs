@@ -42,7 +42,7 @@ impl SparqlOracle {
                     .into(),
             ),
             SparqlOracle::Config if !engines.iter().any(config::has_switch) => {
-                Err("the config oracle needs a store with an optimizer switch (oxigraph)".into())
+                Err("the config oracle needs a store with an optimizer switch (oxigraph, jena)".into())
             }
             _ => Ok(()),
         }
@@ -50,7 +50,11 @@ impl SparqlOracle {
 
     pub fn check(self, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
         match self {
-            SparqlOracle::Differential => differential::check(case, engines, opts, Norm::default()),
+            SparqlOracle::Differential => {
+                let dialects: Vec<_> =
+                    engines.iter().filter_map(|e| crate::dialect::by_name(&e.info().dialect)).collect();
+                differential::check(case, engines, opts, Norm::of(&dialects))
+            }
             SparqlOracle::Partition => partition::check(case, engines, opts),
             SparqlOracle::Config => config::check(case, engines, opts),
         }

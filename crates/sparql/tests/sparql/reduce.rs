@@ -80,3 +80,21 @@ fn only_the_majority_answer_is_called_expected() {
     let (_, ev) = t.finding.unwrap_or_else(|| panic!("drop-row not caught"));
     assert_eq!(ev.expected, "no majority: each answer is below");
 }
+
+/// The LANG guards written for a store that leaves LANG of an untagged constant unbound
+/// (`COALESCE(LANG(e), "")`, alone and inside the EBV guard) are kept whole by reduction: taken
+/// apart they would turn a finding into that known difference.
+#[test]
+fn reduction_keeps_the_lang_guards_whole() {
+    use crosscheck_sparql::model::{CmpOp, Expr, Func, Lit};
+    use crosscheck_sparql::reduce::expr_steps;
+    let empty = || Expr::Lit(Lit::typed("", "string"));
+    let lang = Expr::call(Func::Coalesce, vec![Expr::call(Func::Lang, vec![Expr::Var(0)]), empty()]);
+    let untagged = Expr::Cmp(CmpOp::Eq, Box::new(lang.clone()), Box::new(empty()));
+    let ebv = Expr::And(Box::new(untagged), Box::new(Expr::Var(0)));
+    for guard in [lang, ebv] {
+        let mut steps = 0;
+        expr_steps(&guard, &mut |_| steps += 1);
+        assert_eq!(steps, 0, "{guard:?}");
+    }
+}
