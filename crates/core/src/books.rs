@@ -92,29 +92,17 @@ pub fn bug_of<K: Kind>(kind: &K, rec: &FindingRecord) -> (String, Shape) {
         (Ok(c), Some(oracle)) => kind.signature(oracle, &c, ev),
         _ => Shape::new("?", []),
     };
-    (bucket_of(&rec.kind, &rec.oracle, ev, &rec.engines), shape)
+    (bucket(&rec.kind, &rec.oracle, ev, &rec.engines), shape)
 }
 
-/// A finding's bucket. An unexpected error, a crash or a hang is the same bug whichever
-/// oracle's query met it.
-pub fn bucket(kind: &str, oracle: &str, ev: &Evidence) -> String {
-    format!("{kind}|{}|{}|{}", any_oracle(oracle, ev), ev.class, ev.engine_label())
-}
-
-fn any_oracle<'a>(oracle: &'a str, ev: &Evidence) -> &'a str {
-    match ev.class {
-        FindingClass::Error | FindingClass::Crash | FindingClass::Hang => "*",
-        _ => oracle,
-    }
-}
-
-/// A recorded finding's bucket, where the engines of the run are known: an error, a crash or a
-/// hang is the same bug whichever label the engine had, so it is keyed by the engine's name and
-/// version (`oxigraph` and `oxigraph@b` in a self-run are one engine; two releases are two).
-/// A label no engine carries stays as it is.
-pub fn bucket_of(kind: &str, oracle: &str, ev: &Evidence, engines: &[EngineInfo]) -> String {
-    if any_oracle(oracle, ev) != "*" {
-        return bucket(kind, oracle, ev);
+/// A finding's bucket, among the engines of its run. A wrong answer is keyed by its oracle and
+/// the labels of the engines it names. An unexpected error, a crash or a hang is the same bug
+/// whichever oracle's query met it and whichever label the engine had, so it is keyed by the
+/// engine's name and version (`oxigraph` and `oxigraph@b` in a self-run are one engine; two
+/// releases are two); a label no engine carries stays as it is.
+pub fn bucket(kind: &str, oracle: &str, ev: &Evidence, engines: &[EngineInfo]) -> String {
+    if !matches!(ev.class, FindingClass::Error | FindingClass::Crash | FindingClass::Hang) {
+        return format!("{kind}|{oracle}|{}|{}", ev.class, ev.engine_label());
     }
     let mut who: Vec<String> = ev
         .engines
@@ -146,7 +134,7 @@ pub fn reproducer_files<K: Kind>(kind: &K, rec: &FindingRecord) -> Vec<(String, 
 
 #[cfg(test)]
 mod tests {
-    use super::{bucket, bucket_of};
+    use super::bucket;
     use crate::engine::EngineInfo;
     use crate::kind::{Detail, Evidence, FindingClass};
 
@@ -172,15 +160,15 @@ mod tests {
     #[test]
     fn a_crash_is_keyed_by_the_engine_not_its_label() {
         let run = [info("oxigraph", "oxigraph", "0.5.13"), info("oxigraph", "b", "0.5.13")];
-        let crash = |label: &str| bucket_of("sparql", "differential", &ev(FindingClass::Crash, &[label]), &run);
+        let crash = |label: &str| bucket("sparql", "differential", &ev(FindingClass::Crash, &[label]), &run);
         assert_eq!(crash("oxigraph"), crash("b"));
         assert_eq!(crash("b"), "sparql|*|crash|oxigraph 0.5.13");
         let other = [info("oxigraph", "oxigraph", "0.5.13"), info("oxigraph", "b", "0.4.11")];
-        let old = bucket_of("sparql", "differential", &ev(FindingClass::Crash, &["b"]), &other);
+        let old = bucket("sparql", "differential", &ev(FindingClass::Crash, &["b"]), &other);
         assert_ne!(old, crash("b"));
-        let hang = bucket_of("sparql", "partition", &ev(FindingClass::Hang, &["oxigraph", "b"]), &run);
+        let hang = bucket("sparql", "partition", &ev(FindingClass::Hang, &["oxigraph", "b"]), &run);
         assert_eq!(hang, "sparql|*|hang|oxigraph 0.5.13");
         let logic = ev(FindingClass::Logic, &["b", "oxigraph"]);
-        assert_eq!(bucket_of("sparql", "differential", &logic, &run), bucket("sparql", "differential", &logic));
+        assert_eq!(bucket("sparql", "differential", &logic, &run), "sparql|differential|logic|b vs oxigraph");
     }
 }

@@ -116,4 +116,11 @@ mod tests {
         assert_eq!(position(u64::MAX, 10), 5);
         assert_eq!(position(7, 0), 0);
     }
+
+    #[test]
+    fn a_message_key_masks_numbers_and_ordinals() {
+        let key = |m: &str| mask_numbers(m, 60);
+        assert_eq!(key("1st GROUP BY term out of range"), key("22nd GROUP BY term out of range"));
+        assert_eq!(key("no such column: _with_0.n12.id"), "no such column: _with_#.n#.id");
+    }
 }

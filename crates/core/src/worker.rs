@@ -305,7 +305,7 @@ impl<'a, K: Kind> Worker<'a, K> {
         from_setup: bool,
     ) -> WorkerFinding {
         let t = Instant::now();
-        let bucket = crate::books::bucket_of(K::NAME, oracle.name(), &ev, &self.infos);
+        let bucket = crate::books::bucket(K::NAME, oracle.name(), &ev, &self.infos);
         let shape = self.kind.signature(oracle, &case, &ev);
         // A bug this worker knows explains the finding: reducing it would find that bug again.
         // Of the others, the first few per kind of difference are always reduced and the rest
@@ -329,7 +329,7 @@ impl<'a, K: Kind> Worker<'a, K> {
         let best = reduced.as_ref().and_then(|r| {
             let small = serde_json::from_value::<K::Case>(r.case.clone()).ok()?;
             Some((
-                crate::books::bucket_of(K::NAME, oracle.name(), &r.evidence, &self.infos),
+                crate::books::bucket(K::NAME, oracle.name(), &r.evidence, &self.infos),
                 self.kind.signature(oracle, &small, &r.evidence),
             ))
         });

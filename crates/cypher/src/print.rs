@@ -185,14 +185,8 @@ pub fn own_filter(c: &Clause) -> Option<&Expr> {
     }
 }
 
-/// The query in openCypher; `replace` gives one clause (by index) another WHERE (the partition
-/// oracle).
-pub fn query_with(q: &Query, replace: Option<(usize, &Expr)>) -> String {
-    query_in(q, replace, None)
-}
-
-/// The query as dialect `d` writes it (openCypher when `None`), with `replace` as in
-/// [`query_with`].
+/// The query as dialect `d` writes it (openCypher when `None`); `replace` gives one clause (by
+/// index) another WHERE (the partition oracle).
 pub fn query_in(q: &Query, replace: Option<(usize, &Expr)>, d: Option<&dyn Dialect>) -> String {
     let mut s = String::new();
     for (i, c) in q.clauses.iter().enumerate() {
@@ -215,6 +209,7 @@ pub fn query_in(q: &Query, replace: Option<(usize, &Expr)>, d: Option<&dyn Diale
     s
 }
 
+/// The query in openCypher.
 pub fn query(q: &Query) -> String {
-    query_with(q, None)
+    query_in(q, None, None)
 }

@@ -50,14 +50,8 @@ pub struct QueryGen<'a, R: Rng> {
     /// Property keys are chosen by Eq. 1 of this frequency list where there is one.
     freq: Option<&'a Freq>,
     env: Vec<Var>,
-    next: u32,
-    free: u32,
-    /// The scope after each clause, by clause index.
-    pub envs: Vec<Vec<Var>>,
-    /// What the RETURN items define.
-    pub ret_env: Vec<Var>,
-    /// The aliases computed from an aggregate, directly or through another such alias.
-    aggregated: Vec<String>,
+    /// Where generation stands: what [`QueryGen::context`] hands a later mutation.
+    ctx: Context,
 }
 
 /// Where a query's generation stood after its last clause: what a mutation that extends it
@@ -71,26 +65,13 @@ pub struct Context {
     /// The next fresh name's number, and the free pattern starts used.
     pub next: u32,
     pub free: u32,
-    /// The aliases computed from an aggregate.
+    /// The aliases computed from an aggregate, directly or through another such alias.
     pub aggregated: Vec<String>,
 }
 
 impl<'a, R: Rng> QueryGen<'a, R> {
     pub fn new(rng: &'a mut R, g: &'a Graph, pools: &'a Pools, caps: &'a dyn Fn(Cap) -> bool, rowwise: bool) -> Self {
-        QueryGen {
-            rng,
-            g,
-            pools,
-            caps,
-            rowwise,
-            freq: None,
-            env: Vec::new(),
-            next: 0,
-            free: 0,
-            envs: Vec::new(),
-            ret_env: Vec::new(),
-            aggregated: Vec::new(),
-        }
+        QueryGen { rng, g, pools, caps, rowwise, freq: None, env: Vec::new(), ctx: Context::default() }
     }
 
     /// Chooses property keys by GDsmith's frequency feedback.
@@ -101,35 +82,27 @@ impl<'a, R: Rng> QueryGen<'a, R> {
 
     /// Where generation stands, for a later mutation to resume from.
     pub fn context(&self) -> Context {
-        Context {
-            envs: self.envs.clone(),
-            ret_env: self.ret_env.clone(),
-            next: self.next,
-            free: self.free,
-            aggregated: self.aggregated.clone(),
-        }
+        self.ctx.clone()
     }
 
     /// Continues after the first `upto` clauses of a query made with `ctx`, whose RETURN became
     /// a WITH defining `ctx.ret_env` (GDsmith's DelayReturn): `n` more clauses, then a RETURN.
     pub fn resume(&mut self, ctx: &Context, clauses: Vec<Clause>, n: usize) -> Query {
-        self.envs = ctx.envs.clone();
-        self.envs.push(ctx.ret_env.clone());
+        self.ctx = ctx.clone();
+        self.ctx.envs.push(ctx.ret_env.clone());
         self.env = ctx.ret_env.clone();
-        (self.next, self.free) = (ctx.next, ctx.free);
-        self.aggregated = ctx.aggregated.clone();
         let clauses = self.extend(clauses, n);
         Query { clauses, ret: self.ret() }
     }
 
     fn name(&mut self, prefix: char) -> String {
-        self.next += 1;
-        format!("{prefix}{}", self.next - 1)
+        self.ctx.next += 1;
+        format!("{prefix}{}", self.ctx.next - 1)
     }
 
     pub fn query(&mut self) -> Query {
         let first = self.matching(false);
-        self.envs.push(self.env.clone());
+        self.ctx.envs.push(self.env.clone());
         let extra = self.rng.gen_range(1..=4);
         let clauses = self.extend(vec![first], extra);
         Query { clauses, ret: self.ret() }
@@ -158,7 +131,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 _ => {}
             }
             clauses.push(c);
-            self.envs.push(self.env.clone());
+            self.ctx.envs.push(self.env.clone());
         }
         clauses
     }
@@ -198,7 +171,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             4..=6 => 1,
             _ => 2,
         };
-        if hops == 0 && self.free >= MAX_FREE {
+        if hops == 0 && self.ctx.free >= MAX_FREE {
             // No new unconnected node is left in the budget.
             hops = 1;
         }
@@ -270,13 +243,13 @@ impl<'a, R: Rng> QueryGen<'a, R> {
             .filter(|v| matches!(v.fact, Fact::Node(_)))
             .map(|v| v.name.clone())
             .collect();
-        let must_reuse = start && self.free >= MAX_FREE && !known.is_empty();
+        let must_reuse = start && self.ctx.free >= MAX_FREE && !known.is_empty();
         if reuse && !known.is_empty() && (must_reuse || self.rng.gen_bool(0.5)) {
             let var = known[self.rng.gen_range(0..known.len())].clone();
             return NodePat { var, label: None, props: Vec::new() };
         }
         if start {
-            self.free += 1;
+            self.ctx.free += 1;
         }
         let nl = self.g.schema.labels.len();
         let label = match allowed {
@@ -354,8 +327,8 @@ impl<'a, R: Rng> QueryGen<'a, R> {
                 (self.expr(ty, 2, env), Fact::Val(ty))
             }
         };
-        if expr.has_agg() || expr.vars().iter().any(|v| self.aggregated.iter().any(|a| a == v)) {
-            self.aggregated.push(alias.clone());
+        if expr.has_agg() || expr.vars().iter().any(|v| self.ctx.aggregated.iter().any(|a| a == v)) {
+            self.ctx.aggregated.push(alias.clone());
         }
         (Item { expr, alias: alias.clone() }, Var { name: alias, fact })
     }
@@ -364,7 +337,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
     /// take them everywhere ([`Cap::AggregatedOperand`]).
     fn plain(&self, env: &[Var]) -> Vec<Var> {
         let all = (self.caps)(Cap::AggregatedOperand);
-        env.iter().filter(|v| all || !self.aggregated.contains(&v.name)).cloned().collect()
+        env.iter().filter(|v| all || !self.ctx.aggregated.contains(&v.name)).cloned().collect()
     }
 
     fn aggregate(&mut self, env: &[Var]) -> (Expr, Fact) {
@@ -399,12 +372,12 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         let env = self.env.clone();
         let n = self.rng.gen_range(1..=3);
         let mut items = Vec::new();
-        self.ret_env.clear();
+        self.ctx.ret_env.clear();
         for _ in 0..n {
             let agg = !self.rowwise && self.rng.gen_bool(0.25);
             let (item, var) = self.item(&env, agg);
             items.push(item);
-            self.ret_env.push(var);
+            self.ctx.ret_env.push(var);
         }
         let distinct = !self.rowwise && self.rng.gen_bool(0.2);
         let order = !self.rowwise && self.rng.gen_bool(0.3);

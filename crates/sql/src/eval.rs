@@ -685,15 +685,21 @@ mod tests {
         assert!(!m("abc", "%d%"));
     }
 
+    /// One text column `t0.c0` holding `value` under `collate`.
+    fn text_pivot(value: &str, collate: Collation) -> Vec<PivotCol> {
+        let (table, column) = ("t0".into(), "c0".into());
+        vec![PivotCol {
+            table,
+            column,
+            value: Value::Text(value.into()),
+            ty: Some(SqlType::Text),
+            collate: Some(collate),
+        }]
+    }
+
     #[test]
     fn text_with_a_nul_is_refused_where_sqlite_stops_at_it() {
-        let pivot = vec![PivotCol {
-            table: "t0".into(),
-            column: "c0".into(),
-            value: Value::Text("\u{0}0.5".into()),
-            ty: Some(SqlType::Text),
-            collate: Some(Collation::NoCase),
-        }];
+        let pivot = text_pivot("\u{0}0.5", Collation::NoCase);
         let c = Expr::col("t0", "c0");
         let like = Expr::bin(BinOp::Like, c.clone(), Expr::Lit(Lit::Text(String::new())));
         assert!(truth(&like, &pivot, Semantics::Sqlite).is_err());
@@ -706,13 +712,7 @@ mod tests {
     /// COALESCE is BINARY and judged.
     #[test]
     fn a_collated_column_passed_through_is_refused_as_the_column_is() {
-        let pivot = vec![PivotCol {
-            table: "t0".into(),
-            column: "c0".into(),
-            value: Value::Text("Ab".into()),
-            ty: Some(SqlType::Text),
-            collate: Some(Collation::NoCasePad),
-        }];
+        let pivot = text_pivot("Ab", Collation::NoCasePad);
         let c = Expr::col("t0", "c0");
         let ab = Expr::Lit(Lit::Text("ab".into()));
         let through = [

@@ -144,13 +144,3 @@ pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
         detail: crosscheck_core::Detail::of(detail),
     })
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_message_key_masks_numbers_and_ordinals() {
-        let key = |m: &str| super::message_key(m);
-        assert_eq!(key("1st GROUP BY term out of range"), key("22nd GROUP BY term out of range"));
-        assert_eq!(key("no such column: _with_0.n12.id"), "no such column: _with_#.n#.id");
-    }
-}

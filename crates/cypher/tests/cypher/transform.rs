@@ -75,14 +75,20 @@ fn answer(out: Outcome, text: &str) -> Rows {
     }
 }
 
-fn check_engine(name: &str) {
+/// Engine `name` with the known graph loaded, and its dialect, if it is installed.
+fn loaded(name: &str) -> Option<(Box<dyn crosscheck_core::Engine>, &'static dyn dialect::Dialect)> {
     if !have(name) {
-        return;
+        return None;
     }
     let mut e = open(name);
     let d = dialect::by_name(&e.info().dialect).unwrap_or_else(|| panic!("{name}: no dialect"));
     e.reset().unwrap_or_else(|err| panic!("{err}"));
     assert!(matches!(e.run(&print::graph_script(&graph(), d), OPTS.timeout), Outcome::Done), "{name}");
+    Some((e, d))
+}
+
+fn check_engine(name: &str) {
+    let Some((mut e, _)) = loaded(name) else { return };
     let q = query();
     let text = print::query(&q);
     let original = answer(e.run(&text, OPTS.timeout), &text);
@@ -113,13 +119,7 @@ fn kuzu_keeps_each_transformations_relation() {
 /// and a directed trail is an undirected one. `(a:L0)-[:T0*1..2]->(b)` gives (0,1), (1,2),
 /// (0,2); read backwards the same; undirected also each one reversed.
 fn check_var_length(name: &str) {
-    if !have(name) {
-        return;
-    }
-    let mut e = open(name);
-    let d = dialect::by_name(&e.info().dialect).unwrap_or_else(|| panic!("{name}: no dialect"));
-    e.reset().unwrap_or_else(|err| panic!("{err}"));
-    assert!(matches!(e.run(&print::graph_script(&graph(), d), OPTS.timeout), Outcome::Done), "{name}");
+    let Some((mut e, d)) = loaded(name) else { return };
     let q = var_length_query((Some(0), vec![]), Some(0), Dir::Out, (Some(1), 2), vec![]);
     let forward = vec![[0, 1], [1, 2], [0, 2]];
     let both = vec![[0, 1], [1, 2], [0, 2], [1, 0], [2, 1], [2, 0]];
