@@ -158,12 +158,8 @@ impl<R: Rng> QueryGen<'_, R> {
     /// an untagged constant unbound (`Cap::LangOfUntagged`): the same value on every store
     /// that has it, since LANG of a literal never errs.
     fn untagged(&self, e: Expr) -> Expr {
-        let empty = || Expr::Lit(Lit::typed("", "string"));
-        let mut lang = Expr::call(Func::Lang, vec![e]);
-        if !self.has(Cap::LangOfUntagged) {
-            lang = Expr::call(Func::Coalesce, vec![lang, empty()]);
-        }
-        Expr::Cmp(CmpOp::Eq, Box::new(lang), Box::new(empty()))
+        let lang = if self.has(Cap::LangOfUntagged) { Expr::call(Func::Lang, vec![e]) } else { lang_or_empty(e) };
+        Expr::Cmp(CmpOp::Eq, Box::new(lang), Box::new(empty_string()))
     }
 
     pub(crate) fn expr(&mut self, ty: Ty, depth: u32) -> Expr {
@@ -234,10 +230,7 @@ impl<R: Rng> QueryGen<'_, R> {
                 match f {
                     Func::Str if self.value_mode => self.text_of(x),
                     Func::Str => self.str_of(x),
-                    Func::Lang if !self.has(Cap::LangOfUntagged) => {
-                        let lang = Expr::call(Func::Lang, vec![x]);
-                        Expr::call(Func::Coalesce, vec![lang, Expr::Lit(Lit::typed("", "string"))])
-                    }
+                    Func::Lang if !self.has(Cap::LangOfUntagged) => lang_or_empty(x),
                     _ => Expr::call(f, vec![x]),
                 }
             }
@@ -499,14 +492,22 @@ fn of_kind(x: &Expr, ty: Ty) -> Expr {
             and(call(Func::IsNumeric), Expr::Cmp(CmpOp::Ne, Box::new(call(Func::Datatype)), Box::new(xsd("boolean"))))
         }
         Ty::Str => {
-            let untagged = eq(
-                or_default(call(Func::Lang), Expr::Lit(Lit::typed("", "string"))),
-                Expr::Lit(Lit::typed("", "string")),
-            );
+            let untagged = eq(lang_or_empty(x.clone()), empty_string());
             and(and(call(Func::IsLiteral), untagged), eq(datatype(), xsd("string")))
         }
         Ty::Bool => and(call(Func::IsLiteral), eq(datatype(), xsd("boolean"))),
     }
+}
+
+/// `""`.
+fn empty_string() -> Expr {
+    Expr::Lit(Lit::typed("", "string"))
+}
+
+/// `COALESCE(LANG(e), "")`: LANG where a store leaves it unbound for an untagged literal
+/// (`Cap::LangOfUntagged`, Virtuoso), with the value every other store gives.
+fn lang_or_empty(e: Expr) -> Expr {
+    Expr::call(Func::Coalesce, vec![Expr::call(Func::Lang, vec![e]), empty_string()])
 }
 
 /// `a op b` with the same value on every store, for operands meant to be of kind `ty`: an
