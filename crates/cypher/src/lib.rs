@@ -13,6 +13,7 @@ pub mod print;
 pub mod query;
 pub mod reduce;
 pub mod repro;
+pub mod signature;
 pub mod transform;
 
 pub use model::Case;
@@ -98,7 +99,7 @@ impl Kind for CypherKind {
     }
 
     fn signature(&self, _: CypherOracle, case: &Case, evidence: &Evidence) -> Shape {
-        reduce::signature(case, evidence)
+        signature::signature(case, evidence)
     }
 
     fn reproducers(

@@ -1,10 +1,9 @@
-//! Reducer steps (graph elements, clauses, patterns, predicates, projections) and the
-//! deduplication signature. The reducer in core keeps a candidate only if the finding's own
+//! Reducer steps (graph elements, clauses, patterns, predicates, projections). The reducer in core keeps a candidate only if the finding's own
 //! oracle still fails the same way, so a step may produce an invalid query: it is rejected.
 
 use crate::model::{Case, Clause, Expr, Pattern, Query, Schema, VarLen};
 use crate::print;
-use crosscheck_core::{Evidence, Shape};
+
 use std::collections::BTreeSet;
 
 /// Graph elements and their properties, plus the query's and the predicate's nodes.
@@ -340,93 +339,12 @@ fn expr_steps(e: &Expr, sc: &Schema, f: &mut dyn FnMut(Expr)) {
     }
 }
 
-/// The shape of a reduced case: the finding's key, the query's clauses, pattern features and
-/// operators; names and values stripped. The graph is left out: a reduced graph keeps what the
-/// bug did not need removed.
-pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
-    let mut f = BTreeSet::new();
-    // An engine's error or crash is its message (digits stripped), as in the other legs: the
-    // shape of each query that met it would split one bug into as many as queries (LadybugDB's
-    // `unordered_map::at` made 25 distinct findings of a 60-s run).
-    if matches!(evidence.class, crosscheck_core::FindingClass::Error | crosscheck_core::FindingClass::Crash) {
-        return Shape::new(evidence.key.clone(), f);
-    }
-    let q = &case.query;
-    let mut add = |s: &str| {
-        f.insert(s.to_string());
-    };
-    for c in &q.clauses {
-        match c {
-            Clause::Match { optional, patterns, .. } => {
-                add(if *optional { "optional-match" } else { "match" });
-                if patterns.len() > 1 {
-                    add("pattern-tuple");
-                }
-                for p in patterns {
-                    for (r, _) in &p.hops {
-                        add(&format!("hop:{:?}", r.dir).to_lowercase());
-                        if r.len.is_some() {
-                            add("var-length");
-                        }
-                    }
-                }
-            }
-            Clause::With { distinct, .. } => add(if *distinct { "with-distinct" } else { "with" }),
-            Clause::Unwind { .. } => add("unwind"),
-        }
-    }
-    for (on, name) in [(q.ret.distinct, "return-distinct"), (q.ret.order, "order"), (q.ret.limit.is_some(), "limit")] {
-        if on {
-            add(name);
-        }
-    }
-    let mut exprs: Vec<&Expr> = q.ret.items.iter().map(|i| &i.expr).collect();
-    for c in &q.clauses {
-        match c {
-            Clause::Match { filter, .. } => exprs.extend(filter.iter()),
-            Clause::With { items, filter, .. } => {
-                exprs.extend(items.iter().map(|i| &i.expr));
-                exprs.extend(filter.iter());
-            }
-            Clause::Unwind { list, .. } => exprs.extend(list.iter()),
-        }
-    }
-    exprs.extend(case.split.iter().map(|s| &s.pred));
-    for e in exprs {
-        ops(e, &mut f);
-    }
-    Shape::new(evidence.key.clone(), f)
-}
-
-fn ops(e: &Expr, out: &mut BTreeSet<String>) {
-    let name = match e {
-        Expr::Lit(_) | Expr::Var(_) | Expr::Prop(..) => String::new(),
-        Expr::Not(_) => "NOT".into(),
-        Expr::And(..) => "AND".into(),
-        Expr::Or(..) => "OR".into(),
-        Expr::Cmp(op, ..) => print::cmp_op(*op).into(),
-        Expr::Str(op, ..) => print::str_op(*op).into(),
-        Expr::IsNull(..) => "IS NULL".into(),
-        Expr::Add(..) => "+".into(),
-        Expr::Sub(..) => "-".into(),
-        Expr::Concat(..) => "concat".into(),
-        Expr::Call(func, _) => print::func(*func).into(),
-        Expr::Agg(a, _) => format!("agg:{a:?}").to_lowercase(),
-    };
-    if !name.is_empty() {
-        out.insert(name);
-    }
-    for c in e.children() {
-        ops(c, out);
-    }
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::{Graph, Item, Lit, NodePat, Pattern, Return, Schema, Split};
 
-    fn case(clauses: Vec<Clause>, ret: &str, pred: Option<Expr>) -> Case {
+    pub(crate) fn case(clauses: Vec<Clause>, ret: &str, pred: Option<Expr>) -> Case {
         let graph = Graph {
             round: 0,
             schema: Schema { labels: vec![], types: vec![] },
@@ -439,7 +357,7 @@ mod tests {
         Case { index: 0, graph, query, split: pred.map(|pred| Split { clause: 0, pred }), transform: None }
     }
 
-    fn matching(var: &str) -> Clause {
+    pub(crate) fn matching(var: &str) -> Clause {
         let start = NodePat { var: var.into(), label: None, props: vec![] };
         Clause::Match { optional: false, patterns: vec![Pattern { start, hops: vec![] }], filter: None }
     }
@@ -469,33 +387,8 @@ mod tests {
         assert!(lens.contains(&None), "{lens:?}");
         assert!(lens.contains(&Some(VarLen { min: Some(1), max: 1 })), "{lens:?}");
         assert!(shrink(&c).iter().all(|s| size(s) < size(&c)));
-        assert!(signature(&c, &evidence(crosscheck_core::FindingClass::Logic)).features.contains("var-length"));
-    }
-
-    fn evidence(class: crosscheck_core::FindingClass) -> Evidence {
-        Evidence {
-            class,
-            engines: vec!["e".into()],
-            summary: String::new(),
-            expected: String::new(),
-            actual: String::new(),
-            key: "error:unordered_map::at".into(),
-            detail: crosscheck_core::Detail::none(),
-        }
-    }
-
-    /// An error or crash is one bug whatever query met it; a wrong answer is told apart by
-    /// its query's shape.
-    #[test]
-    fn an_engine_error_is_one_bug_whatever_the_query() {
-        use crosscheck_core::FindingClass::{Crash, Error, Logic};
-        let unwind = Clause::Unwind { list: vec![Expr::Lit(Lit::Int(1))], alias: "a1".into() };
-        let two = case(vec![matching("n0"), unwind], "n0", None);
-        let one = case(vec![matching("n0")], "n0", None);
-        for class in [Error, Crash] {
-            assert_eq!(signature(&one, &evidence(class)), signature(&two, &evidence(class)));
-        }
-        assert_ne!(signature(&one, &evidence(Logic)), signature(&two, &evidence(Logic)));
+        let logic = crate::signature::tests::evidence(crosscheck_core::FindingClass::Logic, "");
+        assert!(crate::signature::signature(&c, &logic).features.contains("var-length"));
     }
 
     #[test]

@@ -31,14 +31,25 @@ fn the_generator_is_a_pure_function_of_seed_and_index() {
     }
 }
 
-/// Runs `n` differential cases' queries on one engine: the share it answers without error.
-fn validity(name: &str, n: u64) -> f64 {
+/// One engine's answers to a generated stream.
+struct Validity {
+    /// Queries it ran without error.
+    ran: f64,
+    /// Queries it did not reject as invalid Cypher (GDsmith's semantic validity): its other
+    /// errors are its bugs on valid queries.
+    semantic: f64,
+}
+
+/// Runs `n` differential cases' queries on one engine, fed back as a worker would (so that
+/// mutants of the pool are among them), and prints each refusal's message with its first query.
+fn validity(name: &str, n: u64) -> Validity {
     let mut e = open(name);
     let infos = vec![e.info().clone()];
     let d = dialect::by_name(&e.info().dialect).unwrap_or_else(|| panic!("{name}: no dialect"));
     let mut gen =
         CypherKind.generator(&GenOptions { seed: 21, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
-    let (mut ok, mut errors, mut round) = (0u64, Vec::new(), None);
+    let (mut ok, mut rejected, mut round) = (0u64, 0u64, None);
+    let mut errors: std::collections::BTreeMap<String, (u64, String)> = Default::default();
     for i in 0..n {
         let case = gen.case(i, CypherOracle::Differential);
         if round != Some(case.graph.round) {
@@ -48,51 +59,66 @@ fn validity(name: &str, n: u64) -> f64 {
             assert!(matches!(e.run(&script, OPTS.timeout), Outcome::Done), "{name} loads round {round:?}");
         }
         let q = print::query_in(&case.query, None, Some(d));
-        // Fed back as a worker would, so that mutants of the pool are among the queries.
         let nonempty = match e.run(&q, OPTS.timeout) {
             Outcome::Rows(rows) => {
                 ok += 1;
                 !rows.rows.is_empty()
             }
             other => {
-                errors.push(format!("{other}: {q}"));
+                if matches!(&other, Outcome::Error { message, .. } if d.semantic_rejection(message)) {
+                    rejected += 1;
+                }
+                let key = crosscheck_cypher::oracles::message_key(&other.to_string());
+                errors.entry(key).or_insert((0, q.clone())).0 += 1;
                 false
             }
         };
         gen.observe(i, &case, nonempty);
     }
-    let pct = ok as f64 / n as f64 * 100.0;
+    let pct = |k: u64| k as f64 / n as f64 * 100.0;
+    let v = Validity { ran: pct(ok), semantic: pct(n - rejected) };
     println!(
-        "{name}: {ok} of {n} generated queries ran ({pct:.1}%); first errors: {:#?}",
-        &errors[..errors.len().min(3)]
+        "{name}: of {n} generated queries, {ok} ran ({:.1}%), {rejected} rejected as invalid ({:.1}% valid)",
+        v.ran, v.semantic
     );
-    pct
+    for (key, (count, first)) in &errors {
+        println!("  {count} × {key}\n      first: {first}");
+    }
+    v
+}
+
+/// GDsmith's 100% semantic validity on Neo4j is the target on every engine (≥ 99%); the share
+/// each runs without any error has a floor below its known error bugs (listed in its dialect).
+fn valid_on(name: &str, n: u64, ran_floor: f64) {
+    if have(name) {
+        let v = validity(name, n);
+        assert!(v.semantic >= 99.0, "{name}: semantic validity {:.1}%", v.semantic);
+        assert!(v.ran >= ran_floor, "{name}: ran {:.1}%", v.ran);
+    }
 }
 
 #[test]
 fn kuzu_runs_the_generated_queries() {
-    if have("kuzu") {
-        let pct = validity("kuzu", 400);
-        assert!(pct >= 99.0, "kuzu validity {pct:.1}%");
-    }
+    valid_on("kuzu", 1500, 99.0);
 }
 
 #[test]
 fn falkordb_runs_the_generated_queries() {
-    // FalkorDB rejects some valid queries (its bugs: `-1 IS NULL` parsed as `-(1 IS NULL)`, an
-    // OPTIONAL MATCH's WHERE on a variable bound before it): the floor leaves room for them.
-    if have("falkordb") {
-        let pct = validity("falkordb", 400);
-        assert!(pct >= 90.0, "falkordb validity {pct:.1}%");
-    }
+    // FalkorDB rejects a few valid queries: `-1 IS NULL` parsed as `-(1 IS NULL)`, a type
+    // mismatch; a crash on some OPTIONAL MATCH.
+    valid_on("falkordb", 1500, 98.0);
 }
 
 #[test]
 fn ladybug_runs_the_generated_queries() {
     // LadybugDB 0.22.0 answers `unordered_map::at` to a pattern tuple naming a bound variable
-    // (`MATCH (n4) OPTIONAL MATCH (n4), (n3)`; Kuzu 0.11.3 answers): 94.0% at seed 21.
-    if have("ladybug") {
-        let pct = validity("ladybug", 400);
-        assert!(pct >= 90.0, "ladybug validity {pct:.1}%");
-    }
+    // (`MATCH (n4) OPTIONAL MATCH (n4), (n3)`; Kuzu 0.11.3 answers).
+    valid_on("ladybug", 1500, 98.0);
+}
+
+#[test]
+fn graphqlite_runs_the_generated_queries() {
+    // GraphQLite 0.12.0 writes wrong SQL for several valid constructs (its dialect lists them):
+    // about one query in six fails inside it, none is rejected as invalid.
+    valid_on("graphqlite", 600, 75.0);
 }
