@@ -167,7 +167,7 @@ impl Generator<Case, CypherOracle> for CypherGen {
         // A construct some dialects lack is asked with `all_have`; one whose meaning differs
         // between them with `agree`.
         let caps = |c: Cap| match c {
-            Cap::MultiLabel | Cap::MatchAfterOptional | Cap::AggregatedOperand | Cap::VarLength => {
+            Cap::MultiLabel | Cap::MatchAfterOptional | Cap::AggregatedOperand | Cap::VarLength | Cap::ZeroLength => {
                 dialect::all_have(dialects, c)
             }
             Cap::ConcatNull | Cap::IntegerSum | Cap::SelfLoopOnce => dialect::agree(dialects, c),

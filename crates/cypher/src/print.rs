@@ -14,6 +14,17 @@ pub fn lit(l: &Lit) -> String {
     }
 }
 
+/// The operand of IS [NOT] NULL, a negative number in parentheses: FalkorDB 4.16.3 parses
+/// `-1 IS NULL` as `-(1 IS NULL)` and refuses it ("Type mismatch", or "Expected boolean
+/// predicate" in a WHERE). Its bug, in its dialect notes; unmasked, it was 145 of the 254
+/// findings of a 5-minute FalkorDB campaign, and the parentheses change no other engine's reading.
+fn null_test_operand(a: &Expr) -> String {
+    match a {
+        Expr::Lit(Lit::Int(i)) if *i < 0 => format!("({i})"),
+        _ => expr(a),
+    }
+}
+
 fn props(p: &[(String, Lit)]) -> String {
     if p.is_empty() {
         return String::new();
@@ -102,8 +113,8 @@ pub fn expr(e: &Expr) -> String {
         Expr::Or(a, b) => bin(a, "OR", b),
         Expr::Cmp(op, a, b) => bin(a, cmp_op(*op), b),
         Expr::Str(op, a, b) => bin(a, str_op(*op), b),
-        Expr::IsNull(a, false) => format!("({} IS NULL)", expr(a)),
-        Expr::IsNull(a, true) => format!("({} IS NOT NULL)", expr(a)),
+        Expr::IsNull(a, false) => format!("({} IS NULL)", null_test_operand(a)),
+        Expr::IsNull(a, true) => format!("({} IS NOT NULL)", null_test_operand(a)),
         Expr::Add(a, b) | Expr::Concat(a, b) => bin(a, "+", b),
         Expr::Sub(a, b) => bin(a, "-", b),
         Expr::Call(f, a) => format!("{}({})", func(*f), expr(a)),

@@ -217,9 +217,12 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         fresh.retain(|v| v.name != r.var);
         r.var.clear();
         let max = self.rng.gen_range(1..=3);
+        // The zero bound is drawn only where the run's dialects take it, so that the stream
+        // of the others stays as it was.
         let min = match self.rng.gen_range(0..4) {
             0 => None,
             1 => Some(max),
+            _ if (self.caps)(Cap::ZeroLength) && self.rng.gen_bool(0.5) => Some(0),
             _ => Some(self.rng.gen_range(1..=max)),
         };
         r.len = Some(VarLen { min, max });

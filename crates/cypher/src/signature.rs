@@ -40,10 +40,14 @@ pub fn signature(case: &Case, evidence: &Evidence) -> Shape {
 /// others. Nor does a transformation's name (see [`signature`]) or the differential's
 /// comparison mode, which the case's ORDER BY and LIMIT features already say.
 fn split_key(key: &str) -> (String, String) {
+    const RELATIONS: [&str; 3] = ["subset", "superset", "different"];
     let parts: Vec<&str> = key.split(':').collect();
     match parts.as_slice() {
         ["equivalence", _transform, rel] => ("equivalence".into(), (*rel).into()),
         ["partition", rel] => ("partition".into(), (*rel).into()),
+        ["differential", _mode, rest @ .., last] if RELATIONS.contains(last) => {
+            (format!("differential:{}", rest.join(":")), (*last).into())
+        }
         ["differential", _mode, rest @ ..] => (format!("differential:{}", rest.join(":")), String::new()),
         _ => (key.to_string(), String::new()),
     }
@@ -183,5 +187,7 @@ pub(crate) mod tests {
         let seq = signature(&starred, &evidence(FindingClass::Logic, "differential:sequence:kuzu|ladybug"));
         assert_eq!(bag.head, "differential:kuzu|ladybug");
         assert_eq!(bag, seq);
+        let lost = signature(&starred, &evidence(FindingClass::Logic, "differential:bag:kuzu|ladybug:subset"));
+        assert_eq!((lost.head.as_str(), lost.direction.as_str()), ("differential:kuzu|ladybug", "subset"));
     }
 }

@@ -40,6 +40,19 @@ pub fn same(a: &Ran, b: &Ran, mode: Mode) -> bool {
     }
 }
 
+/// Between two groups of rows, how the answer of the group named second (in the key's order)
+/// relates to the first's: `subset` (rows missing), `superset` or `different`. It keeps a
+/// reduction on its failure: in a two-engine bucket, which engine is wrong cannot be told, but
+/// a case that loses rows does not reduce to one that adds them.
+fn direction<'a>(groups: &Groups, answers: &[Ran], label: impl Fn(usize) -> &'a str) -> Option<&'static str> {
+    let [a, b] = groups.0.as_slice() else { return None };
+    let name = |g: &[usize]| g.iter().map(|&i| label(i)).collect::<Vec<_>>().join(", ");
+    let (first, second) = if name(a) <= name(b) { (a[0], b[0]) } else { (b[0], a[0]) };
+    let (Ran::Rows(x), Ran::Rows(y)) = (&answers[first], &answers[second]) else { return None };
+    let rel = crosscheck_core::bag::diff(x, y, &super::compare_options()).relation();
+    (rel != crosscheck_core::bag::Relation::Equal).then(|| rel.name())
+}
+
 pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
     let mut answers = Vec::new();
     let mut labels = Vec::new();
@@ -91,7 +104,8 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         expected,
         actual,
         key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()
-            + &errors.iter().map(|e| format!(":error:{e}")).collect::<String>(),
+            + &errors.iter().map(|e| format!(":error:{e}")).collect::<String>()
+            + &direction(&groups, &answers, label).map(|d| format!(":{d}")).unwrap_or_default(),
         detail: crosscheck_core::Detail::of(&detail),
     })
 }

@@ -92,7 +92,8 @@ pub(crate) fn check_engine(name: &str) {
         let got = rows(e.run(q, OPTS.timeout), q);
         assert_eq!(sorted(got), sorted(want), "{name}: {q}");
     }
-    for (q, want) in var_length_cases() {
+    let zero = if d.has(crosscheck_cypher::dialect::Cap::ZeroLength) { zero_length_cases() } else { vec![] };
+    for (q, want) in var_length_cases().into_iter().chain(zero) {
         let text = print::query_in(&q, None, Some(d));
         let got = rows(e.run(&text, OPTS.timeout), &text);
         let want: Vec<Vec<Value>> = want.iter().map(|r| r.iter().map(|v| i(*v)).collect()).collect();
@@ -138,6 +139,15 @@ fn var_length_cases() -> Vec<(Query, Vec<[i64; 2]>)> {
             var_length_query((None, vec![]), Some(0), Dir::Out, (Some(1), 2), vec![("k3".into(), Lit::Int(2010))]),
             vec![[0, 1]],
         ),
+    ]
+}
+
+/// A lower bound of 0: alice herself, then what one relationship either way reaches.
+fn zero_length_cases() -> Vec<(Query, Vec<[i64; 2]>)> {
+    let alice = || (Some(0), vec![("k0".to_string(), Lit::Str("alice".into()))]);
+    vec![
+        (var_length_query(alice(), None, Dir::Both, (Some(0), 1), vec![]), vec![[0, 0], [0, 1], [0, 3]]),
+        (var_length_query(alice(), Some(0), Dir::Out, (Some(0), 2), vec![]), vec![[0, 0], [0, 1], [0, 2]]),
     ]
 }
 
