@@ -62,11 +62,6 @@ enum Command {
 }
 
 fn main() {
-    // A closed stdout (`crosscheck findings | head`) must end quietly, not panic.
-    // SAFETY: restoring the default SIGPIPE disposition touches no memory.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -83,6 +78,16 @@ fn main() {
             std::process::exit(EXIT_USAGE);
         }
     };
+    // A closed stdout (`crosscheck findings | head`) must end a listing quietly, not panic. The
+    // commands that run engines keep SIGPIPE ignored: they write to engines' pipes, and a write
+    // to an engine that died is that engine's crash to report, not the end of the worker (a
+    // GraphQLite shell that aborted took its worker down with signal 13).
+    if matches!(cli.command, Command::Engines { .. } | Command::Findings { .. } | Command::Cases(_)) {
+        // SAFETY: restoring the default SIGPIPE disposition touches no memory.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let code = match dispatch(cli.command) {
         Ok(code) => code,
         Err(e) => {

@@ -85,27 +85,34 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
     let summary = groups.summary(label, |i| answers[i].describe());
     // Only a majority's answer is called expected: the first store is no more right.
     let (expected, actual) = groups.expected_actual(label, |i| render(&answers[i]));
-    // An error's message is part of the key: reduction must keep the same engine's same error,
-    // not slip to another engine rejecting a smaller query.
-    let errors: Vec<String> = labels
+    // An error is the erring engines' messages alone: how the other engines' answers grouped
+    // (and the comparison mode) says nothing of it, and split one GraphQLite error into three
+    // bugs. Reduction keeps the same engine's same error, not slipping to another engine
+    // rejecting a smaller query.
+    let erring: Vec<(String, String)> = labels
         .iter()
         .zip(&answers)
         .filter_map(|(l, r)| match r {
-            Ran::Error(m) => Some(format!("{l}:{}", super::message_key(m))),
+            Ran::Error(m) => Some((l.clone(), super::message_key(m))),
             Ran::Rows(_) => None,
         })
         .collect();
+    let (engines, key) = if errs {
+        let key = erring.iter().map(|(l, m)| format!(":error:{l}:{m}")).collect::<String>();
+        (erring.into_iter().map(|(l, _)| l).collect(), format!("differential{key}"))
+    } else {
+        let rel = direction(&groups, &answers, label).map(|d| format!(":{d}")).unwrap_or_default();
+        (key.clone(), format!("differential:{mode:?}:{}", key.join("|")).to_lowercase() + &rel)
+    };
     let detail =
         Transcript { queries: texts, answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
     Check::finding(Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
-        engines: key.clone(),
+        engines,
         summary: format!("engines disagree: {summary}"),
         expected,
         actual,
-        key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()
-            + &errors.iter().map(|e| format!(":error:{e}")).collect::<String>()
-            + &direction(&groups, &answers, label).map(|d| format!(":{d}")).unwrap_or_default(),
+        key,
         detail: crosscheck_core::Detail::of(&detail),
     })
 }
