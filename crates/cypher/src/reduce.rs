@@ -3,6 +3,7 @@
 
 use crate::model::{Case, Clause, Expr, Pattern, Query, Schema, VarLen};
 use crate::print;
+use crate::query;
 
 use std::collections::BTreeSet;
 
@@ -83,6 +84,9 @@ pub fn valid(case: &Case) -> bool {
                     }
                 }
                 if filter.as_ref().is_some_and(|f| !reads(f, &scope) || !boolish(f)) {
+                    return false;
+                }
+                if !keeps_trail(patterns, filter.as_ref()) {
                     return false;
                 }
                 if let Some(s) = case.split.as_ref().filter(|s| s.clause == i) {
@@ -233,28 +237,27 @@ fn clause_steps(cl: &Clause, sc: &Schema, f: &mut dyn FnMut(Clause)) {
     };
     match cl {
         Clause::Match { patterns, .. } => {
+            // A pattern edit keeps the WHERE's trail conjuncts those of the new patterns.
+            let mut pedit = |g: &dyn Fn(&mut Vec<Pattern>)| {
+                edit(&|c| {
+                    if let Clause::Match { patterns: ps, filter, .. } = c {
+                        g(ps);
+                        *filter = retrailed(patterns, ps, filter.take());
+                    }
+                })
+            };
             for i in 0..patterns.len() {
                 if patterns.len() > 1 {
-                    edit(&|c| {
-                        if let Clause::Match { patterns, .. } = c {
-                            patterns.remove(i);
-                        }
+                    pedit(&|ps| {
+                        ps.remove(i);
                     });
                 }
-                edit(&|c| {
-                    if let Clause::Match { patterns, .. } = c {
-                        patterns[i].hops.pop();
-                        patterns[i].start.props.clear();
-                        patterns[i].start.label = None;
-                    }
+                pedit(&|ps| {
+                    ps[i].hops.pop();
+                    ps[i].start.props.clear();
+                    ps[i].start.label = None;
                 });
-                var_length_steps(&patterns[i], &mut |p| {
-                    edit(&|c| {
-                        if let Clause::Match { patterns, .. } = c {
-                            patterns[i] = p.clone();
-                        }
-                    })
-                });
+                var_length_steps(&patterns[i], &mut |p| pedit(&|ps| ps[i] = p.clone()));
             }
         }
         Clause::With { items, .. } => {
@@ -286,7 +289,12 @@ fn clause_steps(cl: &Clause, sc: &Schema, f: &mut dyn FnMut(Clause)) {
         }
     }
     if let Some(w) = print::own_filter(cl) {
-        edit(&|c| set_filter(c, None));
+        // A MATCH's WHERE goes down to its trail conjuncts, never below (see [`valid`]).
+        let bare = match cl {
+            Clause::Match { patterns, .. } => query::trail(patterns),
+            _ => None,
+        };
+        edit(&|c| set_filter(c, bare.clone()));
         expr_steps(w, sc, &mut |e| {
             let mut c = cl.clone();
             set_filter(&mut c, Some(e));
@@ -310,6 +318,34 @@ fn var_length_steps(p: &Pattern, f: &mut dyn FnMut(Pattern)) {
             f(narrow);
         }
     }
+}
+
+/// The top-level conjuncts of `e`.
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::And(a, b) => [conjuncts(a), conjuncts(b)].concat(),
+        other => vec![other],
+    }
+}
+
+/// `filter` with the trail conjuncts of `old` patterns replaced by those of `new` ones.
+fn retrailed(old: &[Pattern], new: &[Pattern], filter: Option<Expr>) -> Option<Expr> {
+    let old_trail = query::trail(old);
+    let gone = old_trail.as_ref().map(conjuncts).unwrap_or_default();
+    let kept: Vec<Expr> = match &filter {
+        Some(f) => conjuncts(f).into_iter().filter(|c| !gone.contains(c)).cloned().collect(),
+        None => Vec::new(),
+    };
+    query::trail(new).into_iter().chain(kept).reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
+}
+
+/// Whether a MATCH's WHERE has every conjunct that keeps its relationships distinct: without
+/// them Kuzu, LadybugDB and FalkorDB let one relationship match two variables of one MATCH,
+/// and GraphQLite, rightly, does not; a reduced case would then blame the one right engine.
+fn keeps_trail(patterns: &[Pattern], filter: Option<&Expr>) -> bool {
+    let Some(t) = query::trail(patterns) else { return true };
+    let have = filter.map(conjuncts).unwrap_or_default();
+    conjuncts(&t).iter().all(|c| have.contains(c))
 }
 
 fn set_filter(c: &mut Clause, to: Option<Expr>) {
@@ -389,6 +425,33 @@ pub(crate) mod tests {
         assert!(shrink(&c).iter().all(|s| size(s) < size(&c)));
         let logic = crate::signature::tests::evidence(crosscheck_core::FindingClass::Logic, "");
         assert!(crate::signature::signature(&c, &logic).features.contains("var-length"));
+    }
+
+    /// No reduced case lets one relationship match two variables of a MATCH: the generator's
+    /// `r1.id <> r2.id` stays while both relationships do, and goes with one of them.
+    #[test]
+    fn reduction_keeps_the_trail_conjuncts() {
+        use crate::model::{Dir, RelPat};
+        let rel = |v: &str| RelPat { var: v.into(), ty: None, dir: Dir::Both, props: vec![], len: None };
+        let node = |v: &str| NodePat { var: v.into(), label: None, props: vec![] };
+        let pattern = Pattern { start: node("a"), hops: vec![(rel("r1"), node("b")), (rel("r2"), node("c"))] };
+        let user = Expr::IsNull(Box::new(Expr::Prop("a".into(), "k0".into())), false);
+        let Some(trail) = query::trail(std::slice::from_ref(&pattern)) else { panic!("two relationships") };
+        let filter = Some(Expr::And(Box::new(trail.clone()), Box::new(user.clone())));
+        let c = case(vec![Clause::Match { optional: false, patterns: vec![pattern], filter }], "a", None);
+        assert!(valid(&c));
+        let mut shapes = Vec::new();
+        for s in shrink(&c).into_iter().filter(valid) {
+            if let Some(Clause::Match { patterns, filter, .. }) = s.query.clauses.first() {
+                let hops = patterns[0].hops.len();
+                let have = filter.as_ref().map(conjuncts).unwrap_or_default();
+                assert_eq!(have.contains(&&trail), hops == 2, "{hops} hops, WHERE {filter:?}");
+                shapes.push((hops, filter.clone()));
+            }
+        }
+        // The WHERE shrinks to the trail alone, and a hop less keeps only the user's predicate.
+        assert!(shapes.contains(&(2, Some(trail))), "{shapes:?}");
+        assert!(shapes.contains(&(1, Some(user))), "{shapes:?}");
     }
 
     #[test]
