@@ -390,6 +390,13 @@ pub trait Kind: Sync {
     /// the id changes, so a database is loaded once for many queries.
     fn setup_id(&self, case: &Self::Case) -> u64;
 
+    /// Whether `a` and `b` have the same setup, so engines prepared for one serve the other:
+    /// a reduction then skips preparing again for a step that changed only the query. The
+    /// default, never, is always right.
+    fn same_setup(&self, _a: &Self::Case, _b: &Self::Case) -> bool {
+        false
+    }
+
     /// Resets the engines and runs the case's setup on them. A crash or an unexpected error
     /// during setup is a finding; a setup the engines legitimately reject is a skip.
     fn prepare(&self, case: &Self::Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check;

@@ -8,7 +8,7 @@
 use crate::board::Board;
 use crate::dedup::Dedup;
 use crate::engine::{Engine, EngineInfo, EngineSpec, SetupError};
-use crate::kind::{Check, CheckOptions, Evidence, GenOptions, Generator, Helpers, Kind, Oracle};
+use crate::kind::{Check, CheckOptions, Evidence, FindingClass, GenOptions, Generator, Helpers, Kind, Oracle};
 use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
 use crate::timed::Timed;
@@ -363,6 +363,8 @@ fn reduce_case<K: Kind>(
     board: Option<&Board>,
 ) -> Option<Reduced> {
     let mut last: Option<Evidence> = None;
+    // The case the engines hold the setup of, while a check has not disturbed it.
+    let mut prepared: Option<K::Case> = None;
     let (small, stats) = reduce(
         case.clone(),
         |c| kind.shrink(c),
@@ -372,7 +374,28 @@ fn reduce_case<K: Kind>(
             if let Some(b) = board {
                 b.beat();
             }
-            match recheck_with(kind, oracle, c, engines, helpers, opts) {
+            let ready = prepared.take().is_some_and(|p| kind.same_setup(&p, c));
+            let (setup_ok, checked) = match ready {
+                true => (true, kind.check_with(oracle, c, engines, helpers, opts)),
+                false => match kind.prepare(c, engines, opts) {
+                    Check::Pass { .. } => (true, kind.check_with(oracle, c, engines, helpers, opts)),
+                    failed => (false, failed),
+                },
+            };
+            // The setup serves the next step unless it failed, or a crash or a timeout (a
+            // skip) may have taken it from an engine.
+            let intact = setup_ok
+                && match &checked {
+                    Check::Pass { .. } => true,
+                    Check::Finding(e) => !matches!(e.class, FindingClass::Crash | FindingClass::Hang),
+                    Check::Skip(_) => false,
+                };
+            prepared = intact.then(|| c.clone());
+            let found = match checked {
+                Check::Finding(e) => Some(*e),
+                _ => None,
+            };
+            match found {
                 Some(e) if e.same_failure(ev) => {
                     last = Some(e);
                     true

@@ -61,6 +61,11 @@ impl Kind for CypherKind {
         case.graph.round
     }
 
+    /// A reduction step that changed only the query keeps the loaded graph.
+    fn same_setup(&self, a: &Case, b: &Case) -> bool {
+        a.graph == b.graph
+    }
+
     fn prepare(&self, case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) -> Check {
         for e in engines.iter_mut() {
             let label = e.info().label.clone();
