@@ -1,0 +1,297 @@
+//! `crosscheck split plan|run|compare`: input splitting (seed 001 ch. 6) for an analyzer. `plan`
+//! extracts the input's dependencies and writes the partitions, `run` analyzes them in parallel
+//! with limits, `compare` sets the merged findings against the unsplit run.
+//!
+//! Exit codes: `plan` 0; `run` 1 when a partition timed out or crashed; `compare` 1 when
+//! splitting lost or added findings or a partition failed; 2 for every user or environment error.
+
+use crate::errors::{user, Result, EXIT_FINDINGS, EXIT_OK};
+use crosscheck_split::{compare, make_plan, run_plan, Analyzer, Limits, PartitionRun, Plan, Radius, Run, Strategy};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Subcommand)]
+pub enum SplitCommand {
+    /// Split an input into partitions of at most --size units and write the plan
+    Plan(PlanArgs),
+    /// Analyze a plan's partitions in parallel and write the run
+    Run(RunArgs),
+    /// Compare a run with the unsplit analysis: findings lost and extra, latency, memory
+    Compare(CompareArgs),
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ToolArg {
+    Mypy,
+    Bandit,
+    Cppcheck,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum StrategyArg {
+    Sizelimiting,
+    Splitmerge,
+}
+
+#[derive(clap::Args)]
+pub struct PlanArgs {
+    /// The analyzer the partitions are for (its language picks the dependency extractor)
+    #[arg(long, value_enum)]
+    tool: ToolArg,
+    #[arg(long, value_enum)]
+    strategy: StrategyArg,
+    /// The most units (files) in one partition
+    #[arg(long)]
+    size: usize,
+    /// SPLITMERGE: dependency radius, a number of hops or `inf`
+    #[arg(long, default_value = "2")]
+    k: String,
+    /// SPLITMERGE: the fraction of highest-degree units replicated when a partition is split
+    #[arg(long, default_value_t = 0.1)]
+    p: f64,
+    /// The input: a directory of source files (a package's root for Python)
+    input: PathBuf,
+    /// Where to write the plan (JSON)
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// A plan written by `crosscheck split plan`
+    plan: PathBuf,
+    /// Partitions analyzed at once (default: the number of CPUs)
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Where to write the run (JSON)
+    #[arg(long, default_value = "split-run.json")]
+    out: PathBuf,
+    /// Time limit of one partition (e.g. 90s, 10m)
+    #[arg(long, default_value = "10m")]
+    timeout: String,
+    /// Address-space limit of one partition's process, in MiB
+    #[arg(long, default_value_t = 16384)]
+    memory: u64,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// A run written by `crosscheck split run`
+    run: PathBuf,
+    /// `nosplit` (analyze the whole input now, with the run's limits; kept beside RUN as
+    /// RUN.nosplit.json and reused) or the path of another run
+    #[arg(long, default_value = "nosplit")]
+    baseline: String,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn split(cmd: SplitCommand) -> Result<i32> {
+    match cmd {
+        SplitCommand::Plan(a) => plan(&a),
+        SplitCommand::Run(a) => run(&a),
+        SplitCommand::Compare(a) => compare_cmd(&a),
+    }
+}
+
+fn tool_of(arg: ToolArg) -> crosscheck_split::Tool {
+    match arg {
+        ToolArg::Mypy => crosscheck_split::Tool::Mypy,
+        ToolArg::Bandit => crosscheck_split::Tool::Bandit,
+        ToolArg::Cppcheck => crosscheck_split::Tool::Cppcheck,
+    }
+}
+
+/// The analyzer and its version, found as engines' tools are (project virtualenv, then PATH).
+fn analyzer(tool: crosscheck_split::Tool) -> Result<(Box<dyn Analyzer>, String)> {
+    let name = tool.command_name();
+    let hint = "install it with scripts/install-split-tools.sh, or set CROSSCHECK_VENV to a virtualenv that has it";
+    let bin =
+        crosscheck_engines::transport::find_tool(name).ok_or_else(|| user(format!("{name} not found: {hint}")))?;
+    let a = tool.analyzer(&bin);
+    let version = a.version().map_err(|e| user(format!("{e}")))?;
+    Ok((a, version))
+}
+
+fn parse_radius(k: &str) -> Result<Radius> {
+    if k == "inf" {
+        return Ok(Radius::All);
+    }
+    match k.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(Radius::Hops(n)),
+        _ => Err(user(format!("bad --k \"{k}\" (a number of hops, at least 1, or inf)"))),
+    }
+}
+
+fn plan(a: &PlanArgs) -> Result<i32> {
+    let strategy = match a.strategy {
+        StrategyArg::Sizelimiting => Strategy::SizeLimiting,
+        StrategyArg::Splitmerge => Strategy::SplitMerge { k: parse_radius(&a.k)?, p: a.p },
+    };
+    if !a.input.is_dir() {
+        return Err(user(format!("{} is not a directory (give the root of the sources to split)", a.input.display())));
+    }
+    let tool = tool_of(a.tool);
+    let (analyzer, _) = analyzer(tool)?;
+    eprintln!("crosscheck: planning {} for {} ...", a.input.display(), analyzer.name());
+    let p = make_plan(tool, analyzer.as_ref(), &a.input, strategy, a.size).map_err(|e| user(e.to_string()))?;
+    write_json(&a.out, &p)?;
+    let summary = serde_json::json!({
+        "plan": a.out, "tool": analyzer.name(), "units": p.units.len(), "edges": p.edges,
+        "partitions": p.partitions.len(), "replication": p.replication(),
+        "largest": p.partitions.iter().map(Vec::len).max().unwrap_or(0),
+        "dependency_seconds": p.dependency_seconds, "planning_seconds": p.planning_seconds,
+    });
+    if a.json {
+        println!("{summary}");
+    } else {
+        println!(
+            "{} units, {} dependency edges ({:.2} s) -> {} partitions of at most {} (replication {:.2}x), written to {}",
+            p.units.len(),
+            p.edges,
+            p.dependency_seconds,
+            p.partitions.len(),
+            p.size,
+            p.replication(),
+            a.out.display()
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| user(format!("cannot read {what} {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        user(format!("{} is not a {what} written by this crosscheck: {e} (make a new one)", path.display()))
+    })
+}
+
+fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| user(e.to_string()))?;
+    std::fs::write(path, text).map_err(|e| user(format!("cannot write {}: {e}", path.display())))
+}
+
+fn progress(total: usize) -> impl Fn(&PartitionRun) + Sync {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    move |p: &PartitionRun| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let status = match &p.status {
+            crosscheck_split::Status::Ok => "ok".to_string(),
+            crosscheck_split::Status::Timeout => "TIMEOUT".to_string(),
+            crosscheck_split::Status::Crashed { detail } => format!("CRASHED ({detail})"),
+        };
+        eprintln!(
+            "split: {n}/{total} partition {} ({} units): {status}, {:.1} s, {} MiB, {} findings",
+            p.index,
+            p.units,
+            p.wall_seconds,
+            p.max_rss_kib / 1024,
+            p.findings.len()
+        );
+    }
+}
+
+fn execute(plan: &Plan, jobs: Option<usize>, limits: Limits) -> Result<Run> {
+    let (analyzer, version) = analyzer(plan.tool)?;
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if jobs == 0 {
+        return Err(user("--jobs must be at least 1"));
+    }
+    Ok(run_plan(plan, analyzer.as_ref(), version, jobs, limits, &progress(plan.partitions.len())))
+}
+
+fn run(a: &RunArgs) -> Result<i32> {
+    let plan: Plan = read_json(&a.plan, "plan")?;
+    if plan.version != crosscheck_split::plan::PLAN_VERSION {
+        return Err(user(format!("{} is a plan of another format version (make a new one)", a.plan.display())));
+    }
+    let timeout = crate::duration::parse(&a.timeout).map_err(|e| user(format!("--timeout: {e}")))?;
+    let limits = Limits { timeout_seconds: timeout.as_secs_f64(), memory_mib: Some(a.memory) };
+    let r = execute(&plan, a.jobs, limits)?;
+    write_json(&a.out, &r)?;
+    let summary = serde_json::json!({
+        "run": a.out, "partitions": r.partitions.len(), "failed": r.failed(), "findings": r.findings().len(),
+        "best_latency_seconds": r.best_latency(), "total_seconds": r.total_time(), "wall_seconds": r.wall_seconds,
+        "peak_rss_kib": r.peak_rss_kib(), "tool_version": r.tool_version,
+    });
+    if a.json {
+        println!("{summary}");
+    } else {
+        println!(
+            "{} partitions ({} failed), {} distinct findings; slowest partition {:.1} s, total {:.1} s, wall {:.1} s; peak RSS {} MiB; written to {}",
+            r.partitions.len(),
+            r.failed(),
+            r.findings().len(),
+            r.best_latency(),
+            r.total_time(),
+            r.wall_seconds,
+            r.peak_rss_kib() / 1024,
+            a.out.display()
+        );
+    }
+    Ok(if r.failed() > 0 { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn baseline(a: &CompareArgs, split: &Run) -> Result<Run> {
+    if a.baseline != "nosplit" {
+        return read_json(Path::new(&a.baseline), "run");
+    }
+    let cached = PathBuf::from(format!("{}.nosplit.json", a.run.display()));
+    if let Ok(prev) = read_json::<Run>(&cached, "run") {
+        if prev.plan.input == split.plan.input
+            && prev.plan.units == split.plan.units
+            && prev.plan.tool == split.plan.tool
+        {
+            eprintln!("crosscheck: reusing the unsplit run {}", cached.display());
+            return Ok(prev);
+        }
+    }
+    eprintln!("crosscheck: analyzing the whole input as one partition (the baseline) ...");
+    let r = execute(&split.plan.unsplit(), Some(1), split.limits)?;
+    write_json(&cached, &r)?;
+    Ok(r)
+}
+
+fn compare_cmd(a: &CompareArgs) -> Result<i32> {
+    let split: Run = read_json(&a.run, "run")?;
+    let base = baseline(a, &split)?;
+    if base.plan.input != split.plan.input || base.plan.tool != split.plan.tool {
+        return Err(user("the baseline is a run of another input or tool"));
+    }
+    let c = compare(&split, &base);
+    if a.json {
+        println!("{}", serde_json::to_string(&c).map_err(|e| user(e.to_string()))?);
+    } else {
+        print_comparison(&c);
+    }
+    Ok(if c.differs() { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn print_comparison(c: &crosscheck_split::Comparison) {
+    let (s, b) = (&c.split, &c.baseline);
+    println!("{} on {} units, {:?}, S = {}", c.tool, c.units, c.strategy, c.size);
+    println!("                      split   unsplit");
+    println!("findings         {:>10} {:>9}", s.findings, b.findings);
+    println!("partitions       {:>10} {:>9}   ({} failed)", s.partitions, b.partitions, s.failed_partitions);
+    println!("replication      {:>9.2}x {:>8.2}x", s.replication, b.replication);
+    println!("best latency (s) {:>10.1} {:>9.1}", s.best_latency_seconds, b.best_latency_seconds);
+    println!("total time (s)   {:>10.1} {:>9.1}", s.total_seconds, b.total_seconds);
+    println!("dependencies (s) {:>10.2}", s.dependency_seconds);
+    println!(
+        "peak RSS (MiB)   {:>10} {:>9}   ({:.0}% of unsplit)",
+        s.peak_rss_kib / 1024,
+        b.peak_rss_kib / 1024,
+        100.0 * c.rss_ratio
+    );
+    println!("lost: {} ({:.1}%), extra: {}", c.lost.len(), c.lost_pct, c.extra.len());
+    for f in c.lost.iter().take(10) {
+        println!("  lost  {}:{}: [{}] {}", f.file, f.line, f.rule, f.message);
+    }
+    for f in c.extra.iter().take(10) {
+        println!("  extra {}:{}: [{}] {}", f.file, f.line, f.rule, f.message);
+    }
+}
