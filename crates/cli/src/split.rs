@@ -136,7 +136,6 @@ fn plan(a: &PlanArgs) -> Result<i32> {
     }
     let tool = tool_of(a.tool);
     let (analyzer, _) = analyzer(tool)?;
-    eprintln!("crosscheck: planning {} for {} ...", a.input.display(), analyzer.name());
     let p = make_plan(tool, analyzer.as_ref(), &a.input, strategy, a.size).map_err(|e| user(e.to_string()))?;
     write_json(&a.out, &p)?;
     let summary = serde_json::json!({
@@ -213,13 +212,19 @@ fn run(a: &RunArgs) -> Result<i32> {
     let limits = Limits { timeout_seconds: timeout.as_secs_f64(), memory_mib: Some(a.memory) };
     let r = execute(&plan, a.jobs, limits)?;
     write_json(&a.out, &r)?;
-    let summary = serde_json::json!({
-        "run": a.out, "partitions": r.partitions.len(), "failed": r.failed(), "findings": r.findings().len(),
-        "best_latency_seconds": r.best_latency(), "total_seconds": r.total_time(), "wall_seconds": r.wall_seconds,
-        "peak_rss_kib": r.peak_rss_kib(), "tool_version": r.tool_version,
-    });
+    let summary = RunSummary {
+        run: &a.out,
+        partitions: r.partitions.len(),
+        failed: r.failed(),
+        findings: r.findings().len(),
+        best_latency_seconds: r.best_latency(),
+        total_seconds: r.total_time(),
+        wall_seconds: r.wall_seconds,
+        peak_rss_kib: r.peak_rss_kib(),
+        tool_version: &r.tool_version,
+    };
     if a.json {
-        println!("{summary}");
+        println!("{}", serde_json::to_string(&summary).map_err(|e| user(e.to_string()))?);
     } else {
         println!(
             "{} partitions ({} failed), {} distinct findings; slowest partition {:.1} s, total {:.1} s, wall {:.1} s; peak RSS {} MiB; written to {}",
@@ -234,6 +239,20 @@ fn run(a: &RunArgs) -> Result<i32> {
         );
     }
     Ok(if r.failed() > 0 { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+/// What `split run --json` prints.
+#[derive(serde::Serialize)]
+struct RunSummary<'a> {
+    run: &'a Path,
+    partitions: usize,
+    failed: usize,
+    findings: usize,
+    best_latency_seconds: f64,
+    total_seconds: f64,
+    wall_seconds: f64,
+    peak_rss_kib: u64,
+    tool_version: &'a str,
 }
 
 fn baseline(a: &CompareArgs, split: &Run) -> Result<Run> {

@@ -3,8 +3,9 @@
 //! from Python's own syntax tree by `py/imports.py`, run with the analyzer's interpreter).
 //!
 //! Python's `ast` module was chosen over a Rust parser crate: it is the grammar of the Python
-//! that runs the analyzer, it costs no build time, and it parses pygments' 343 files in well
-//! under a second (see the crate's README section for the figures).
+//! that runs the analyzer (a crate lags new syntax), and it costs no build time. Measured here:
+//! `rustpython-parser` 0.4 adds 62 crates and 34 s to a clean release build and parses
+//! pygments' 343 files in 0.21 s; `ast` walks them in 0.50 s, plus 0.03 s to start Python.
 
 use crate::deps::{source_files, DepError, Workload};
 use std::collections::{BTreeMap, BTreeSet};

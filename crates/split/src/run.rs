@@ -134,6 +134,9 @@ fn run_partition(plan: &Plan, tool: &dyn Analyzer, index: usize, part: &[u32], l
         findings: Vec::new(),
         stderr_tail: String::new(),
     };
+    if !names.iter().any(|u| tool.analyzes(u)) {
+        return out;
+    }
     match execute(&plan.input, &names, tool, limits) {
         Ok(child) => {
             out.wall_seconds = child.wall_seconds;

@@ -46,8 +46,12 @@ impl Analyzer for Cppcheck {
         for d in header_dirs {
             cmd.arg(format!("-I{d}"));
         }
-        cmd.args(units.iter().filter(|u| u.ends_with(".c")));
+        cmd.args(units.iter().filter(|u| self.analyzes(u)));
         cmd
+    }
+
+    fn analyzes(&self, unit: &str) -> bool {
+        unit.ends_with(".c")
     }
 
     fn normal_exit(&self, code: i32) -> bool {

@@ -53,6 +53,11 @@ pub trait Analyzer: Sync {
     fn version(&self) -> Result<String, ToolError>;
     /// The command that analyzes `units` (paths relative to `dir`, which is its working directory).
     fn command(&self, dir: &Path, units: &[&str]) -> Command;
+    /// Whether the tool is given this unit to analyze (a C header is only read through the
+    /// files that include it); a partition with no such unit is not run.
+    fn analyzes(&self, _unit: &str) -> bool {
+        true
+    }
     /// Whether an exit code is a normal end (findings or none) rather than a crash or a usage error.
     fn normal_exit(&self, code: i32) -> bool;
     /// The findings of a normal run, files relative to the run's directory.

@@ -1,0 +1,126 @@
+//! `crosscheck split plan|run|compare` on the split crate's mypy fixture: the JSON contract, the
+//! exit codes, and one clear line for each bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_crosscheck"))
+}
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    bin().args(args).current_dir(cwd).output().unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../split/tests/fixtures/py")
+}
+
+fn mypy_here() -> bool {
+    if crosscheck_engines::transport::find_tool("mypy").is_some() {
+        return true;
+    }
+    assert!(!crosscheck_engines::testing::required("mypy"), "mypy is required but not installed");
+    println!("skipped: mypy is not installed here; install: scripts/install-split-tools.sh");
+    false
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let o = run(args, tmp.path());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: more than one line: {err}");
+    assert!(err.contains(needle), "{args:?}: {err:?} should mention {needle:?}");
+}
+
+#[test]
+fn split_bad_input_gets_one_line_and_exit_2() {
+    let fx = fixture();
+    let fx = fx.to_str().unwrap_or_default();
+    usage_error(
+        &["split", "plan", "--tool", "mypyy", "--strategy", "sizelimiting", "--size", "2", fx, "--out", "p"],
+        "mypyy",
+    );
+    usage_error(
+        &[
+            "split",
+            "plan",
+            "--tool",
+            "bandit",
+            "--strategy",
+            "sizelimiting",
+            "--size",
+            "2",
+            "/nonexistent",
+            "--out",
+            "p",
+        ],
+        "not a directory",
+    );
+    usage_error(
+        &["split", "plan", "--tool", "mypy", "--strategy", "splitmerge", "--size", "2", "--k", "0", fx, "--out", "p"],
+        "--k",
+    );
+    usage_error(&["split", "run", "/nonexistent/plan.json"], "cannot read plan");
+    usage_error(&["split", "compare", "/nonexistent/run.json"], "cannot read run");
+    if !mypy_here() {
+        return;
+    }
+    usage_error(
+        &["split", "plan", "--tool", "mypy", "--strategy", "sizelimiting", "--size", "0", fx, "--out", "p"],
+        "at least 1",
+    );
+    usage_error(
+        &["split", "plan", "--tool", "mypy", "--strategy", "splitmerge", "--size", "2", "--p", "1.5", fx, "--out", "p"],
+        "hub fraction",
+    );
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    std::fs::write(tmp.path().join("bad.json"), "{\"version\": 1").unwrap_or_else(|e| panic!("{e}"));
+    let o = run(&["split", "run", "bad.json"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a plan written by this crosscheck"));
+}
+
+#[test]
+fn split_plan_run_compare_on_the_mypy_fixture() {
+    if !mypy_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let fx = fixture();
+    let fx = fx.to_str().unwrap_or_default();
+    let json = |o: &Output| -> serde_json::Value {
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+    };
+    let o = run(
+        &[
+            "split",
+            "plan",
+            "--tool",
+            "mypy",
+            "--strategy",
+            "sizelimiting",
+            "--size",
+            "2",
+            fx,
+            "--out",
+            "p.json",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!((json(&o)["units"].as_u64(), json(&o)["partitions"].as_u64()), (Some(5), Some(3)));
+    let o = run(&["split", "run", "p.json", "--jobs", "2", "--out", "r.json", "--json"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(json(&o)["findings"].as_u64(), Some(2), "b.py:6 and c.py:6 survive the split");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("split: 3/3"), "progress on stderr");
+    // The two findings of a.py need pkg.base, which sits in another partition: exit 1.
+    let o = run(&["split", "compare", "r.json", "--baseline", "nosplit", "--json"], tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let c = json(&o);
+    assert_eq!(c["lost"].as_array().map(Vec::len), Some(2));
+    assert_eq!(c["baseline"]["findings"].as_u64(), Some(4));
+    assert!(tmp.path().join("r.json.nosplit.json").exists(), "the baseline is kept for the next compare");
+}
