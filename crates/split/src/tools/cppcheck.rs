@@ -22,7 +22,7 @@ impl Cppcheck {
     }
 }
 
-const TEMPLATE: &str = "--template=@@{file}\t{line}\t{id}\t{message}";
+const TEMPLATE: &str = "--template=@@{file}\t{line}\t{id}\t{severity}\t{message}";
 
 impl Analyzer for Cppcheck {
     fn name(&self) -> &'static str {
@@ -62,10 +62,16 @@ impl Analyzer for Cppcheck {
         let mut found = Vec::new();
         for line in out.stderr.lines().chain(out.stdout.lines()) {
             let Some(rest) = line.strip_prefix("@@") else { continue };
-            let mut f = rest.splitn(4, '\t');
-            let (Some(file), Some(num), Some(id), Some(msg)) = (f.next(), f.next(), f.next(), f.next()) else {
+            let mut f = rest.splitn(5, '\t');
+            let (Some(file), Some(num), Some(id), Some(severity), Some(msg)) =
+                (f.next(), f.next(), f.next(), f.next(), f.next())
+            else {
                 return Err(ToolError::Output { tool: "cppcheck", reason: format!("unexpected line {line:?}") });
             };
+            // Notes about the run itself (`toomanyconfigs` on "nofile"), not about the code.
+            if severity == "information" {
+                continue;
+            }
             found.push(Finding {
                 file: relative(file),
                 line: num.parse().unwrap_or(0),
