@@ -73,6 +73,9 @@ pub struct RunArgs {
     /// Address-space limit of one partition's process, in MiB
     #[arg(long, default_value_t = 16384)]
     memory: u64,
+    /// Re-split a partition that timed out or crashed with half the size, up to N rounds
+    #[arg(long, default_value_t = 0)]
+    resplit: u32,
     #[arg(long)]
     json: bool,
 }
@@ -178,6 +181,7 @@ fn progress(total: usize) -> impl Fn(&PartitionRun) + Sync {
     let done = std::sync::atomic::AtomicUsize::new(0);
     move |p: &PartitionRun| {
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let total = if total == 0 { "re-split".to_string() } else { total.to_string() };
         let status = match &p.status {
             crosscheck_split::Status::Ok => "ok".to_string(),
             crosscheck_split::Status::Timeout => "TIMEOUT".to_string(),
@@ -194,13 +198,20 @@ fn progress(total: usize) -> impl Fn(&PartitionRun) + Sync {
     }
 }
 
-fn execute(plan: &Plan, jobs: Option<usize>, limits: Limits) -> Result<Run> {
+fn execute(plan: &Plan, jobs: Option<usize>, limits: Limits, resplit: u32) -> Result<Run> {
+    plan.check().map_err(|e| user(format!("the plan is damaged: {e} (make a new one)")))?;
     let (analyzer, version) = analyzer(plan.tool)?;
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     if jobs == 0 {
         return Err(user("--jobs must be at least 1"));
     }
-    Ok(run_plan(plan, analyzer.as_ref(), version, jobs, limits, &progress(plan.partitions.len())))
+    let mut run = run_plan(plan, analyzer.as_ref(), version, jobs, limits, &progress(plan.partitions.len()));
+    if resplit > 0 && run.failed() > 0 {
+        eprintln!("crosscheck: re-splitting {} failed partition(s) with half the size", run.failed());
+        crosscheck_split::resplit(&mut run, analyzer.as_ref(), resplit, &progress(0))
+            .map_err(|e| user(format!("cannot re-split: {e}")))?;
+    }
+    Ok(run)
 }
 
 fn run(a: &RunArgs) -> Result<i32> {
@@ -210,7 +221,7 @@ fn run(a: &RunArgs) -> Result<i32> {
     }
     let timeout = crate::duration::parse(&a.timeout).map_err(|e| user(format!("--timeout: {e}")))?;
     let limits = Limits { timeout_seconds: timeout.as_secs_f64(), memory_mib: Some(a.memory) };
-    let r = execute(&plan, a.jobs, limits)?;
+    let r = execute(&plan, a.jobs, limits, a.resplit)?;
     write_json(&a.out, &r)?;
     let summary = RunSummary {
         run: &a.out,
@@ -270,7 +281,7 @@ fn baseline(a: &CompareArgs, split: &Run) -> Result<Run> {
         }
     }
     eprintln!("crosscheck: analyzing the whole input as one partition (the baseline) ...");
-    let r = execute(&split.plan.unsplit(), Some(1), split.limits)?;
+    let r = execute(&split.plan.unsplit(), Some(1), split.limits, 0)?;
     write_json(&cached, &r)?;
     Ok(r)
 }

@@ -2,7 +2,7 @@
 //! `crosscheck split plan` as JSON, read back by `crosscheck split run`.
 
 use crate::deps::{source_files, DepError, Workload};
-use crate::graph::GraphError;
+use crate::graph::{DepGraph, GraphError};
 use crate::strategy::{plan, Partition, PlanError, Strategy};
 use crate::tools::{Analyzer, Language, Tool};
 use std::path::{Path, PathBuf};
@@ -26,6 +26,9 @@ pub struct Plan {
     /// Seconds spent computing the partitions from the graph.
     pub planning_seconds: f64,
     pub partitions: Vec<Partition>,
+    /// The dependency edges (unit numbers), kept so that a failed partition can be re-split.
+    #[serde(default)]
+    pub dependencies: Vec<(u32, u32)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +53,34 @@ impl Plan {
     pub fn unsplit(&self) -> Plan {
         let all = (0..self.units.len()).map(crate::graph::index).collect();
         Plan { partitions: vec![all], size: self.units.len(), ..self.clone() }
+    }
+
+    /// Whether every unit number the plan holds names one of its units (a plan is a file a
+    /// person can edit); partitions are sorted and free of repeats.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.units.len();
+        for (i, p) in self.partitions.iter().enumerate() {
+            if p.iter().any(|&u| u as usize >= n) || !p.windows(2).all(|w| w[0] < w[1]) || p.is_empty() {
+                return Err(format!("partition {i} is empty, unsorted or names a unit beyond the {n} units"));
+            }
+        }
+        if self.dependencies.iter().any(|&(a, b)| a as usize >= n || b as usize >= n) {
+            return Err(format!("a dependency names a unit beyond the {n} units"));
+        }
+        Ok(())
+    }
+
+    /// The dependency graph restricted to `partition`'s units, numbered in the same order
+    /// (for a plan that passed [`Plan::check`]).
+    pub fn subgraph(&self, partition: &[u32]) -> Result<DepGraph, GraphError> {
+        let names = partition.iter().map(|&u| self.units[u as usize].clone());
+        let inside = |u: &u32| partition.binary_search(u).is_ok();
+        let edges = self
+            .dependencies
+            .iter()
+            .filter(|(a, b)| inside(a) && inside(b))
+            .map(|&(a, b)| (self.units[a as usize].clone(), self.units[b as usize].clone()));
+        DepGraph::new(names, edges)
     }
 
     /// A partition's units by name.
@@ -83,6 +114,9 @@ pub fn make_plan(
     let dependency_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
     let partitions = plan(&graph, &strategy, size)?;
+    let dependencies = (0..graph.len())
+        .flat_map(|u| graph.deps(crate::graph::index(u)).iter().map(move |&d| (crate::graph::index(u), d)));
+    let dependencies = dependencies.collect();
     Ok(Plan {
         version: PLAN_VERSION,
         tool,
@@ -94,5 +128,6 @@ pub fn make_plan(
         dependency_seconds,
         planning_seconds: started.elapsed().as_secs_f64(),
         partitions,
+        dependencies,
     })
 }

@@ -5,6 +5,7 @@
 //! output the tool's parser cannot read is reported as such, never dropped.
 
 use crate::plan::Plan;
+use crate::strategy::Partition;
 use crate::tools::{Analyzer, Finding, ToolOutput};
 use std::collections::BTreeSet;
 use std::os::unix::process::CommandExt;
@@ -46,6 +47,9 @@ pub struct PartitionRun {
     /// The end of the tool's stderr when it did not end normally.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr_tail: String,
+    /// Seconds spent on the failed partitions this one was re-split from, before it started.
+    #[serde(default)]
+    pub waited_seconds: f64,
 }
 
 /// A plan's run: every partition's outcome, in plan order.
@@ -56,8 +60,12 @@ pub struct Run {
     pub jobs: usize,
     pub limits: Limits,
     pub wall_seconds: f64,
+    /// The plan as run: after a re-split, the partitions that replaced the failed ones.
     pub plan: Plan,
     pub partitions: Vec<PartitionRun>,
+    /// Failed partitions that a re-split replaced (their time counts, their findings do not).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<PartitionRun>,
 }
 
 impl Run {
@@ -67,14 +75,15 @@ impl Run {
         self.partitions.iter().flat_map(|p| p.findings.iter().cloned()).collect()
     }
 
-    /// The best possible latency: the slowest partition, all running at once.
+    /// The best possible latency: the slowest partition, all running at once (a re-split
+    /// partition after the failed ones it replaces).
     pub fn best_latency(&self) -> f64 {
-        self.partitions.iter().map(|p| p.wall_seconds).fold(0.0, f64::max)
+        self.partitions.iter().map(|p| p.wall_seconds + p.waited_seconds).fold(0.0, f64::max)
     }
 
-    /// The cost: every partition's wall time added up.
+    /// The cost: every partition's wall time added up, failed ones that were re-split included.
     pub fn total_time(&self) -> f64 {
-        self.partitions.iter().map(|p| p.wall_seconds).sum()
+        self.partitions.iter().chain(&self.replaced).map(|p| p.wall_seconds).sum()
     }
 
     pub fn peak_rss_kib(&self) -> u64 {
@@ -96,21 +105,7 @@ pub fn run_plan(
     done: &(dyn Fn(&PartitionRun) + Sync),
 ) -> Run {
     let started = Instant::now();
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::with_capacity(plan.partitions.len()));
-    std::thread::scope(|s| {
-        for _ in 0..jobs.clamp(1, plan.partitions.len().max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(part) = plan.partitions.get(i) else { break };
-                let r = run_partition(plan, tool, i, part, limits);
-                done(&r);
-                results.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(r);
-            });
-        }
-    });
-    let mut partitions = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    partitions.sort_by_key(|p| p.index);
+    let partitions = run_all(plan, &plan.partitions, tool, jobs, limits, done);
     Run {
         version: RUN_VERSION,
         tool_version,
@@ -119,7 +114,35 @@ pub fn run_plan(
         wall_seconds: started.elapsed().as_secs_f64(),
         plan: plan.clone(),
         partitions,
+        replaced: Vec::new(),
     }
+}
+
+/// Runs `parts` (units of `plan`), `jobs` at a time; results in the order of `parts`.
+pub(crate) fn run_all(
+    plan: &Plan,
+    parts: &[Partition],
+    tool: &dyn Analyzer,
+    jobs: usize,
+    limits: Limits,
+    done: &(dyn Fn(&PartitionRun) + Sync),
+) -> Vec<PartitionRun> {
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(parts.len()));
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, parts.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(part) = parts.get(i) else { break };
+                let r = run_partition(plan, tool, i, part, limits);
+                done(&r);
+                results.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(r);
+            });
+        }
+    });
+    let mut partitions = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    partitions.sort_by_key(|p| p.index);
+    partitions
 }
 
 fn run_partition(plan: &Plan, tool: &dyn Analyzer, index: usize, part: &[u32], limits: Limits) -> PartitionRun {
@@ -133,6 +156,7 @@ fn run_partition(plan: &Plan, tool: &dyn Analyzer, index: usize, part: &[u32], l
         max_rss_kib: 0,
         findings: Vec::new(),
         stderr_tail: String::new(),
+        waited_seconds: 0.0,
     };
     if !names.iter().any(|u| tool.analyzes(u)) {
         return out;

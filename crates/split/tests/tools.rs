@@ -111,3 +111,27 @@ fn a_partition_that_times_out_or_runs_out_of_memory_is_reported() {
     assert!(matches!(r.partitions[0].status, Status::Crashed { .. }), "{:?}", r.partitions[0]);
     assert_eq!(r.failed(), 1);
 }
+
+#[test]
+fn resplitting_isolates_the_unit_that_crashes_the_tool() {
+    let Some(a) = tool(Tool::Mypy) else { return };
+    // d.py does not parse: mypy ends with exit code 2 on any partition holding it.
+    let mut r = run(Tool::Mypy, a.as_ref(), "py-crash", Strategy::SizeLimiting, 4, LIMITS);
+    assert!(matches!(r.partitions[0].status, Status::Crashed { .. }), "{:?}", r.partitions[0]);
+    crosscheck_split::resplit(&mut r, a.as_ref(), 5, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let parts: Vec<(Vec<&str>, bool)> = r
+        .plan
+        .partitions
+        .iter()
+        .zip(&r.partitions)
+        .map(|(p, run)| (r.plan.names(p), run.status == Status::Ok))
+        .collect();
+    assert_eq!(
+        parts,
+        vec![(vec!["pkg/a.py", "pkg/b.py"], true), (vec!["pkg/c.py"], true), (vec!["pkg/d.py"], false)],
+        "S = 4, then 2, then 1"
+    );
+    assert_eq!(r.replaced.len(), 2);
+    assert_eq!(r.findings().len(), 3, "a, b and c each return a str as an int");
+    assert!(r.best_latency() > r.partitions[2].wall_seconds, "d waited for the partitions it was split from");
+}
