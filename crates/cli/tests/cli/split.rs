@@ -1,16 +1,9 @@
 //! `crosscheck split plan|run|compare` on the split crate's mypy fixture: the JSON contract, the
 //! exit codes, and one clear line for each bad input.
 
+use crate::cli::{check_usage_error as usage_error, run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_crosscheck"))
-}
-
-fn run(args: &[&str], cwd: &Path) -> Output {
-    bin().args(args).current_dir(cwd).output().unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
-}
+use std::process::Output;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../split/tests/fixtures/py")
@@ -23,15 +16,6 @@ fn mypy_here() -> bool {
     assert!(!crosscheck_engines::testing::required("mypy"), "mypy is required but not installed");
     println!("skipped: mypy is not installed here; install: scripts/install-split-tools.sh");
     false
-}
-
-fn usage_error(args: &[&str], needle: &str) {
-    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    let o = run(args, tmp.path());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.trim().lines().count(), 1, "{args:?}: more than one line: {err}");
-    assert!(err.contains(needle), "{args:?}: {err:?} should mention {needle:?}");
 }
 
 #[test]
