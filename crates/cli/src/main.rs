@@ -61,6 +61,10 @@ enum Command {
     #[command(name = "__probe", hide = true)]
     Probe,
     /// The first worker's test cases, one JSON line each (`--tests N`, default 2000)
+    /// Tuples of Datalog unit files as findings: the tool `split run --tool datalog` runs
+    /// (`crosscheck_split::tools::DATALOG_COMMAND`)
+    #[command(name = "__split-datalog", hide = true)]
+    SplitDatalog { files: Vec<PathBuf> },
     #[command(name = "__cases", hide = true)]
     Cases(Box<run::RunArgs>),
 }
@@ -104,6 +108,7 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::Findings { dir, json } => inspect::findings(&dir, json),
         Command::Report(args) => report::report(args),
         Command::Split(cmd) => split::split(cmd),
+        Command::SplitDatalog { files } => split::datalog_eval(&files),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

@@ -24,6 +24,8 @@ pub enum ToolArg {
     Mypy,
     Bandit,
     Cppcheck,
+    /// A Datalog program (INPUT is a .dl file), split by relation, run by the reference evaluator
+    Datalog,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -105,11 +107,17 @@ fn tool_of(arg: ToolArg) -> crosscheck_split::Tool {
         ToolArg::Mypy => crosscheck_split::Tool::Mypy,
         ToolArg::Bandit => crosscheck_split::Tool::Bandit,
         ToolArg::Cppcheck => crosscheck_split::Tool::Cppcheck,
+        ToolArg::Datalog => crosscheck_split::Tool::Datalog,
     }
 }
 
 /// The analyzer and its version, found as engines' tools are (project virtualenv, then PATH).
 fn analyzer(tool: crosscheck_split::Tool) -> Result<(Box<dyn Analyzer>, String)> {
+    if tool == crosscheck_split::Tool::Datalog {
+        let me = std::env::current_exe().map_err(|e| user(format!("cannot find the crosscheck binary: {e}")))?;
+        let version = format!("crosscheck {} reference evaluator", env!("CARGO_PKG_VERSION"));
+        return Ok((tool.analyzer(&me), version));
+    }
     let name = tool.command_name();
     let hint = "install it with scripts/install-split-tools.sh, or set CROSSCHECK_VENV to a virtualenv that has it";
     let bin =
@@ -134,15 +142,22 @@ fn plan(a: &PlanArgs) -> Result<i32> {
         StrategyArg::Sizelimiting => Strategy::SizeLimiting,
         StrategyArg::Splitmerge => Strategy::SplitMerge { k: parse_radius(&a.k)?, p: a.p },
     };
-    if !a.input.is_dir() {
-        return Err(user(format!("{} is not a directory (give the root of the sources to split)", a.input.display())));
-    }
     let tool = tool_of(a.tool);
-    let (analyzer, _) = analyzer(tool)?;
-    let p = make_plan(tool, analyzer.as_ref(), &a.input, strategy, a.size).map_err(|e| user(e.to_string()))?;
+    let p = if tool == crosscheck_split::Tool::Datalog {
+        datalog_plan(a, strategy)?
+    } else {
+        if !a.input.is_dir() {
+            return Err(user(format!(
+                "{} is not a directory (give the root of the sources to split)",
+                a.input.display()
+            )));
+        }
+        let (analyzer, _) = analyzer(tool)?;
+        make_plan(tool, analyzer.as_ref(), &a.input, strategy, a.size).map_err(|e| user(e.to_string()))?
+    };
     write_json(&a.out, &p)?;
     let summary = serde_json::json!({
-        "plan": a.out, "tool": analyzer.name(), "units": p.units.len(), "edges": p.edges,
+        "plan": a.out, "tool": tool.command_name(), "units": p.units.len(), "edges": p.edges,
         "partitions": p.partitions.len(), "replication": p.replication(),
         "largest": p.partitions.iter().map(Vec::len).max().unwrap_or(0),
         "dependency_seconds": p.dependency_seconds, "planning_seconds": p.planning_seconds,
@@ -160,6 +175,47 @@ fn plan(a: &PlanArgs) -> Result<i32> {
             p.replication(),
             a.out.display()
         );
+    }
+    Ok(EXIT_OK)
+}
+
+/// A Datalog program as one unit file per relation (`crosscheck_datalog::split::unit_files`),
+/// written beside the plan in `PLAN.units/`, the plan's input directory.
+fn datalog_plan(a: &PlanArgs, strategy: Strategy) -> Result<Plan> {
+    let started = std::time::Instant::now();
+    let program =
+        crosscheck_datalog::parse::parse_file(&a.input).map_err(|e| user(format!("{}: {e}", a.input.display())))?;
+    let dir = PathBuf::from(format!("{}.units", a.out.display()));
+    let io = |e: std::io::Error| user(format!("cannot write {}: {e}", dir.display()));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(io)?;
+    }
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    let files = crosscheck_datalog::split::unit_files(&program);
+    for (name, text) in &files {
+        std::fs::write(dir.join(name), text).map_err(io)?;
+    }
+    let (_, edges) = crosscheck_datalog::split::dependencies(&program);
+    let workload = crosscheck_split::Workload {
+        units: files.into_iter().map(|(name, _)| name).collect(),
+        edges: edges.into_iter().map(|(h, b)| (format!("{h}.dl"), format!("{b}.dl"))).collect(),
+    };
+    crosscheck_split::make_plan_from(crosscheck_split::Tool::Datalog, &dir, workload, started, strategy, a.size)
+        .map_err(|e| user(e.to_string()))
+}
+
+/// `crosscheck __split-datalog FILES`: the tuples of the union of Datalog unit files, one
+/// finding per line (the partition runner reads them as any tool's findings).
+pub fn datalog_eval(files: &[PathBuf]) -> Result<i32> {
+    let mut texts = Vec::with_capacity(files.len());
+    for f in files {
+        texts.push(std::fs::read_to_string(f).map_err(|e| user(format!("cannot read {}: {e}", f.display())))?);
+    }
+    let limits = crosscheck_datalog::eval::Limits::default();
+    let tuples = crosscheck_datalog::split::evaluate_files(&texts, limits).map_err(user)?;
+    for (rel, fact) in tuples {
+        let f = crosscheck_split::Finding { file: format!("{rel}.dl"), line: 0, rule: rel, message: fact };
+        println!("{}", serde_json::to_string(&f).map_err(|e| user(e.to_string()))?);
     }
     Ok(EXIT_OK)
 }

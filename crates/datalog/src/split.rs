@@ -67,6 +67,50 @@ pub fn split_loss(p: &Program, partitions: &[BTreeSet<String>], limits: Limits) 
     Ok(SplitLoss { tuples: all.len(), lost: all.difference(&merged).count(), extra: merged.difference(&all).count() })
 }
 
+/// The program as one Soufflé file per relation, named `<relation>.dl`: the relation's facts and
+/// rules, with the declarations of every relation they read, so that any set of these files
+/// parses once repeated declarations are dropped (see [`evaluate_files`]). A relation whose file
+/// is absent is then empty: its readers lose tuples (or, through negation, gain some).
+pub fn unit_files(p: &Program) -> Vec<(String, String)> {
+    let (units, edges) = dependencies(p);
+    units
+        .iter()
+        .map(|rel| {
+            let mut needed: BTreeSet<&str> = edges.iter().filter(|(h, _)| h == rel).map(|(_, b)| b.as_str()).collect();
+            needed.insert(rel);
+            let piece = Program {
+                decls: p.decls.iter().filter(|d| needed.contains(d.name.as_str())).cloned().collect(),
+                facts: Arc::new(p.facts.iter().filter(|f| &f.rel == rel).cloned().collect()),
+                rules: p.rules.iter().filter(|r| &r.head.rel == rel).cloned().collect(),
+                outputs: Vec::new(),
+                seed_rels: BTreeSet::new(),
+            };
+            let outputs: Vec<String> = p.outputs.iter().filter(|o| *o == rel).cloned().collect();
+            (format!("{rel}.dl"), crate::dialects::souffle::print(&piece, &outputs))
+        })
+        .collect()
+}
+
+/// Evaluates the union of unit files (their texts) with the reference evaluator: every tuple
+/// of every relation, as (relation, the tuple as a Soufflé fact).
+pub fn evaluate_files(texts: &[String], limits: Limits) -> Result<Vec<(String, String)>, String> {
+    let mut seen = HashSet::new();
+    let mut joined = String::new();
+    for line in texts.iter().flat_map(|t| t.lines()) {
+        if line.starts_with(".decl") && !seen.insert(line.to_string()) {
+            continue;
+        }
+        joined.push_str(line);
+        joined.push('\n');
+    }
+    let p = crate::parse::parse(&joined)?;
+    let db = evaluate(&p, limits, Strategy::SemiNaive)?;
+    let mut out: Vec<(String, String)> =
+        tuples(&db).into_iter().map(|(rel, t)| (rel.clone(), crate::dialects::souffle::fact_line(&rel, &t))).collect();
+    out.sort();
+    Ok(out)
+}
+
 fn tuples(db: &Db) -> HashSet<(String, Tuple)> {
     db.iter().flat_map(|(rel, set)| set.iter().map(move |t| (rel.clone(), t.clone()))).collect()
 }
@@ -92,6 +136,21 @@ mod tests {
         assert_eq!(units, vec!["e", "far", "solo", "tc"]);
         let edges: Vec<String> = edges.iter().map(|(a, b)| format!("{a}->{b}")).collect();
         assert_eq!(edges, vec!["far->e", "far->tc", "tc->e", "tc->tc"]);
+    }
+
+    #[test]
+    fn unit_files_evaluate_to_the_program_and_a_missing_one_loses_its_readers_tuples() {
+        let p = parse(PROGRAM).unwrap();
+        let files = unit_files(&p);
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, vec!["e.dl", "far.dl", "solo.dl", "tc.dl"]);
+        let texts: Vec<String> = files.iter().map(|(_, t)| t.clone()).collect();
+        let all = evaluate_files(&texts, Limits::default()).unwrap();
+        assert_eq!(all.len(), 12);
+        assert!(all.contains(&("far".to_string(), "far(2).".to_string())), "{all:?}");
+        // Without tc.dl, far reads an empty tc: far's two tuples and tc's six are gone.
+        let no_tc: Vec<String> = files.iter().filter(|(n, _)| n != "tc.dl").map(|(_, t)| t.clone()).collect();
+        assert_eq!(evaluate_files(&no_tc, Limits::default()).unwrap().len(), 4);
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod tools;
 pub use compare::{compare, Comparison};
 pub use deps::{DepError, Workload};
 pub use graph::{DepGraph, GraphError, Radius};
-pub use plan::{make_plan, Plan, SplitError};
+pub use plan::{make_plan, make_plan_from, Plan, SplitError};
 pub use resplit::{resplit, ResplitError};
 pub use run::{run_plan, Limits, PartitionRun, Run, Status};
 pub use strategy::{plan, Partition, PlanError, Strategy};

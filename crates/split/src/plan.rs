@@ -39,6 +39,8 @@ pub enum SplitError {
     Graph(#[from] GraphError),
     #[error(transparent)]
     Plan(#[from] PlanError),
+    #[error("{0} has no dependency extractor here: its caller supplies the workload")]
+    NoExtractor(&'static str),
 }
 
 impl Plan {
@@ -98,18 +100,35 @@ pub fn make_plan(
     strategy: Strategy,
     size: usize,
 ) -> Result<Plan, SplitError> {
-    let input = std::fs::canonicalize(input)
-        .map_err(|e| DepError::Read { path: input.to_path_buf(), reason: e.to_string() })?;
     let started = Instant::now();
+    let exts: &[&str] = match analyzer.language() {
+        Language::Python => &["py"],
+        Language::C => &["c", "h"],
+        Language::Given => return Err(SplitError::NoExtractor(analyzer.name())),
+    };
     let workload = match (strategy, analyzer.language()) {
-        (Strategy::SizeLimiting, Language::Python) => Workload { units: source_files(&input, &["py"])?, edges: vec![] },
-        (Strategy::SizeLimiting, Language::C) => Workload { units: source_files(&input, &["c", "h"])?, edges: vec![] },
+        (Strategy::SizeLimiting, _) => Workload { units: source_files(input, exts)?, edges: vec![] },
         (Strategy::SplitMerge { .. }, Language::Python) => {
             let python = analyzer.python().unwrap_or_else(|| PathBuf::from("python3"));
-            crate::python::workload(&input, &python)?
+            crate::python::workload(input, &python)?
         }
-        (Strategy::SplitMerge { .. }, Language::C) => crate::c::workload(&input)?,
+        (Strategy::SplitMerge { .. }, _) => crate::c::workload(input)?,
     };
+    make_plan_from(tool, input, workload, started, strategy, size)
+}
+
+/// A plan over a workload the caller extracted (units are files under `input`); `started` is
+/// when its dependency analysis began.
+pub fn make_plan_from(
+    tool: Tool,
+    input: &Path,
+    workload: Workload,
+    started: Instant,
+    strategy: Strategy,
+    size: usize,
+) -> Result<Plan, SplitError> {
+    let input = std::fs::canonicalize(input)
+        .map_err(|e| DepError::Read { path: input.to_path_buf(), reason: e.to_string() })?;
     let graph = workload.graph()?;
     let dependency_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();

@@ -3,10 +3,12 @@
 
 mod bandit;
 mod cppcheck;
+mod jsonlines;
 mod mypy;
 
 pub use bandit::Bandit;
 pub use cppcheck::Cppcheck;
+pub use jsonlines::{JsonLines, DATALOG_COMMAND};
 pub use mypy::Mypy;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +30,8 @@ pub struct Finding {
 pub enum Language {
     Python,
     C,
+    /// Units and dependencies come from the caller ([`crate::plan::make_plan_from`]).
+    Given,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -101,6 +105,8 @@ pub enum Tool {
     Mypy,
     Bandit,
     Cppcheck,
+    /// A Datalog program split by relation, evaluated by the binary's reference evaluator.
+    Datalog,
 }
 
 impl Tool {
@@ -110,15 +116,17 @@ impl Tool {
             Tool::Mypy => "mypy",
             Tool::Bandit => "bandit",
             Tool::Cppcheck => "cppcheck",
+            Tool::Datalog => "crosscheck",
         }
     }
 
-    /// The analyzer whose executable is `bin`.
+    /// The analyzer whose executable is `bin` (for `Datalog`, the crosscheck binary).
     pub fn analyzer(self, bin: &Path) -> Box<dyn Analyzer> {
         match self {
             Tool::Mypy => Box::new(Mypy::new(bin)),
             Tool::Bandit => Box::new(Bandit::new(bin)),
             Tool::Cppcheck => Box::new(Cppcheck::new(bin)),
+            Tool::Datalog => Box::new(JsonLines::new("datalog", bin, &[DATALOG_COMMAND], "reference evaluator")),
         }
     }
 }
