@@ -65,6 +65,10 @@ enum Command {
     /// (`crosscheck_split::tools::DATALOG_COMMAND`)
     #[command(name = "__split-datalog", hide = true)]
     SplitDatalog { files: Vec<PathBuf> },
+    /// The verdict of SMT-LIB unit files as a finding: the tool `split run --tool smt` runs
+    /// (`crosscheck_split::tools::SMT_COMMAND`)
+    #[command(name = "__split-smt", hide = true)]
+    SplitSmt { files: Vec<PathBuf> },
     #[command(name = "__cases", hide = true)]
     Cases(Box<run::RunArgs>),
 }
@@ -109,6 +113,7 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::Report(args) => report::report(args),
         Command::Split(cmd) => split::split(cmd),
         Command::SplitDatalog { files } => split::datalog_eval(&files),
+        Command::SplitSmt { files } => split::smt_solve(&files),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

@@ -26,6 +26,8 @@ pub enum ToolArg {
     Cppcheck,
     /// A Datalog program (INPUT is a .dl file), split by relation, run by the reference evaluator
     Datalog,
+    /// An SMT-LIB script (INPUT is a .smt2 file), split by assertion, solved by z3
+    Smt,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -108,14 +110,19 @@ fn tool_of(arg: ToolArg) -> crosscheck_split::Tool {
         ToolArg::Bandit => crosscheck_split::Tool::Bandit,
         ToolArg::Cppcheck => crosscheck_split::Tool::Cppcheck,
         ToolArg::Datalog => crosscheck_split::Tool::Datalog,
+        ToolArg::Smt => crosscheck_split::Tool::Smt,
     }
 }
 
 /// The analyzer and its version, found as engines' tools are (project virtualenv, then PATH).
 fn analyzer(tool: crosscheck_split::Tool) -> Result<(Box<dyn Analyzer>, String)> {
-    if tool == crosscheck_split::Tool::Datalog {
+    if matches!(tool, crosscheck_split::Tool::Datalog | crosscheck_split::Tool::Smt) {
         let me = std::env::current_exe().map_err(|e| user(format!("cannot find the crosscheck binary: {e}")))?;
-        let version = format!("crosscheck {} reference evaluator", env!("CARGO_PKG_VERSION"));
+        let version = if tool == crosscheck_split::Tool::Smt {
+            solver_version(&z3()?)
+        } else {
+            format!("crosscheck {} reference evaluator", env!("CARGO_PKG_VERSION"))
+        };
         return Ok((tool.analyzer(&me), version));
     }
     let name = tool.command_name();
@@ -145,6 +152,8 @@ fn plan(a: &PlanArgs) -> Result<i32> {
     let tool = tool_of(a.tool);
     let p = if tool == crosscheck_split::Tool::Datalog {
         datalog_plan(a, strategy)?
+    } else if tool == crosscheck_split::Tool::Smt {
+        smt_plan(a, strategy)?
     } else {
         if !a.input.is_dir() {
             return Err(user(format!(
@@ -185,37 +194,109 @@ fn datalog_plan(a: &PlanArgs, strategy: Strategy) -> Result<Plan> {
     let started = std::time::Instant::now();
     let program =
         crosscheck_datalog::parse::parse_file(&a.input).map_err(|e| user(format!("{}: {e}", a.input.display())))?;
+    let files = crosscheck_datalog::split::unit_files(&program);
+    let (_, edges) = crosscheck_datalog::split::dependencies(&program);
+    let edges = edges.into_iter().map(|(h, b)| (format!("{h}.dl"), format!("{b}.dl"))).collect();
+    unit_plan(a, crosscheck_split::Tool::Datalog, files, edges, started, strategy)
+}
+
+/// An SMT-LIB script as one unit file per assertion (`crosscheck_smt::split::unit_files`).
+fn smt_plan(a: &PlanArgs, strategy: Strategy) -> Result<Plan> {
+    let started = std::time::Instant::now();
+    let src = std::fs::read_to_string(&a.input).map_err(|e| user(format!("cannot read {}: {e}", a.input.display())))?;
+    let (files, edges) =
+        crosscheck_smt::split::unit_files(&src).map_err(|e| user(format!("{}: {e}", a.input.display())))?;
+    if files.is_empty() {
+        return Err(user(format!("{} has no assertion to split", a.input.display())));
+    }
+    unit_plan(a, crosscheck_split::Tool::Smt, files, edges, started, strategy)
+}
+
+/// Writes a leg's unit files to `PLAN.units/` and plans over them.
+fn unit_plan(
+    a: &PlanArgs,
+    tool: crosscheck_split::Tool,
+    files: Vec<(String, String)>,
+    edges: Vec<(String, String)>,
+    started: std::time::Instant,
+    strategy: Strategy,
+) -> Result<Plan> {
     let dir = PathBuf::from(format!("{}.units", a.out.display()));
     let io = |e: std::io::Error| user(format!("cannot write {}: {e}", dir.display()));
     if dir.exists() {
         std::fs::remove_dir_all(&dir).map_err(io)?;
     }
     std::fs::create_dir_all(&dir).map_err(io)?;
-    let files = crosscheck_datalog::split::unit_files(&program);
     for (name, text) in &files {
         std::fs::write(dir.join(name), text).map_err(io)?;
     }
-    let (_, edges) = crosscheck_datalog::split::dependencies(&program);
-    let workload = crosscheck_split::Workload {
-        units: files.into_iter().map(|(name, _)| name).collect(),
-        edges: edges.into_iter().map(|(h, b)| (format!("{h}.dl"), format!("{b}.dl"))).collect(),
-    };
-    crosscheck_split::make_plan_from(crosscheck_split::Tool::Datalog, &dir, workload, started, strategy, a.size)
-        .map_err(|e| user(e.to_string()))
+    let workload = crosscheck_split::Workload { units: files.into_iter().map(|(name, _)| name).collect(), edges };
+    crosscheck_split::make_plan_from(tool, &dir, workload, started, strategy, a.size).map_err(|e| user(e.to_string()))
+}
+
+fn read_texts(files: &[PathBuf]) -> Result<Vec<String>> {
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).map_err(|e| user(format!("cannot read {}: {e}", f.display()))))
+        .collect()
+}
+
+fn print_finding(f: &crosscheck_split::Finding) -> Result<()> {
+    println!("{}", serde_json::to_string(f).map_err(|e| user(e.to_string()))?);
+    Ok(())
+}
+
+fn z3() -> Result<PathBuf> {
+    crosscheck_engines::transport::find_tool("z3")
+        .ok_or_else(|| user("z3 not found: install it with scripts/install-smt-solvers.sh"))
+}
+
+fn solver_version(z3: &Path) -> String {
+    std::process::Command::new(z3)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+/// `crosscheck __split-smt FILES`: z3 on the union of SMT-LIB unit files; an `unsat` verdict is
+/// the one finding (`sat` none; `unknown` or an error ends with exit 2, a failed partition).
+/// z3 runs in this process's group, so the partition's deadline reaches it.
+pub fn smt_solve(files: &[PathBuf]) -> Result<i32> {
+    use std::io::Write;
+    let script = crosscheck_smt::split::joined(&read_texts(files)?);
+    let mut child = std::process::Command::new(z3()?)
+        .arg("-in")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| user(format!("cannot start z3: {e}")))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(script.as_bytes()).map_err(|e| user(format!("z3: {e}")))?;
+    }
+    let out = child.wait_with_output().map_err(|e| user(format!("z3: {e}")))?;
+    let verdict = String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or("").trim().to_string();
+    match verdict.as_str() {
+        "unsat" => print_finding(&crosscheck_split::Finding {
+            file: "script".into(),
+            line: 0,
+            rule: "unsat".into(),
+            message: "the assertions are unsatisfiable".into(),
+        })?,
+        "sat" => {}
+        other => return Err(user(format!("z3 answered {other:?}"))),
+    }
+    Ok(EXIT_OK)
 }
 
 /// `crosscheck __split-datalog FILES`: the tuples of the union of Datalog unit files, one
 /// finding per line (the partition runner reads them as any tool's findings).
 pub fn datalog_eval(files: &[PathBuf]) -> Result<i32> {
-    let mut texts = Vec::with_capacity(files.len());
-    for f in files {
-        texts.push(std::fs::read_to_string(f).map_err(|e| user(format!("cannot read {}: {e}", f.display())))?);
-    }
+    let texts = read_texts(files)?;
     let limits = crosscheck_datalog::eval::Limits::default();
     let tuples = crosscheck_datalog::split::evaluate_files(&texts, limits).map_err(user)?;
     for (rel, fact) in tuples {
-        let f = crosscheck_split::Finding { file: format!("{rel}.dl"), line: 0, rule: rel, message: fact };
-        println!("{}", serde_json::to_string(&f).map_err(|e| user(e.to_string()))?);
+        print_finding(&crosscheck_split::Finding { file: format!("{rel}.dl"), line: 0, rule: rel, message: fact })?;
     }
     Ok(EXIT_OK)
 }

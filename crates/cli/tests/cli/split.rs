@@ -142,3 +142,37 @@ fn split_datalog_by_relation_keeps_closures_whole() {
     let (code, c) = lost(&["2", "--strategy", "sizelimiting"]);
     assert_eq!((code, c["lost"].as_array().map(Vec::len)), (Some(1), Some(8)));
 }
+
+#[test]
+fn split_smt_by_shared_symbols_keeps_the_verdict() {
+    if crosscheck_engines::transport::find_tool("z3").is_none() {
+        assert!(!crosscheck_engines::testing::required("z3"), "z3 is required but not installed");
+        println!("skipped: z3 is not installed here; install: scripts/install-smt-solvers.sh");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    // Two components: {x > 0, x < y} is satisfiable, {a > b, b > a} is not.
+    std::fs::write(
+        tmp.path().join("f.smt2"),
+        "(set-logic QF_LIA)\n(declare-const x Int)\n(declare-const y Int)\n(declare-const a Int)\n(declare-const b Int)\n\
+         (assert (> x 0))\n(assert (< x y))\n(assert (> a b))\n(assert (> b a))\n(check-sat)\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let compare = |strategy: &[&str]| -> (Option<i32>, usize) {
+        let mut plan = vec!["split", "plan", "--tool", "smt"];
+        plan.extend_from_slice(strategy);
+        plan.extend_from_slice(&["f.smt2", "--out", "p.json"]);
+        let o = run(&plan, tmp.path());
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = run(&["split", "run", "p.json", "--out", "r.json"], tmp.path());
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = run(&["split", "compare", "r.json", "--json"], tmp.path());
+        let c: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c["baseline"]["findings"].as_u64(), Some(1), "the whole script is unsat");
+        (o.status.code(), c["lost"].as_array().map_or(0, Vec::len))
+    };
+    // Components kept whole: the unsat one is found in its partition.
+    assert_eq!(compare(&["--strategy", "splitmerge", "--k", "inf", "--size", "2"]), (Some(0), 0));
+    // {x > 0, x < y, a > b} and {b > a}: both satisfiable, the unsat verdict is lost.
+    assert_eq!(compare(&["--strategy", "sizelimiting", "--size", "3"]), (Some(1), 1));
+}

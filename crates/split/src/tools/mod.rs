@@ -8,7 +8,7 @@ mod mypy;
 
 pub use bandit::Bandit;
 pub use cppcheck::Cppcheck;
-pub use jsonlines::{JsonLines, DATALOG_COMMAND};
+pub use jsonlines::{JsonLines, DATALOG_COMMAND, SMT_COMMAND};
 pub use mypy::Mypy;
 
 use std::path::{Path, PathBuf};
@@ -107,6 +107,8 @@ pub enum Tool {
     Cppcheck,
     /// A Datalog program split by relation, evaluated by the binary's reference evaluator.
     Datalog,
+    /// An SMT-LIB script split by assertion, solved by the binary through z3.
+    Smt,
 }
 
 impl Tool {
@@ -116,17 +118,18 @@ impl Tool {
             Tool::Mypy => "mypy",
             Tool::Bandit => "bandit",
             Tool::Cppcheck => "cppcheck",
-            Tool::Datalog => "crosscheck",
+            Tool::Datalog | Tool::Smt => "crosscheck",
         }
     }
 
-    /// The analyzer whose executable is `bin` (for `Datalog`, the crosscheck binary).
+    /// The analyzer whose executable is `bin` (for `Datalog` and `Smt`, the crosscheck binary).
     pub fn analyzer(self, bin: &Path) -> Box<dyn Analyzer> {
         match self {
             Tool::Mypy => Box::new(Mypy::new(bin)),
             Tool::Bandit => Box::new(Bandit::new(bin)),
             Tool::Cppcheck => Box::new(Cppcheck::new(bin)),
             Tool::Datalog => Box::new(JsonLines::new("datalog", bin, &[DATALOG_COMMAND], "reference evaluator")),
+            Tool::Smt => Box::new(JsonLines::new("smt", bin, &[SMT_COMMAND], "z3")),
         }
     }
 }
