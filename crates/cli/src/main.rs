@@ -69,6 +69,10 @@ enum Command {
     /// (`crosscheck_split::tools::SMT_COMMAND`)
     #[command(name = "__split-smt", hide = true)]
     SplitSmt { files: Vec<PathBuf> },
+    /// Query rows and errors of SQL unit files as findings: the tool `split run --tool sql` runs
+    /// (`crosscheck_split::tools::SQL_COMMAND`)
+    #[command(name = "__split-sql", hide = true)]
+    SplitSql { files: Vec<PathBuf> },
     #[command(name = "__cases", hide = true)]
     Cases(Box<run::RunArgs>),
 }
@@ -114,6 +118,7 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::Split(cmd) => split::split(cmd),
         Command::SplitDatalog { files } => split::datalog_eval(&files),
         Command::SplitSmt { files } => split::smt_solve(&files),
+        Command::SplitSql { files } => split::sql_run(&files),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

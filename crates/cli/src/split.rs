@@ -28,6 +28,8 @@ pub enum ToolArg {
     Datalog,
     /// An SMT-LIB script (INPUT is a .smt2 file), split by assertion, solved by z3
     Smt,
+    /// A SQL workload (INPUT is a .sql file), split by statement, run on SQLite
+    Sql,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -111,17 +113,18 @@ fn tool_of(arg: ToolArg) -> crosscheck_split::Tool {
         ToolArg::Cppcheck => crosscheck_split::Tool::Cppcheck,
         ToolArg::Datalog => crosscheck_split::Tool::Datalog,
         ToolArg::Smt => crosscheck_split::Tool::Smt,
+        ToolArg::Sql => crosscheck_split::Tool::Sql,
     }
 }
 
 /// The analyzer and its version, found as engines' tools are (project virtualenv, then PATH).
 fn analyzer(tool: crosscheck_split::Tool) -> Result<(Box<dyn Analyzer>, String)> {
-    if matches!(tool, crosscheck_split::Tool::Datalog | crosscheck_split::Tool::Smt) {
+    if matches!(tool, crosscheck_split::Tool::Datalog | crosscheck_split::Tool::Smt | crosscheck_split::Tool::Sql) {
         let me = std::env::current_exe().map_err(|e| user(format!("cannot find the crosscheck binary: {e}")))?;
-        let version = if tool == crosscheck_split::Tool::Smt {
-            solver_version(&z3()?)
-        } else {
-            format!("crosscheck {} reference evaluator", env!("CARGO_PKG_VERSION"))
+        let version = match tool {
+            crosscheck_split::Tool::Smt => solver_version(&z3()?),
+            crosscheck_split::Tool::Sql => sqlite()?.info().version.clone(),
+            _ => format!("crosscheck {} reference evaluator", env!("CARGO_PKG_VERSION")),
         };
         return Ok((tool.analyzer(&me), version));
     }
@@ -154,6 +157,8 @@ fn plan(a: &PlanArgs) -> Result<i32> {
         datalog_plan(a, strategy)?
     } else if tool == crosscheck_split::Tool::Smt {
         smt_plan(a, strategy)?
+    } else if tool == crosscheck_split::Tool::Sql {
+        sql_plan(a, strategy)?
     } else {
         if !a.input.is_dir() {
             return Err(user(format!(
@@ -210,6 +215,17 @@ fn smt_plan(a: &PlanArgs, strategy: Strategy) -> Result<Plan> {
         return Err(user(format!("{} has no assertion to split", a.input.display())));
     }
     unit_plan(a, crosscheck_split::Tool::Smt, files, edges, started, strategy)
+}
+
+/// A SQL workload as one unit file per statement (`crosscheck_sql::split::unit_files`).
+fn sql_plan(a: &PlanArgs, strategy: Strategy) -> Result<Plan> {
+    let started = std::time::Instant::now();
+    let src = std::fs::read_to_string(&a.input).map_err(|e| user(format!("cannot read {}: {e}", a.input.display())))?;
+    let (files, edges) = crosscheck_sql::split::unit_files(&src);
+    if files.is_empty() {
+        return Err(user(format!("{} has no statement to split", a.input.display())));
+    }
+    unit_plan(a, crosscheck_split::Tool::Sql, files, edges, started, strategy)
 }
 
 /// Writes a leg's unit files to `PLAN.units/` and plans over them.
@@ -297,6 +313,46 @@ pub fn datalog_eval(files: &[PathBuf]) -> Result<i32> {
     let tuples = crosscheck_datalog::split::evaluate_files(&texts, limits).map_err(user)?;
     for (rel, fact) in tuples {
         print_finding(&crosscheck_split::Finding { file: format!("{rel}.dl"), line: 0, rule: rel, message: fact })?;
+    }
+    Ok(EXIT_OK)
+}
+
+fn sqlite() -> Result<Box<dyn crosscheck_core::Engine>> {
+    let spec = crosscheck_core::EngineSpec { name: "sqlite".into(), location: None, label: None };
+    crosscheck_engines::open_engine(&crosscheck_engines::sql::registry(), &spec)
+        .map_err(|e| user(format!("cannot open sqlite: {e}")))
+}
+
+/// `crosscheck __split-sql FILES`: the statements of SQL unit files in order on a fresh SQLite
+/// database; each query's rows (sorted unless ordered) and each error are findings of the
+/// statement's unit.
+pub fn sql_run(files: &[PathBuf]) -> Result<i32> {
+    use crosscheck_core::Outcome;
+    let mut db = sqlite()?;
+    for (f, text) in files.iter().zip(read_texts(files)?) {
+        let unit = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let finding = |rule: &str, message: String| crosscheck_split::Finding {
+            file: unit.clone(),
+            line: 0,
+            rule: rule.into(),
+            message,
+        };
+        match db.run(&text, std::time::Duration::from_secs(60)) {
+            Outcome::Rows(r) if crosscheck_sql::split::is_query(&text) => {
+                let mut rows: Vec<String> = r
+                    .rows
+                    .iter()
+                    .map(|row| row.iter().map(ToString::to_string).collect::<Vec<_>>().join("|"))
+                    .collect();
+                if !r.ordered {
+                    rows.sort();
+                }
+                print_finding(&finding("rows", rows.join("; ")))?;
+            }
+            Outcome::Error { message, .. } => print_finding(&finding("error", message))?,
+            Outcome::Timeout { .. } | Outcome::Crash { .. } => return Err(user(format!("sqlite failed on {unit}"))),
+            _ => {}
+        }
     }
     Ok(EXIT_OK)
 }

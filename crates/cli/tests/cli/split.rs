@@ -176,3 +176,31 @@ fn split_smt_by_shared_symbols_keeps_the_verdict() {
     // {x > 0, x < y, a > b} and {b > a}: both satisfiable, the unsat verdict is lost.
     assert_eq!(compare(&["--strategy", "sizelimiting", "--size", "3"]), (Some(1), 1));
 }
+
+#[test]
+fn split_sql_by_statement_needs_whole_view_closures() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    std::fs::write(
+        tmp.path().join("w.sql"),
+        "CREATE TABLE t(a INT, b TEXT);\nINSERT INTO t VALUES (1, 'x'), (2, 'v'), (3, 'w');\n\
+         CREATE VIEW v AS SELECT a FROM t WHERE b <> 'v';\nCREATE TABLE u(c INT);\nINSERT INTO u VALUES (7);\n\
+         SELECT * FROM v;\nSELECT count(*) FROM u;\nSELECT a, c FROM v, u ORDER BY a;\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let compare = |strategy: &[&str]| -> (Option<i32>, usize, usize) {
+        let mut plan = vec!["split", "plan", "--tool", "sql"];
+        plan.extend_from_slice(strategy);
+        plan.extend_from_slice(&["w.sql", "--out", "p.json"]);
+        assert_eq!(run(&plan, tmp.path()).status.code(), Some(0));
+        assert_eq!(run(&["split", "run", "p.json", "--out", "r.json"], tmp.path()).status.code(), Some(0));
+        let o = run(&["split", "compare", "r.json", "--json"], tmp.path());
+        let c: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c["baseline"]["findings"].as_u64(), Some(3), "three queries answer");
+        let n = |k: &str| c[k].as_array().map_or(0, Vec::len);
+        (o.status.code(), n("lost"), n("extra"))
+    };
+    assert_eq!(compare(&["--strategy", "splitmerge", "--k", "inf", "--size", "6"]), (Some(0), 0, 0));
+    // Chunks of three statements part every query from its view or table: three answers lost,
+    // three "no such table" errors instead.
+    assert_eq!(compare(&["--strategy", "sizelimiting", "--size", "3"]), (Some(1), 3, 3));
+}

@@ -1,7 +1,8 @@
 //! A tool that speaks crosscheck's own finding format: it analyzes the units named on its
 //! command line and prints one JSON [`Finding`] per line on stdout, exit code 0. The binary uses
 //! it to split workloads it evaluates itself (a Datalog program by relation through the
-//! reference evaluator, an SMT-LIB script by assertion through a solver), so that they run in partitions with the same isolation and limits as
+//! reference evaluator, an SMT-LIB script by assertion through a solver, a SQL workload by
+//! statement on SQLite), so that they run in partitions with the same isolation and limits as
 //! any external analyzer.
 
 use super::{Analyzer, Finding, Language, ToolError, ToolOutput};
@@ -12,6 +13,8 @@ use std::process::Command;
 pub const DATALOG_COMMAND: &str = "__split-datalog";
 /// The hidden subcommand of the `crosscheck` binary that solves SMT-LIB unit files.
 pub const SMT_COMMAND: &str = "__split-smt";
+/// The hidden subcommand of the `crosscheck` binary that runs SQL unit files on SQLite.
+pub const SQL_COMMAND: &str = "__split-sql";
 
 pub struct JsonLines {
     name: &'static str,

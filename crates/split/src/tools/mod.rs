@@ -8,7 +8,7 @@ mod mypy;
 
 pub use bandit::Bandit;
 pub use cppcheck::Cppcheck;
-pub use jsonlines::{JsonLines, DATALOG_COMMAND, SMT_COMMAND};
+pub use jsonlines::{JsonLines, DATALOG_COMMAND, SMT_COMMAND, SQL_COMMAND};
 pub use mypy::Mypy;
 
 use std::path::{Path, PathBuf};
@@ -109,6 +109,8 @@ pub enum Tool {
     Datalog,
     /// An SMT-LIB script split by assertion, solved by the binary through z3.
     Smt,
+    /// A SQL workload split by statement, run by the binary on SQLite.
+    Sql,
 }
 
 impl Tool {
@@ -118,11 +120,12 @@ impl Tool {
             Tool::Mypy => "mypy",
             Tool::Bandit => "bandit",
             Tool::Cppcheck => "cppcheck",
-            Tool::Datalog | Tool::Smt => "crosscheck",
+            Tool::Datalog | Tool::Smt | Tool::Sql => "crosscheck",
         }
     }
 
-    /// The analyzer whose executable is `bin` (for `Datalog` and `Smt`, the crosscheck binary).
+    /// The analyzer whose executable is `bin` (for `Datalog`, `Smt` and `Sql`, the crosscheck
+    /// binary).
     pub fn analyzer(self, bin: &Path) -> Box<dyn Analyzer> {
         match self {
             Tool::Mypy => Box::new(Mypy::new(bin)),
@@ -130,6 +133,7 @@ impl Tool {
             Tool::Cppcheck => Box::new(Cppcheck::new(bin)),
             Tool::Datalog => Box::new(JsonLines::new("datalog", bin, &[DATALOG_COMMAND], "reference evaluator")),
             Tool::Smt => Box::new(JsonLines::new("smt", bin, &[SMT_COMMAND], "z3")),
+            Tool::Sql => Box::new(JsonLines::new("sql", bin, &[SQL_COMMAND], "sqlite")),
         }
     }
 }
