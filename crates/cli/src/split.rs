@@ -48,9 +48,10 @@ pub struct PlanArgs {
     /// The most units (files) in one partition
     #[arg(long)]
     size: usize,
-    /// SPLITMERGE: dependency radius, a number of hops or `inf`
-    #[arg(long, default_value = "2")]
-    k: String,
+    /// SPLITMERGE: dependency radius, a number of hops or `inf` (default: 2 for an analyzer;
+    /// inf for datalog, smt and sql, whose partitions must hold whole closures)
+    #[arg(long)]
+    k: Option<String>,
     /// SPLITMERGE: the fraction of highest-degree units replicated when a partition is split
     #[arg(long, default_value_t = 0.1)]
     p: f64,
@@ -150,7 +151,11 @@ fn parse_radius(k: &str) -> Result<Radius> {
 fn plan(a: &PlanArgs) -> Result<i32> {
     let strategy = match a.strategy {
         StrategyArg::Sizelimiting => Strategy::SizeLimiting,
-        StrategyArg::Splitmerge => Strategy::SplitMerge { k: parse_radius(&a.k)?, p: a.p },
+        StrategyArg::Splitmerge => {
+            let whole = matches!(a.tool, ToolArg::Datalog | ToolArg::Smt | ToolArg::Sql);
+            let k = a.k.as_deref().unwrap_or(if whole { "inf" } else { "2" });
+            Strategy::SplitMerge { k: parse_radius(k)?, p: a.p }
+        }
     };
     let tool = tool_of(a.tool);
     let p = if tool == crosscheck_split::Tool::Datalog {
@@ -171,7 +176,7 @@ fn plan(a: &PlanArgs) -> Result<i32> {
     };
     write_json(&a.out, &p)?;
     let summary = serde_json::json!({
-        "plan": a.out, "tool": tool.command_name(), "units": p.units.len(), "edges": p.edges,
+        "plan": a.out, "tool": tool.name(), "units": p.units.len(), "edges": p.edges,
         "partitions": p.partitions.len(), "replication": p.replication(),
         "largest": p.partitions.iter().map(Vec::len).max().unwrap_or(0),
         "dependency_seconds": p.dependency_seconds, "planning_seconds": p.planning_seconds,

@@ -65,7 +65,7 @@ pub fn compare(split: &Run, baseline: &Run) -> Comparison {
     let base = side(baseline, 0.0);
     let lost_pct = if theirs.is_empty() { 0.0 } else { 100.0 * lost.len() as f64 / theirs.len() as f64 };
     Comparison {
-        tool: format!("{:?}", split.plan.tool).to_lowercase(),
+        tool: split.plan.tool.name().to_string(),
         strategy: split.plan.strategy,
         size: split.plan.size,
         units: split.plan.units.len(),

@@ -114,13 +114,23 @@ pub enum Tool {
 }
 
 impl Tool {
-    /// The tool's executable name.
-    pub fn command_name(self) -> &'static str {
+    /// The tool's name, as `--tool` and plans spell it.
+    pub fn name(self) -> &'static str {
         match self {
             Tool::Mypy => "mypy",
             Tool::Bandit => "bandit",
             Tool::Cppcheck => "cppcheck",
+            Tool::Datalog => "datalog",
+            Tool::Smt => "smt",
+            Tool::Sql => "sql",
+        }
+    }
+
+    /// The tool's executable name.
+    pub fn command_name(self) -> &'static str {
+        match self {
             Tool::Datalog | Tool::Smt | Tool::Sql => "crosscheck",
+            other => other.name(),
         }
     }
 
