@@ -11,6 +11,7 @@ mod kinds;
 mod replay;
 mod report;
 mod run;
+mod split;
 
 use clap::{Parser, Subcommand};
 use errors::{Result, EXIT_USAGE};
@@ -48,6 +49,9 @@ enum Command {
     },
     /// One self-contained HTML page of a campaign directory: plots over time, counts, each bug
     Report(report::ReportArgs),
+    /// Input splitting: run an analyzer on bounded partitions in parallel, measure what is lost
+    #[command(subcommand)]
+    Split(split::SplitCommand),
     /// Re-run a finding: exit 1 if it still reproduces, 0 if not
     Replay(replay::ReplayArgs),
     /// Minimize a finding with its own oracle; writes reduced.* beside the original
@@ -57,6 +61,18 @@ enum Command {
     #[command(name = "__probe", hide = true)]
     Probe,
     /// The first worker's test cases, one JSON line each (`--tests N`, default 2000)
+    /// Tuples of Datalog unit files as findings: the tool `split run --tool datalog` runs
+    /// (`crosscheck_split::tools::DATALOG_COMMAND`)
+    #[command(name = "__split-datalog", hide = true)]
+    SplitDatalog { files: Vec<PathBuf> },
+    /// The verdict of SMT-LIB unit files as a finding: the tool `split run --tool smt` runs
+    /// (`crosscheck_split::tools::SMT_COMMAND`)
+    #[command(name = "__split-smt", hide = true)]
+    SplitSmt { files: Vec<PathBuf> },
+    /// Query rows and errors of SQL unit files as findings: the tool `split run --tool sql` runs
+    /// (`crosscheck_split::tools::SQL_COMMAND`)
+    #[command(name = "__split-sql", hide = true)]
+    SplitSql { files: Vec<PathBuf> },
     #[command(name = "__cases", hide = true)]
     Cases(Box<run::RunArgs>),
 }
@@ -104,6 +120,10 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::Engines { json } => inspect::engines(json),
         Command::Findings { dir, json } => inspect::findings(&dir, json),
         Command::Report(args) => report::report(args),
+        Command::Split(cmd) => split::split(cmd),
+        Command::SplitDatalog { files } => split::datalog_eval(&files),
+        Command::SplitSmt { files } => split::smt_solve(&files),
+        Command::SplitSql { files } => split::sql_run(&files),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

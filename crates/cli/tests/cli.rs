@@ -5,5 +5,7 @@
 mod cli;
 #[path = "cli/report.rs"]
 mod report;
+#[path = "cli/split.rs"]
+mod split;
 #[path = "cli/tidy.rs"]
 mod tidy;

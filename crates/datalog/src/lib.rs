@@ -18,6 +18,7 @@ pub mod qf;
 pub mod reference;
 pub mod repro;
 pub mod shrink;
+pub mod split;
 
 use crate::ast::Program;
 use crate::gen::GenConfig;

@@ -11,5 +11,7 @@ mod engines;
 mod mutants;
 #[path = "datalog/parse.rs"]
 mod parse;
+#[path = "datalog/split.rs"]
+mod split;
 #[path = "datalog/transformations.rs"]
 mod transformations;

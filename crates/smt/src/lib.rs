@@ -15,6 +15,7 @@ pub mod seedgen;
 pub mod sexp;
 pub mod shrink;
 pub mod solvers;
+pub mod split;
 pub mod storm;
 pub mod term;
 

@@ -11,3 +11,5 @@ mod model_fallback;
 mod reply_reader;
 #[path = "smt/solvers.rs"]
 mod solvers;
+#[path = "smt/split.rs"]
+mod split;

@@ -32,6 +32,7 @@ pub mod print;
 pub mod reduce;
 pub mod repro;
 pub mod signature;
+pub mod split;
 pub mod typed;
 
 pub use case::{Query, SqlCase};

@@ -8,7 +8,7 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_crosscheck"))
 }
 
-fn run(args: &[&str], cwd: &Path) -> Output {
+pub(crate) fn run(args: &[&str], cwd: &Path) -> Output {
     bin().args(args).current_dir(cwd).output().unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
 }
 
@@ -22,7 +22,7 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A user mistake: exit 2, one line on stderr that names the culprit, no panic.
-fn check_usage_error(args: &[&str], needle: &str) {
+pub(crate) fn check_usage_error(args: &[&str], needle: &str) {
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let o = run(args, tmp.path());
     let err = stderr(&o);
