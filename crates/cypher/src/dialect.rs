@@ -22,7 +22,7 @@ pub enum Cap {
     /// per direction (`MATCH (a)-[r]-(b)` over one loop: 2 rows).
     SelfLoopOnce,
     /// An alias computed from an aggregate (`WITH sum(n.k) AS a WITH a + 1 AS b`) as an
-    /// aggregate's operand (`RETURN sum(b)`) or in an OPTIONAL MATCH's WHERE. Both are valid
+    /// aggregate's operand (`RETURN sum(b)`) or in a MATCH's WHERE (OPTIONAL or not). Both are valid
     /// openCypher, and FalkorDB 4.16.3 and GraphQLite 0.12.0 take them; Kuzu 0.11.3 rejects
     /// them ("Expression c contains nested aggregation"; "Cannot evaluate expression with type
     /// AGGREGATE_FUNCTION"; its bugs, checked in its Python module), and GDsmith's DelayReturn

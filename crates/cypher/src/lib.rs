@@ -202,6 +202,7 @@ impl Generator<Case, CypherOracle> for CypherGen {
             .then(|| mutant(&mut qg, &self.learned.pool, rowwise))
             .flatten();
         let (query, ctx) = mutant.unwrap_or_else(|| (qg.query(), qg.context()));
+        qg.adopt(&ctx);
         let scopes = query::match_scopes(&query, &ctx.envs);
         let split = (oracle == CypherOracle::Partition)
             .then(|| {

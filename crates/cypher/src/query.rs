@@ -87,6 +87,12 @@ impl<'a, R: Rng> QueryGen<'a, R> {
 
     /// Continues after the first `upto` clauses of a query made with `ctx`, whose RETURN became
     /// a WITH defining `ctx.ret_env` (GDsmith's DelayReturn): `n` more clauses, then a RETURN.
+    /// Takes `ctx` as its own: the context of the query (fresh or mutant) that oracles'
+    /// predicates are then drawn for.
+    pub fn adopt(&mut self, ctx: &Context) {
+        self.ctx = ctx.clone();
+    }
+
     pub fn resume(&mut self, ctx: &Context, clauses: Vec<Clause>, n: usize) -> Query {
         self.ctx = ctx.clone();
         self.ctx.envs.push(ctx.ret_env.clone());
@@ -142,8 +148,11 @@ impl<'a, R: Rng> QueryGen<'a, R> {
     }
 
     /// A boolean predicate over the scope of MATCH clause `at` (the partition oracle's p).
+    /// A predicate over `scope` for a MATCH's WHERE (a partition's, a tautology's), kept to
+    /// the variables such a WHERE may read in the run's dialects ([`Cap::AggregatedOperand`]).
     pub fn predicate(&mut self, scope: &[Var]) -> Expr {
-        self.expr(Ty::Bool, 2, scope)
+        let scope = self.plain(scope);
+        self.expr(Ty::Bool, 2, &scope)
     }
 
     fn matching(&mut self, optional: bool) -> Clause {
@@ -152,7 +161,7 @@ impl<'a, R: Rng> QueryGen<'a, R> {
         let mut patterns: Vec<Pattern> = (0..n).map(|_| self.pattern(&mut fresh)).collect();
         self.var_length(&mut patterns, &mut fresh);
         self.env.extend(fresh.iter().cloned());
-        let env = if optional { self.plain(&self.env) } else { self.env.clone() };
+        let env = self.plain(&self.env);
         let p = self.rng.gen_bool(0.5).then(|| self.expr(Ty::Bool, 2, &env));
         let filter = match (trail(&patterns), p) {
             (Some(d), Some(p)) => Some(Expr::And(Box::new(d), Box::new(p))),
