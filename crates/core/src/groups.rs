@@ -21,6 +21,24 @@ impl Ran {
     }
 }
 
+/// The engines that answered with an error, and a differential error finding's key naming
+/// each with its message as `message_key` reads it: `differential:error:LABEL:KEY...`. An
+/// error is its engines' messages alone: how the other engines' answers grouped, or the mode
+/// they were compared in, says nothing of it (keyed by them, one GraphQLite error made three
+/// bugs, and one store's different errors were one).
+pub fn error_key(labels: &[String], answers: &[Ran], message_key: impl Fn(&str) -> String) -> (Vec<String>, String) {
+    let erring: Vec<(&String, String)> = labels
+        .iter()
+        .zip(answers)
+        .filter_map(|(l, r)| match r {
+            Ran::Error(m) => Some((l, message_key(m))),
+            Ran::Rows(_) => None,
+        })
+        .collect();
+    let key = erring.iter().map(|(l, m)| format!(":error:{l}:{m}")).collect::<String>();
+    (erring.into_iter().map(|(l, _)| l.clone()).collect(), format!("differential{key}"))
+}
+
 /// A finding's record of such an oracle: the texts run and each engine's answer, rendered.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Transcript {
@@ -111,6 +129,20 @@ impl Groups {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An error finding names the erring engines and their messages, not how the others grouped.
+    #[test]
+    fn an_error_key_is_the_erring_engines_messages() {
+        let labels: Vec<String> = ["kuzu", "falkordb", "graphqlite"].map(String::from).to_vec();
+        let rows = |n: usize| Ran::Rows(crate::Rows::new(vec!["a".into()], vec![vec![crate::Value::Int(1)]; n]));
+        let err = || Ran::Error("duplicate WITH table name: _varlen_path_1".into());
+        let mask = |m: &str| crate::mask_numbers(m, 60);
+        let agreeing = error_key(&labels, &[rows(1), rows(1), err()], mask);
+        let split = error_key(&labels, &[rows(0), rows(1), err()], mask);
+        assert_eq!(agreeing, split);
+        assert_eq!(agreeing.0, vec!["graphqlite".to_string()]);
+        assert_eq!(agreeing.1, "differential:error:graphqlite:duplicate WITH table name: _varlen_path_#");
+    }
 
     #[test]
     fn a_summary_names_each_group_with_its_first_answer() {

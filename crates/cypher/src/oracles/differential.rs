@@ -85,21 +85,8 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
     let summary = groups.summary(label, |i| answers[i].describe());
     // Only a majority's answer is called expected: the first store is no more right.
     let (expected, actual) = groups.expected_actual(label, |i| render(&answers[i]));
-    // An error is the erring engines' messages alone: how the other engines' answers grouped
-    // (and the comparison mode) says nothing of it, and split one GraphQLite error into three
-    // bugs. Reduction keeps the same engine's same error, not slipping to another engine
-    // rejecting a smaller query.
-    let erring: Vec<(String, String)> = labels
-        .iter()
-        .zip(&answers)
-        .filter_map(|(l, r)| match r {
-            Ran::Error(m) => Some((l.clone(), super::message_key(m))),
-            Ran::Rows(_) => None,
-        })
-        .collect();
     let (engines, key) = if errs {
-        let key = erring.iter().map(|(l, m)| format!(":error:{l}:{m}")).collect::<String>();
-        (erring.into_iter().map(|(l, _)| l).collect(), format!("differential{key}"))
+        crosscheck_core::groups::error_key(&labels, &answers, super::message_key)
     } else {
         let rel = direction(&groups, &answers, label).map(|d| format!(":{d}")).unwrap_or_default();
         (key.clone(), format!("differential:{mode:?}:{}", key.join("|")).to_lowercase() + &rel)

@@ -98,13 +98,17 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions, 
     let (expected, actual) = groups.expected_actual(label, |i| render(&answers[i]));
     let detail =
         Transcript { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
+    let (engines, key) = match errs {
+        true => crosscheck_core::groups::error_key(&labels, &answers, super::message_key),
+        false => (key.clone(), format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()),
+    };
     Check::finding(Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
-        engines: key.clone(),
+        engines,
         summary: format!("stores disagree: {summary}"),
         expected,
         actual,
-        key: format!("differential:{mode:?}:{}", key.join("|")).to_lowercase(),
+        key,
         detail: crosscheck_core::Detail::of(&detail),
     })
 }

@@ -160,11 +160,17 @@ fn mask_literals(message: &str) -> String {
     out
 }
 
+/// A store's message with numbers and quoted literals masked, its first 60 characters: one
+/// message, one key.
+pub fn message_key(message: &str) -> String {
+    crosscheck_core::mask_numbers(&mask_literals(message), 60)
+}
+
 /// An error a store gave for a well-formed query, as a finding of class `error`; the key
 /// keeps the message's first words with numbers and quoted literals masked (one message, one
 /// key).
 pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
-    let key = format!("error:{}", crosscheck_core::mask_numbers(&mask_literals(message), 60));
+    let key = format!("error:{}", message_key(message));
     Check::finding(Evidence {
         class: FindingClass::Error,
         engines: vec![label.to_string()],
