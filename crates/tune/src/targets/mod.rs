@@ -1,0 +1,1 @@
+//! The tools crosscheck tunes, each one file behind [`crate::Target`].
