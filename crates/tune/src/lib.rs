@@ -25,6 +25,7 @@ pub mod recipe;
 pub mod run;
 pub mod search;
 pub mod targets;
+pub mod workloads;
 
 pub use cost::Cost;
 pub use eval::{Evaluation, Evaluator, Finding, ItemResult};

@@ -2,7 +2,7 @@
 //! from `/proc` while it runs (killed past the CPU limit) and from `wait4`'s rusage once reaped,
 //! a wall-clock cap as a backstop for a child that sleeps or waits on I/O.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::thread;
@@ -27,13 +27,18 @@ pub fn wall_cap(cpu: Duration) -> Duration {
     cpu * 3 + Duration::from_secs(2)
 }
 
-/// Runs `cmd` (stdin closed) until it exits, its CPU time passes `cpu_limit` or its wall time
-/// passes [`wall_cap`].
-pub fn run_charged(cmd: &mut Command, cpu_limit: Duration) -> io::Result<Ran> {
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+/// Runs `cmd` with `input` on its stdin until it exits, its CPU time passes `cpu_limit` or its
+/// wall time passes [`wall_cap`].
+pub fn run_charged(cmd: &mut Command, input: &str, cpu_limit: Duration) -> io::Result<Ran> {
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let pid = i32::try_from(child.id()).map_err(|_| io::Error::other("pid out of range"))?;
+    let feed = child.stdin.take().map(|mut s| {
+        let input = input.to_string();
+        // A child that exits without reading its input closes the pipe: that is no error here.
+        thread::spawn(move || drop(s.write_all(input.as_bytes())))
+    });
     let out = child.stdout.take().map(|s| thread::spawn(move || drain(s)));
     let err = child.stderr.take().map(|s| thread::spawn(move || drain(s)));
     let cap = wall_cap(cpu_limit);
@@ -56,6 +61,9 @@ pub fn run_charged(cmd: &mut Command, cpu_limit: Duration) -> io::Result<Ran> {
     };
     // Grandchildren share the group; none may outlive the run.
     kill_group(pid);
+    if let Some(t) = feed {
+        let _ = t.join();
+    }
     let stdout = out.and_then(|t| t.join().ok()).unwrap_or_default();
     let stderr = err.and_then(|t| t.join().ok()).unwrap_or_default();
     let code = if libc::WIFEXITED(status) { Some(libc::WEXITSTATUS(status)) } else { None };
@@ -111,7 +119,7 @@ mod tests {
     fn a_busy_child_is_killed_at_its_cpu_limit_and_charged_for_it() {
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "while :; do :; done"]);
-        let ran = run_charged(&mut cmd, Duration::from_millis(300)).expect("sh runs");
+        let ran = run_charged(&mut cmd, "", Duration::from_millis(300)).expect("sh runs");
         assert!(ran.killed);
         assert!(ran.cpu >= Duration::from_millis(250), "charged {:?}", ran.cpu);
         assert!(ran.cpu < Duration::from_millis(1500), "charged {:?}", ran.cpu);
@@ -120,8 +128,8 @@ mod tests {
     #[test]
     fn a_sleeping_child_costs_no_cpu_and_meets_the_wall_cap() {
         let mut cmd = Command::new("sh");
-        cmd.args(["-c", "echo hi; sleep 0.2"]);
-        let ran = run_charged(&mut cmd, Duration::from_secs(5)).expect("sh runs");
+        cmd.args(["-c", "cat; sleep 0.2"]);
+        let ran = run_charged(&mut cmd, "hi\n", Duration::from_secs(5)).expect("sh runs");
         assert!(!ran.killed);
         assert_eq!(ran.stdout.trim(), "hi");
         assert_eq!(ran.code, Some(0));
