@@ -1,7 +1,9 @@
 //! Generated workloads with known answers where the construction gives one, for the
 //! benchmarks and tests of the tuner: SMT batches (bit-vector factoring, sat for a product of
 //! two primes and unsat for a prime; pigeonhole in linear integer arithmetic, unsat; random
-//! 3-SAT at the threshold ratio 4.26, status unknown).
+//! 3-SAT at the threshold ratio 4.26, status unknown) and ASP/Datalog batches for clingo
+//! (pigeonhole, unsat; 3-colouring of random graphs near the threshold density; transitive
+//! closure of a random graph, a Datalog program with one model).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -44,6 +46,63 @@ pub fn smt_batch(seed: u64, count: usize, size: Size) -> Vec<(String, String)> {
             (format!("q{i:03}-{stem}.smt2"), text)
         })
         .collect()
+}
+
+/// `count` clingo programs as (file name, text), a pure function of `seed`.
+pub fn lp_batch(seed: u64, count: usize, size: Size) -> Vec<(String, String)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let pick =
+        |rng: &mut ChaCha8Rng, tiny: std::ops::RangeInclusive<u32>, hard: std::ops::RangeInclusive<u32>| match size {
+            Size::Tiny => rng.gen_range(tiny),
+            Size::Hard => rng.gen_range(hard),
+        };
+    (0..count)
+        .map(|i| {
+            let (stem, text) = match i % 3 {
+                0 => {
+                    let n = pick(&mut rng, 3..=5, 9..=11);
+                    let text = format!(
+                        "pigeon(1..{p}). hole(1..{n}).\n1 {{ p(I,H) : hole(H) }} 1 :- pigeon(I).\n:- p(I,H), p(J,H), I < J.\n",
+                        p = n + 1
+                    );
+                    (format!("php{n}-unsat"), text)
+                }
+                1 => {
+                    let n = pick(&mut rng, 12..=20, 300..=700);
+                    let mut text = format!("node(0..{}).\ncol(1..3).\n", n - 1);
+                    for (a, b) in random_edges(&mut rng, n, n * 23 / 10) {
+                        let _ = write!(text, "edge({a},{b}). ");
+                    }
+                    text += "\n1 { c(N,C) : col(C) } 1 :- node(N).\n:- edge(A,B), c(A,C), c(B,C).\n";
+                    (format!("colour{n}"), text)
+                }
+                _ => {
+                    let n = pick(&mut rng, 8..=12, 300..=500);
+                    let mut text = String::new();
+                    for (a, b) in random_edges(&mut rng, n, n * 2) {
+                        let _ = write!(text, "e({a},{b}). ");
+                    }
+                    text += "\np(X,Y) :- e(X,Y).\np(X,Z) :- p(X,Y), e(Y,Z).\nsym(X) :- p(X,X).\n#show sym/1.\n";
+                    (format!("closure{n}"), text)
+                }
+            };
+            (format!("p{i:03}-{stem}.lp"), text)
+        })
+        .collect()
+}
+
+/// `m` distinct undirected edges over `n` nodes (fewer when the graph is complete).
+fn random_edges(rng: &mut ChaCha8Rng, n: u32, m: u32) -> Vec<(u32, u32)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    let most = n * (n - 1) / 2;
+    while out.len() < m.min(most) as usize {
+        let (a, b) = (rng.gen_range(0..n), rng.gen_range(0..n));
+        if a != b && seen.insert((a.min(b), a.max(b))) {
+            out.push((a.min(b), a.max(b)));
+        }
+    }
+    out
 }
 
 /// `x·y = n` over 2w bits with `1 < x, y < 2^w`: sat when `n` is a product of two w-bit

@@ -1,5 +1,6 @@
 //! The tools crosscheck tunes, each one file behind [`crate::Target`].
 
+pub mod clingo;
 pub mod smt;
 
 use crate::TargetError;

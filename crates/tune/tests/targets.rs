@@ -1,4 +1,4 @@
-//! The SMT target on real solvers, tiny queries and tiny limits: known answers are kept, the
+//! The SMT and clingo targets on real tools, tiny queries and tiny limits: known answers are kept, the
 //! tuned recipe is never worse than the default, a solver that flips an answer under one
 //! option is a finding and never the winner.
 
@@ -75,4 +75,23 @@ fn a_solver_that_flips_an_answer_under_an_option_is_a_finding_and_never_wins() {
         assert_eq!(tuned.best.resolved(), 2);
     }
     assert!(found > 0, "phase 2 met sat.random_seed in some search");
+}
+
+#[test]
+fn clingo_decides_tiny_programs_and_names_a_datalog_model() {
+    use crosscheck_tune::targets::clingo::Clingo;
+    use crosscheck_tune::workloads::lp_batch;
+    let Some(bin) = solver("clingo") else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in lp_batch(2, 3, Size::Tiny) {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    }
+    let t = Clingo::new(&bin, dir.path()).expect("the batch reads");
+    let mut ev = Evaluator::new(&t, Duration::from_secs(5), 2);
+    let tuned = optimize(&mut ev, &small()).expect("clingo runs");
+    let answers: Vec<String> = tuned.default.items.iter().map(|i| format!("{:?}", i.verdict)).collect();
+    assert!(answers[0].contains("\"unsat\""), "pigeonhole: {answers:?}");
+    assert!(answers[2].contains("model"), "closure: {answers:?}");
+    assert!(ev.findings.is_empty(), "{:?}", ev.findings);
+    assert_eq!(tuned.best.resolved(), 3);
 }
