@@ -222,7 +222,9 @@ impl<'t> Evaluator<'t> {
             }
         }
         for (i, r) in e.items.iter().enumerate() {
-            let (Verdict::Resolved(answer), Some(stage)) = (&r.verdict, r.stage) else { continue };
+            let (Verdict::Resolved(answer) | Verdict::Refuted(answer), Some(stage)) = (&r.verdict, r.stage) else {
+                continue;
+            };
             let by_now = &e.recipe.0[stage];
             match &self.answers[i] {
                 None => self.answers[i] = Some((answer.clone(), by_now.clone())),
@@ -275,8 +277,9 @@ fn one_item(
         runs.fetch_add(1, Ordering::Relaxed);
         // A child killed a little past its slice is charged the slice: the limit is the user's.
         used += run.used.min(budget);
-        if let Some((_, Verdict::Resolved(a))) = run.verdicts.iter().find(|(j, _)| *j == i) {
-            return Ok(ItemResult { verdict: Verdict::Resolved(a.clone()), stage: Some(k), used });
+        if let Some((_, v @ (Verdict::Resolved(_) | Verdict::Refuted(_)))) = run.verdicts.iter().find(|(j, _)| *j == i)
+        {
+            return Ok(ItemResult { verdict: v.clone(), stage: Some(k), used });
         }
     }
     Ok(ItemResult { verdict: Verdict::Unresolved, stage: None, used })
@@ -284,14 +287,14 @@ fn one_item(
 
 fn merge(items: &mut [ItemResult], run: &StageRun, stage: usize, open: &[usize]) {
     for (i, v) in &run.verdicts {
-        if let (Verdict::Resolved(_), true) = (v, open.contains(i)) {
+        if let (Verdict::Resolved(_) | Verdict::Refuted(_), true) = (v, open.contains(i)) {
             items[*i] = ItemResult { verdict: v.clone(), stage: Some(stage), used: Duration::ZERO };
         }
     }
 }
 
 fn unresolved(items: &[ItemResult]) -> usize {
-    items.iter().filter(|i| i.verdict == Verdict::Unresolved).count()
+    items.iter().filter(|i| !matches!(i.verdict, Verdict::Resolved(_))).count()
 }
 
 fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {

@@ -53,6 +53,9 @@ pub enum Verdict {
     /// A definite answer (`sat`, `unsat`, `valid`): two configurations giving different
     /// answers for one item is a finding.
     Resolved(String),
+    /// A definite answer that does not count as resolving the item (an analyzer's `invalid`:
+    /// the goal is to prove properties), still held against every other configuration's.
+    Refuted(String),
     /// No answer within the limit (unknown, timeout, crash, out of memory).
     Unresolved,
 }

@@ -1,6 +1,7 @@
 //! The tools crosscheck tunes, each one file behind [`crate::Target`].
 
 pub mod clingo;
+pub mod eva;
 pub mod smt;
 
 use crate::TargetError;
