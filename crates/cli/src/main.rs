@@ -11,6 +11,7 @@ mod kinds;
 mod replay;
 mod report;
 mod run;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use errors::{Result, EXIT_USAGE};
@@ -48,6 +49,8 @@ enum Command {
     },
     /// One self-contained HTML page of a campaign directory: plots over time, counts, each bug
     Report(report::ReportArgs),
+    /// Tailor a tool's configuration to a workload and a limit (TAILOR); `tune eval` replays a recipe
+    Tune(Box<tune::TuneCmd>),
     /// Re-run a finding: exit 1 if it still reproduces, 0 if not
     Replay(replay::ReplayArgs),
     /// Minimize a finding with its own oracle; writes reduced.* beside the original
@@ -99,6 +102,7 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::Engines { json } => inspect::engines(json),
         Command::Findings { dir, json } => inspect::findings(&dir, json),
         Command::Report(args) => report::report(args),
+        Command::Tune(cmd) => tune::tune(*cmd),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

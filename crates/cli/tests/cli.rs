@@ -7,3 +7,5 @@ mod cli;
 mod report;
 #[path = "cli/tidy.rs"]
 mod tidy;
+#[path = "cli/tune.rs"]
+mod tune;
