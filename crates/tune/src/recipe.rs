@@ -31,6 +31,9 @@ pub struct Space {
     pub knobs: Vec<Knob>,
     /// The tool's default configuration: the initial recipe of every search.
     pub default: Recipe,
+    /// Stages take slices of a per-item limit ([`crate::Sharing::PerItem`]); otherwise a
+    /// stage's slice means nothing and is neither searched nor shown.
+    pub slices: bool,
 }
 
 impl Space {
@@ -56,7 +59,11 @@ impl Space {
     }
 
     pub fn describe(&self, r: &Recipe) -> String {
-        RecipeFile::of(self, r).to_string()
+        let mut f = RecipeFile::of(self, r);
+        if !self.slices {
+            f.stages.iter_mut().for_each(|s| s.slice = f64::NAN);
+        }
+        f.to_string()
     }
 }
 
@@ -154,7 +161,7 @@ impl fmt::Display for RecipeFile {
             for (k, v) in &s.settings {
                 write!(f, " {k}={v}")?;
             }
-            if self.stages.len() > 1 && i + 1 < self.stages.len() {
+            if self.stages.len() > 1 && i + 1 < self.stages.len() && !s.slice.is_nan() {
                 write!(f, " @{}", s.slice)?;
             }
         }

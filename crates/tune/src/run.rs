@@ -24,7 +24,7 @@ pub struct Ran {
 
 /// The wall-clock cap for a CPU limit: a child blocked on I/O does not run for ever.
 pub fn wall_cap(cpu: Duration) -> Duration {
-    cpu * 3 + Duration::from_secs(2)
+    cpu * 6 + Duration::from_secs(5)
 }
 
 /// Runs `cmd` with `input` on its stdin until it exits, its CPU time passes `cpu_limit` or its

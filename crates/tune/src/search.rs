@@ -8,7 +8,7 @@
 //! (or a warm-start recipe), so the answer is never worse than where the search started.
 
 use crate::eval::{Evaluation, Evaluator};
-use crate::{Cost, Ingredient, Recipe, Sharing, Space, TargetError, SLICES};
+use crate::{Cost, Ingredient, Recipe, Space, TargetError, SLICES};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -79,7 +79,7 @@ pub struct Tuned {
 /// Algorithm 6.
 pub fn optimize(ev: &mut Evaluator<'_>, p: &Params) -> Result<Tuned, TargetError> {
     let space = ev.target().space().clone();
-    let slices = ev.target().sharing() == Sharing::PerItem;
+    let slices = space.slices;
     let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
     let mut history = Vec::new();
     let note = |e: &Evaluation, h: &mut Vec<(Recipe, Cost, Option<String>)>| {

@@ -47,7 +47,7 @@ impl Toy {
         let domains = crab();
         let i = domains.index("intervals").unwrap_or(0);
         let knobs = vec![Knob::new("delay", &["1", "2", "4", "8"], 0), Knob::new("narrow", &["1", "2"], 0)];
-        let mut space = Space { domains, knobs, default: Recipe(vec![]) };
+        let mut space = Space { domains, knobs, default: Recipe(vec![]), slices: true };
         space.default = Recipe(vec![space.plain(i)]);
         Toy { space, n: 10, sharing: Sharing::PerRun, resolves, secs: |_| 1, guards: |_| vec![] }
     }

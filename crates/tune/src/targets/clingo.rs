@@ -53,7 +53,7 @@ impl Clingo {
 /// The presets as an antichain, `auto` (clingo's default) as the default recipe.
 pub fn space() -> Space {
     let knobs = KNOBS.iter().map(|(n, vs)| Knob::new(n, vs, 0)).collect();
-    let mut space = Space { domains: Poset::antichain(PRESETS), knobs, default: Recipe(vec![]) };
+    let mut space = Space { domains: Poset::antichain(PRESETS), knobs, default: Recipe(vec![]), slices: true };
     space.default = Recipe(vec![space.plain(0)]);
     space
 }

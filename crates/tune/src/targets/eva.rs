@@ -102,19 +102,48 @@ impl Eva {
 /// The lattice of domain sets beside `cvalue`, `cvalue` alone being the default recipe.
 pub fn space() -> Space {
     let knobs = KNOBS.iter().map(|(n, vs)| Knob::new(n, vs, 0)).collect();
-    let mut space = Space { domains: Poset::powerset(&DOMAINS, "cvalue"), knobs, default: Recipe(vec![]) };
+    let mut space =
+        Space { domains: Poset::powerset(&DOMAINS, "cvalue"), knobs, default: Recipe(vec![]), slices: false };
     space.default = Recipe(vec![space.plain(0)]);
     space
 }
 
+/// The property kinds of RTE and Eva alarms (the report also lists library specifications:
+/// preconditions, assigns and from clauses, which are not work items).
+const ALARMS: &[&str] = &[
+    "mem_access",
+    "index_bound",
+    "signed_overflow",
+    "unsigned_overflow",
+    "signed_downcast",
+    "unsigned_downcast",
+    "division_by_zero",
+    "shift",
+    "float_to_int",
+    "is_nan_or_infinite",
+    "is_nan",
+    "initialization",
+    "pointer_value",
+    "ptr_comparison",
+    "differing_blocks",
+    "separation",
+    "overlap",
+    "dangling_pointer",
+    "function_pointer",
+    "pointer_downcast",
+    "bool_value",
+];
+
 /// `(key, status)` per RTE property of a `-report-csv` file (tab-separated: directory, file,
-/// line, function, property kind, status, property).
+/// line, function, property kind, status, property; a property text spanning lines leaves
+/// lines of fewer fields, skipped).
 fn parse_csv(text: &str) -> Vec<(String, String)> {
     text.lines()
         .skip(1)
         .filter_map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            (f.len() >= 7).then(|| (format!("{}:{}:{}:{}:{}", f[1], f[2], f[3], f[4], f[6]), f[5].to_string()))
+            (f.len() >= 7 && ALARMS.contains(&f[4]))
+                .then(|| (format!("{}:{}:{}:{}:{}", f[1], f[2], f[3], f[4], f[6]), f[5].to_string()))
         })
         .collect()
 }

@@ -132,7 +132,7 @@ pub fn space(solver: Solver) -> Space {
         Solver::Cvc5 => (Poset::antichain(&CVC5_MODES.iter().map(|(n, _)| *n).collect::<Vec<_>>()), CVC5_KNOBS),
     };
     let knobs = knobs.iter().map(|(n, vs)| Knob::new(n, vs, 0)).collect();
-    let mut space = Space { domains, knobs, default: Recipe(vec![]) };
+    let mut space = Space { domains, knobs, default: Recipe(vec![]), slices: true };
     space.default = Recipe(vec![space.plain(0)]);
     space
 }
