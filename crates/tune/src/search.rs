@@ -50,7 +50,7 @@ pub struct Params {
     /// A recipe to start from instead of the default (warm start).
     pub init: Option<Recipe>,
     /// Re-measure a winner that beats the default on time alone, and the default, this many
-    /// times, keeping the winner only if its mean cost is still lower (noise).
+    /// times, keeping the winner only if its mean use is lower by more than [`MARGIN`] (noise).
     pub confirm: usize,
 }
 
@@ -150,20 +150,29 @@ fn settle(
     }
 }
 
-/// Re-measures a time-only winner against the default; keeps the lower mean.
+/// Re-measures a time-only winner against the default: it is kept only if its mean use of the
+/// resource stays below the default's by more than [`MARGIN`] (two runs of one configuration
+/// differ by a few percent on a loaded machine).
 fn confirm(
     ev: &mut Evaluator<'_>,
     best: Evaluation,
     default: &Evaluation,
     n: usize,
 ) -> Result<Evaluation, TargetError> {
-    let (mut b, mut d) = (best.cost.0, default.cost.0);
+    let (mut b, mut d) = (best.used, default.used);
     for _ in 0..n {
-        b += ev.evaluate_fresh(&best.recipe)?.cost.0;
-        d += ev.evaluate_fresh(&default.recipe)?.cost.0;
+        let again = ev.evaluate_fresh(&best.recipe)?;
+        if again.resolved() < best.resolved() || !again.cost.is_finite() {
+            return Ok(default.clone());
+        }
+        b += again.used;
+        d += ev.evaluate_fresh(&default.recipe)?.used;
     }
-    Ok(if b < d { best } else { default.clone() })
+    Ok(if b.as_secs_f64() < d.as_secs_f64() * (1.0 - MARGIN) { best } else { default.clone() })
 }
+
+/// How much less of the resource a time-only winner must use than the default.
+pub const MARGIN: f64 = 0.1;
 
 struct Strategy {
     algo: Algo,

@@ -160,24 +160,17 @@ fn reached(log: &str) -> Option<u64> {
     (!counts.is_empty()).then(|| counts.iter().sum())
 }
 
-impl Target for Eva {
-    fn name(&self) -> &str {
-        &self.name
+impl Eva {
+    /// One run at Eva's own `-eva-precision` level (0 to 11): the built-in ladder, the baseline
+    /// a tuned recipe has to beat.
+    pub fn at_precision(&self, level: u8, limit: Duration) -> Result<StageRun, TargetError> {
+        let args = ["-then", "-eva", "-eva-precision"].iter().map(|s| s.to_string()).chain([level.to_string()]);
+        let items: Vec<usize> = (0..self.keys.len()).collect();
+        self.stage(&args.collect::<Vec<_>>(), &items, limit)
     }
-    fn space(&self) -> &Space {
-        &self.space
-    }
-    fn items(&self) -> usize {
-        self.keys.len()
-    }
-    fn item_name(&self, i: usize) -> String {
-        self.keys[i].clone()
-    }
-    fn sharing(&self) -> Sharing {
-        Sharing::PerRun
-    }
-    fn run(&self, ing: &Ingredient, items: &[usize], budget: Duration) -> Result<StageRun, TargetError> {
-        let (report, ran) = self.report(&self.arguments(ing), budget)?;
+
+    fn stage(&self, args: &[String], items: &[usize], budget: Duration) -> Result<StageRun, TargetError> {
+        let (report, ran) = self.report(args, budget)?;
         let mut out = StageRun { used: ran.cpu, over: ran.killed, ..StageRun::default() };
         if ran.killed {
             return Ok(out);
@@ -202,6 +195,27 @@ impl Target for Eva {
             out.verdicts.push((i, v));
         }
         Ok(out)
+    }
+}
+
+impl Target for Eva {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn items(&self) -> usize {
+        self.keys.len()
+    }
+    fn item_name(&self, i: usize) -> String {
+        self.keys[i].clone()
+    }
+    fn sharing(&self) -> Sharing {
+        Sharing::PerRun
+    }
+    fn run(&self, ing: &Ingredient, items: &[usize], budget: Duration) -> Result<StageRun, TargetError> {
+        self.stage(&self.arguments(ing), items, budget)
     }
 }
 
