@@ -222,9 +222,10 @@ impl Target for Eva {
 /// One program of a workload: its name, its C files, its extra frama-c arguments.
 pub type Program = (String, Vec<PathBuf>, Vec<String>);
 
-/// The programs of an Eva workload: a `.c` file is one program; a directory holding `.c` files
-/// is one program of them all (with its `frama-c.args`, one argument per line, if present); a
-/// directory of such files and directories is one program per entry, in name order.
+/// The programs of an Eva workload: a `.c` file is one program; a directory with a
+/// `frama-c.args` file (extra frama-c arguments, one per line) is one program of all its `.c`
+/// files; any other directory holds one program per `.c` file and one per subdirectory that
+/// has `.c` files (all of them, with its `frama-c.args` if present), in name order.
 pub fn programs(workload: &Path) -> Result<Vec<Program>, TargetError> {
     let name = |p: &Path| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
     if workload.is_file() {
@@ -237,19 +238,26 @@ pub fn programs(workload: &Path) -> Result<Vec<Program>, TargetError> {
         v.sort();
         Ok(v)
     };
+    let args_of = |d: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(d.join("frama-c.args")).unwrap_or_default();
+        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect()
+    };
+    let c_files = |d: &Path| -> Result<Vec<PathBuf>, TargetError> {
+        Ok(read(d)?.into_iter().filter(|f| f.extension().is_some_and(|x| x == "c")).collect())
+    };
+    if workload.join("frama-c.args").is_file() {
+        return Ok(vec![(name(workload), c_files(workload)?, args_of(workload))]);
+    }
     let entries = read(workload)?;
     let mut out = Vec::new();
     for e in entries {
         if e.extension().is_some_and(|x| x == "c") {
             out.push((name(&e), vec![e.clone()], vec![]));
         } else if e.is_dir() {
-            let cs: Vec<PathBuf> = read(&e)?.into_iter().filter(|f| f.extension().is_some_and(|x| x == "c")).collect();
-            if cs.is_empty() {
-                continue;
+            let cs = c_files(&e)?;
+            if !cs.is_empty() {
+                out.push((name(&e), cs, args_of(&e)));
             }
-            let args = std::fs::read_to_string(e.join("frama-c.args")).unwrap_or_default();
-            let args = args.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from);
-            out.push((name(&e), cs, args.collect()));
         }
     }
     if out.is_empty() {
@@ -274,6 +282,25 @@ mod tests {
         let log2 = "  In these functions, 438 statements reached (out of 708): 61% coverage.\n";
         assert_eq!(reached(log2), Some(438));
         assert_eq!(reached("nothing"), None);
+    }
+
+    #[test]
+    fn workloads_split_into_programs() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("lz4")).expect("mkdir");
+        for f in ["a.c", "b.c", "notes.txt", "lz4/x.c", "lz4/y.c"] {
+            std::fs::write(d.join(f), "int main(void){return 0;}").expect("write");
+        }
+        std::fs::write(d.join("lz4/frama-c.args"), "# includes\n-cpp-extra-args=-Iinc\n").expect("write");
+        let p = programs(d).expect("programs");
+        let names: Vec<&str> = p.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(names, ["a.c", "b.c", "lz4"]);
+        assert_eq!(p[2].1.len(), 2);
+        assert_eq!(p[2].2, ["-cpp-extra-args=-Iinc"]);
+        let one = programs(&d.join("lz4")).expect("programs");
+        assert_eq!(one.len(), 1, "a directory with frama-c.args is one program");
+        assert!(programs(&d.join("missing")).is_err());
     }
 
     #[test]
