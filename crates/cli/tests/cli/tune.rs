@@ -111,3 +111,26 @@ fn bad_tune_input_gets_one_line_and_exit_2() {
         assert!(err.contains(needle), "{line}: {err:?} should mention {needle:?}");
     }
 }
+
+#[test]
+fn eva_programs_get_a_recipe_each() {
+    if crosscheck_engines::transport::process::find_tool("frama-c").is_none() {
+        assert!(!crosscheck_engines::testing::required("frama-c"), "frama-c is required but not installed");
+        println!("skipped: frama-c is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tune/tests/fixtures/eva");
+    for f in ["loops.c", "bits.c"] {
+        std::fs::copy(fixtures.join(f), tmp.path().join(f)).expect("copy");
+    }
+    let args =
+        "tune --target eva --workload . --limit 20s --max-len 1 --i-dom 1 --i-set 1 --workers 2 --out out --json";
+    let o = run(&args.split(' ').collect::<Vec<_>>(), tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&o);
+    assert_eq!(s["items"], 23 + 13);
+    assert_eq!(s["default_resolved"], 20 + 13, "the fixtures' known statuses");
+    assert!(tmp.path().join("out/recipes/loops.c.json").is_file());
+    assert!(tmp.path().join("out/recipes/bits.c.json").is_file());
+}

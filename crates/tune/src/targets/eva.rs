@@ -55,7 +55,8 @@ impl Eva {
         let mut eva = Eva {
             binary: binary.to_path_buf(),
             name: name.to_string(),
-            files: files.to_vec(),
+            // frama-c resolves a relative source path against a directory of its own choosing.
+            files: files.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())).collect(),
             extra: extra.to_vec(),
             keys: Vec::new(),
             index: HashMap::new(),
