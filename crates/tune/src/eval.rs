@@ -101,13 +101,18 @@ impl<'t> Evaluator<'t> {
         if let Some(e) = self.cache.get(recipe) {
             return Ok(e.clone());
         }
-        let e = self.evaluate_fresh(recipe)?;
+        let e = self.measure(recipe, &format!("eval {}", self.evaluations))?;
         self.cache.insert(recipe.clone(), e.clone());
         Ok(e)
     }
 
-    /// Evaluates `recipe` by running the tool, whatever the cache holds (to re-measure).
+    /// Evaluates `recipe` by running the tool, whatever the cache holds (to re-measure); not
+    /// counted as an evaluation of the search.
     pub fn evaluate_fresh(&mut self, recipe: &Recipe) -> Result<Evaluation, TargetError> {
+        self.measure(recipe, "re-measure")
+    }
+
+    fn measure(&mut self, recipe: &Recipe, what: &str) -> Result<Evaluation, TargetError> {
         let start = Instant::now();
         let mut e = match self.target.sharing() {
             Sharing::PerRun => self.per_run(recipe)?,
@@ -119,8 +124,7 @@ impl<'t> Evaluator<'t> {
         if let Some(p) = self.progress.as_mut() {
             let space = self.target.space();
             p(&format!(
-                "eval {}: {} of {} resolved, cost {:.4}{} [{}]",
-                self.evaluations,
+                "{what}: {} of {} resolved, cost {:.4}{} [{}]",
                 e.resolved(),
                 e.items.len(),
                 e.cost.0,
