@@ -7,7 +7,7 @@ bash scripts/setup.sh
 export CROSSCHECK_VENV="$PWD/.venv"
 # Engines (and chromium, which renders report pages) the setup above installed: a test that
 # cannot start one of these fails instead of skipping.
-export CROSSCHECK_REQUIRE_ENGINES="${CROSSCHECK_REQUIRE_ENGINES:-sqlite,duckdb,duckdb-1.1.3,postgres,mariadb,z3,cvc5,cvc5-py,yices,bitwuzla,cvc4,reference,cozo,nemo,clingo,swipl,rdflib,oxigraph-py,comunica,virtuoso,jena,kuzu,ladybug,falkordb,graphqlite,chromium,mypy,bandit,cppcheck}"
+export CROSSCHECK_REQUIRE_ENGINES="${CROSSCHECK_REQUIRE_ENGINES:-sqlite,duckdb,duckdb-1.1.3,postgres,mariadb,z3,cvc5,cvc5-py,yices,bitwuzla,cvc4,reference,cozo,nemo,clingo,swipl,rdflib,oxigraph-py,comunica,virtuoso,jena,kuzu,ladybug,falkordb,graphqlite,chromium,mypy,bandit,cppcheck,frama-c}"
 status=0
 # Formatting is checked first but does not stop the tests: both results are worth seeing.
 cargo fmt --all -- --check >/dev/null || { echo "test.sh: formatting differs, run cargo fmt --all"; status=1; }

@@ -12,6 +12,7 @@ mod replay;
 mod report;
 mod run;
 mod split;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use errors::{Result, EXIT_USAGE};
@@ -52,6 +53,8 @@ enum Command {
     /// Input splitting: run an analyzer on bounded partitions in parallel, measure what is lost
     #[command(subcommand)]
     Split(split::SplitCommand),
+    /// Tailor a tool's configuration to a workload and a limit (TAILOR); `tune eval` replays a recipe
+    Tune(Box<tune::TuneCmd>),
     /// Re-run a finding: exit 1 if it still reproduces, 0 if not
     Replay(replay::ReplayArgs),
     /// Minimize a finding with its own oracle; writes reduced.* beside the original
@@ -124,6 +127,7 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::SplitDatalog { files } => split::datalog_eval(&files),
         Command::SplitSmt { files } => split::smt_solve(&files),
         Command::SplitSql { files } => split::sql_run(&files),
+        Command::Tune(cmd) => tune::tune(*cmd),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

@@ -9,3 +9,5 @@ mod report;
 mod split;
 #[path = "cli/tidy.rs"]
 mod tidy;
+#[path = "cli/tune.rs"]
+mod tune;

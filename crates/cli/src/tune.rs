@@ -1,0 +1,452 @@
+//! `crosscheck tune` (TAILOR): searches a recipe for one target, workload and limit, writes it
+//! with a per-item table of default vs tuned; `crosscheck tune eval RECIPE` replays a recipe
+//! on another workload. Exit 1 when two configurations answered an item differently.
+
+use crate::duration;
+use crate::errors::{user, Result, EXIT_FINDINGS, EXIT_OK};
+use clap::{Args, Subcommand, ValueEnum};
+use crosscheck_tune::targets::{clingo::Clingo, eva, smt};
+use crosscheck_tune::{optimize, Algo, Evaluation, Evaluator, Params, Recipe, RecipeFile, Target, Verdict};
+use serde_json::{json, Value};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct TuneCmd {
+    #[command(subcommand)]
+    sub: Option<TuneSub>,
+    #[command(flatten)]
+    args: TuneArgs,
+}
+
+#[derive(Subcommand)]
+enum TuneSub {
+    /// Replay a recipe written by `crosscheck tune` on a workload, beside the default
+    Eval(EvalArgs),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TargetKind {
+    Eva,
+    Z3,
+    Cvc5,
+    Clingo,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Resource {
+    Cpu,
+    Counter,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AlgoArg {
+    Dars,
+    Rs,
+    Sa,
+    Hc,
+}
+
+/// What both `tune` and `tune eval` take.
+#[derive(Args, Clone)]
+struct Common {
+    /// The workload: .smt2 files (z3, cvc5), .lp files (clingo), C programs (eva: a .c file, or
+    /// a directory of .c files and of program directories with an optional frama-c.args)
+    #[arg(long)]
+    workload: Option<PathBuf>,
+    /// The resource limit: per query for z3, cvc5 and clingo, per program run for eva
+    #[arg(long, default_value = "20s")]
+    limit: String,
+    /// What the limit counts: CPU time of the tool's process (the only one implemented)
+    #[arg(long, value_enum, default_value = "cpu")]
+    resource: Resource,
+    /// Parallel tool runs: queries of a batch (z3, cvc5, clingo) or programs (eva)
+    #[arg(long, default_value_t = 1)]
+    workers: usize,
+    /// The tool's binary (default: the project virtualenv, then PATH)
+    #[arg(long)]
+    tool: Option<PathBuf>,
+    /// Where the recipe, the table and the summary go
+    #[arg(long, default_value = "crosscheck-out/tune")]
+    out: PathBuf,
+    /// One JSON summary on stdout instead of the table
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// The tool to tune
+    #[arg(long, value_enum)]
+    target: Option<TargetKind>,
+    #[command(flatten)]
+    common: Common,
+    /// Search strategy: domain-aware random sampling, random sampling, simulated annealing,
+    /// hill climbing with restarts
+    #[arg(long, value_enum, default_value = "dars")]
+    algo: AlgoArg,
+    /// Longest recipe (ingredients in sequence)
+    #[arg(long, default_value_t = 3)]
+    max_len: usize,
+    /// Phase 1 (domains): recipes per ingredient and length
+    #[arg(long, default_value_t = 5)]
+    i_dom: usize,
+    /// Phase 2 (settings): mutations of the best recipe
+    #[arg(long, default_value_t = 10)]
+    i_set: usize,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Start from this recipe instead of the default (warm start)
+    #[arg(long)]
+    from: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct EvalArgs {
+    /// A recipe.json written by `crosscheck tune`
+    recipe: PathBuf,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// One tuned (or replayed) unit: a batch, or one program for eva.
+struct Unit {
+    name: String,
+    items: Vec<String>,
+    default: Evaluation,
+    best: Evaluation,
+    recipe: RecipeFile,
+    evaluations: usize,
+    runs: usize,
+    charged: Duration,
+    wall: Duration,
+    findings: Vec<String>,
+}
+
+pub fn tune(cmd: TuneCmd) -> Result<i32> {
+    match cmd.sub {
+        Some(TuneSub::Eval(e)) => eval(e),
+        None => search(cmd.args),
+    }
+}
+
+fn search(a: TuneArgs) -> Result<i32> {
+    let kind = a.target.ok_or_else(|| user("tune: --target is required (eva, z3, cvc5 or clingo)"))?;
+    if a.max_len == 0 {
+        return Err(user("tune: --max-len must be at least 1"));
+    }
+    let c = check(&a.common)?;
+    let units = build(kind, &c)?;
+    let from = a.from.as_deref().map(|p| read_recipe(p, kind)).transpose()?;
+    let algo = match a.algo {
+        AlgoArg::Dars => Algo::Dars,
+        AlgoArg::Rs => Algo::Rs,
+        AlgoArg::Sa => Algo::Sa,
+        AlgoArg::Hc => Algo::Hc,
+    };
+    let params = Params { algo, max_len: a.max_len, i_dom: a.i_dom, i_set: a.i_set, seed: a.seed, ..Params::default() };
+    eprintln!(
+        "tune: {} on {} unit(s), limit {:?}, {} with {} evaluations each",
+        name_of(kind),
+        units.len(),
+        c.limit,
+        algo.name(),
+        params.budget()
+    );
+    let done = each_unit(&units, &c, |t, ev| {
+        let mut p = params.clone();
+        if let Some(f) = &from {
+            p.init = Some(f.resolve(t.space()).map_err(|e| user(format!("tune: --from: {e}")))?);
+        }
+        let tuned = optimize(ev, &p).map_err(|e| user(format!("tune: {}: {e}", t.name())))?;
+        Ok((tuned.default, tuned.best))
+    })?;
+    finish(kind, &c, &done, Some(&params))
+}
+
+fn eval(a: EvalArgs) -> Result<i32> {
+    let text =
+        std::fs::read_to_string(&a.recipe).map_err(|e| user(format!("tune eval: {}: {e}", a.recipe.display())))?;
+    let file: RecipeFile = serde_json::from_str(&text)
+        .map_err(|e| user(format!("tune eval: {}: not a recipe file ({e})", a.recipe.display())))?;
+    let kind = TargetKind::from_str(&file.target, true)
+        .map_err(|_| user(format!("tune eval: {}: unknown target {:?}", a.recipe.display(), file.target)))?;
+    let c = check(&a.common)?;
+    let units = build(kind, &c)?;
+    let done = each_unit(&units, &c, |t, ev| {
+        let r = file.resolve(t.space()).map_err(|e| user(format!("tune eval: {}: {e}", a.recipe.display())))?;
+        let fail = |e| user(format!("tune eval: {}: {e}", t.name()));
+        let default = ev.evaluate(&t.space().default.clone()).map_err(fail)?;
+        let best = ev.evaluate(&r).map_err(fail)?;
+        Ok((default, best))
+    })?;
+    finish(kind, &c, &done, None)
+}
+
+/// The checked common arguments.
+struct Checked {
+    workload: PathBuf,
+    limit: Duration,
+    workers: usize,
+    tool: Option<PathBuf>,
+    out: PathBuf,
+    json: bool,
+}
+
+fn check(c: &Common) -> Result<Checked> {
+    let workload = c.workload.clone().ok_or_else(|| user("tune: --workload is required (a file or a directory)"))?;
+    if !workload.exists() {
+        return Err(user(format!("tune: --workload {}: no such file or directory", workload.display())));
+    }
+    let limit = duration::parse(&c.limit).map_err(|e| user(format!("tune: --limit: {e}")))?;
+    if c.resource == Resource::Counter {
+        return Err(user("tune: --resource counter is not implemented yet; use --resource cpu"));
+    }
+    if c.workers == 0 {
+        return Err(user("tune: --workers must be at least 1"));
+    }
+    if let Some(t) = &c.tool {
+        if !t.is_file() {
+            return Err(user(format!("tune: --tool {}: no such file", t.display())));
+        }
+    }
+    std::fs::create_dir_all(&c.out).map_err(|e| user(format!("tune: --out {}: {e}", c.out.display())))?;
+    Ok(Checked { workload, limit, workers: c.workers, tool: c.tool.clone(), out: c.out.clone(), json: c.json })
+}
+
+fn name_of(kind: TargetKind) -> &'static str {
+    match kind {
+        TargetKind::Eva => "eva",
+        TargetKind::Z3 => "z3",
+        TargetKind::Cvc5 => "cvc5",
+        TargetKind::Clingo => "clingo",
+    }
+}
+
+/// The units of the workload for `kind`, with the tool found.
+fn build(kind: TargetKind, c: &Checked) -> Result<Vec<Box<dyn Target>>> {
+    let (tool, install) = match kind {
+        TargetKind::Eva => ("frama-c", "scripts/install-tune-tools.sh (apt-get install frama-c-base)"),
+        TargetKind::Z3 => ("z3", "scripts/install-smt-solvers.sh"),
+        TargetKind::Cvc5 => ("cvc5", "scripts/install-smt-solvers.sh"),
+        TargetKind::Clingo => ("clingo", "scripts/install-datalog-engines.sh"),
+    };
+    let bin = match &c.tool {
+        Some(t) => t.clone(),
+        None => crosscheck_engines::transport::process::find_tool(tool)
+            .ok_or_else(|| user(format!("tune: {tool} not found; install it with {install} or pass --tool PATH")))?,
+    };
+    let fail = |e: crosscheck_tune::TargetError| user(format!("tune: {e}"));
+    Ok(match kind {
+        TargetKind::Z3 => vec![Box::new(smt::Smt::new(smt::Solver::Z3, &bin, &c.workload).map_err(fail)?)],
+        TargetKind::Cvc5 => vec![Box::new(smt::Smt::new(smt::Solver::Cvc5, &bin, &c.workload).map_err(fail)?)],
+        TargetKind::Clingo => vec![Box::new(Clingo::new(&bin, &c.workload).map_err(fail)?)],
+        TargetKind::Eva => {
+            let mut v: Vec<Box<dyn Target>> = Vec::new();
+            for (name, files, extra) in eva::programs(&c.workload).map_err(fail)? {
+                v.push(Box::new(eva::Eva::new(&bin, &name, &files, &extra).map_err(fail)?));
+            }
+            v
+        }
+    })
+}
+
+fn read_recipe(p: &Path, kind: TargetKind) -> Result<RecipeFile> {
+    let text = std::fs::read_to_string(p).map_err(|e| user(format!("tune: --from {}: {e}", p.display())))?;
+    let f: RecipeFile = serde_json::from_str(&text)
+        .map_err(|e| user(format!("tune: --from {}: not a recipe file ({e})", p.display())))?;
+    if f.target != name_of(kind) {
+        return Err(user(format!("tune: --from {}: a recipe for {}, not {}", p.display(), f.target, name_of(kind))));
+    }
+    Ok(f)
+}
+
+type Job<'a> = dyn Fn(&dyn Target, &mut Evaluator<'_>) -> Result<(Evaluation, Evaluation)> + Sync + 'a;
+
+/// Runs `job` on every unit: units in parallel for a per-run target (eva), items in parallel
+/// within the unit otherwise.
+fn each_unit(
+    units: &[Box<dyn Target>],
+    c: &Checked,
+    job: impl Fn(&dyn Target, &mut Evaluator<'_>) -> Result<(Evaluation, Evaluation)> + Sync,
+) -> Result<Vec<Unit>> {
+    let job: &Job<'_> = &job;
+    let per_run = units.len() > 1;
+    let (outer, inner) = if per_run { (c.workers, 1) } else { (1, c.workers) };
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Unit>>>> = Mutex::new((0..units.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..outer.min(units.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(t) = units.get(i) else { break };
+                let r = one_unit(t.as_ref(), c.limit, inner, job);
+                if r.is_err() {
+                    next.store(units.len(), Ordering::Relaxed);
+                }
+                results.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(r);
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    results.into_iter().flatten().collect()
+}
+
+fn one_unit(t: &dyn Target, limit: Duration, workers: usize, job: &Job<'_>) -> Result<Unit> {
+    let start = Instant::now();
+    let mut ev = Evaluator::new(t, limit, workers);
+    let name = t.name().to_string();
+    ev.progress = Some(Box::new(move |line: &str| eprintln!("tune: {name}: {line}")));
+    let (default, best) = job(t, &mut ev)?;
+    let space = t.space();
+    let findings = ev
+        .findings
+        .iter()
+        .map(|f| {
+            format!(
+                "{}: {} answered {}, {} answered {}",
+                t.item_name(f.item),
+                space.describe(&Recipe(vec![f.first.0.clone()])),
+                f.first.1,
+                space.describe(&Recipe(vec![f.second.0.clone()])),
+                f.second.1
+            )
+        })
+        .collect();
+    let mut recipe = RecipeFile::of(space, &best.recipe);
+    recipe.target = String::new();
+    Ok(Unit {
+        name: t.name().to_string(),
+        items: (0..t.items()).map(|i| t.item_name(i)).collect(),
+        default,
+        best,
+        recipe,
+        evaluations: ev.evaluations,
+        runs: ev.runs,
+        charged: ev.charged,
+        wall: start.elapsed(),
+        findings,
+    })
+}
+
+fn verdict(v: &Verdict) -> String {
+    match v {
+        Verdict::Resolved(a) | Verdict::Refuted(a) => a.clone(),
+        Verdict::Unresolved => "-".into(),
+    }
+}
+
+/// Writes the recipes, the table and the summary; prints the table or the JSON summary.
+fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>) -> Result<i32> {
+    let write = |name: &str, text: String| {
+        let p = c.out.join(name);
+        std::fs::write(&p, text).map_err(|e| user(format!("tune: writing {}: {e}", p.display())))
+    };
+    let mut table = String::from("unit\titem\tdefault\tdefault_cpu_s\ttuned\ttuned_stage\ttuned_cpu_s\n");
+    for u in units {
+        for (i, name) in u.items.iter().enumerate() {
+            let (d, b) = (&u.default.items[i], &u.best.items[i]);
+            let _ = writeln!(
+                table,
+                "{}\t{name}\t{}\t{:.3}\t{}\t{}\t{:.3}",
+                u.name,
+                verdict(&d.verdict),
+                d.used.as_secs_f64(),
+                verdict(&b.verdict),
+                b.stage.map_or("-".into(), |s| (s + 1).to_string()),
+                b.used.as_secs_f64()
+            );
+        }
+        let mut file = u.recipe.clone();
+        file.target = name_of(kind).to_string();
+        let json = serde_json::to_string_pretty(&file).map_err(|e| user(format!("tune: {e}")))?;
+        if units.len() == 1 {
+            write("recipe.json", json + "\n")?;
+        } else {
+            std::fs::create_dir_all(c.out.join("recipes")).map_err(|e| user(format!("tune: {e}")))?;
+            write(&format!("recipes/{}.json", u.name), json + "\n")?;
+        }
+    }
+    write("table.tsv", table.clone())?;
+    let summary = summary(kind, c, units, params);
+    write("summary.json", format!("{summary:#}\n"))?;
+    if c.json {
+        println!("{summary}");
+    } else {
+        print_units(units);
+    }
+    let findings: usize = units.iter().map(|u| u.findings.len()).sum();
+    Ok(if findings > 0 { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>) -> Value {
+    let sum = |f: &dyn Fn(&Unit) -> usize| units.iter().map(f).sum::<usize>();
+    let units_json: Vec<Value> = units
+        .iter()
+        .map(|u| {
+            json!({
+                "name": u.name, "items": u.items.len(),
+                "default_resolved": u.default.resolved(), "tuned_resolved": u.best.resolved(),
+                "default_cost": finite(u.default.cost.0), "tuned_cost": finite(u.best.cost.0),
+                "default_used_s": u.default.used.as_secs_f64(), "tuned_used_s": u.best.used.as_secs_f64(),
+                "recipe": u.recipe.to_string(),
+                "evaluations": u.evaluations, "runs": u.runs,
+                "tuning_cpu_s": u.charged.as_secs_f64(), "tuning_wall_s": u.wall.as_secs_f64(),
+                "disagreements": u.findings,
+            })
+        })
+        .collect();
+    json!({
+        "target": name_of(kind),
+        "algo": params.map(|p| p.algo.name()),
+        "seed": params.map(|p| p.seed),
+        "limit_s": c.limit.as_secs_f64(),
+        "items": sum(&|u| u.items.len()),
+        "default_resolved": sum(&|u| u.default.resolved()),
+        "tuned_resolved": sum(&|u| u.best.resolved()),
+        "evaluations": sum(&|u| u.evaluations),
+        "runs": sum(&|u| u.runs),
+        "tuning_cpu_s": units.iter().map(|u| u.charged.as_secs_f64()).sum::<f64>(),
+        "disagreements": sum(&|u| u.findings.len()),
+        "units": units_json,
+    })
+}
+
+fn finite(x: f64) -> Value {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        Value::Null
+    }
+}
+
+fn print_units(units: &[Unit]) {
+    println!(
+        "{:<28} {:>6} {:>9} {:>9} {:>10} {:>10}  recipe",
+        "unit", "items", "default", "tuned", "def cpu s", "tuned cpu s"
+    );
+    for u in units {
+        println!(
+            "{:<28} {:>6} {:>9} {:>9} {:>10.2} {:>10.2}  {}",
+            u.name,
+            u.items.len(),
+            u.default.resolved(),
+            u.best.resolved(),
+            u.default.used.as_secs_f64(),
+            u.best.used.as_secs_f64(),
+            u.recipe
+        );
+        for f in &u.findings {
+            println!("  finding: {f}");
+        }
+    }
+    let (d, t): (usize, usize) =
+        units.iter().fold((0, 0), |(d, t), u| (d + u.default.resolved(), t + u.best.resolved()));
+    let evals: usize = units.iter().map(|u| u.evaluations).sum();
+    let cpu: f64 = units.iter().map(|u| u.charged.as_secs_f64()).sum();
+    println!("total: default {d}, tuned {t} resolved; {evals} evaluations, {cpu:.1} s CPU of tool runs");
+}

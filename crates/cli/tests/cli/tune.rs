@@ -1,0 +1,136 @@
+//! `crosscheck tune` and `tune eval` end to end on real solvers with tiny batches and limits:
+//! the recipe replays, a disagreement between configurations exits 1, bad input exits 2 with
+//! one line.
+
+use crosscheck_tune::workloads::{smt_batch, Size};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crosscheck"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap_or_else(|e| panic!("crosscheck runs: {e}"))
+}
+
+fn z3() -> Option<PathBuf> {
+    let found = crosscheck_engines::transport::process::find_tool("z3");
+    if found.is_none() {
+        assert!(!crosscheck_engines::testing::required("z3"), "z3 is required but not installed");
+        println!("skipped: z3 is not installed");
+    }
+    found
+}
+
+fn batch(dir: &Path, seed: u64) {
+    std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{e}"));
+    for (name, text) in smt_batch(seed, 4, Size::Tiny) {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+fn summary(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("summary: {e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+const SMALL: &str = "--limit 3s --max-len 2 --i-dom 1 --i-set 2 --workers 2 --json";
+
+#[test]
+fn tune_writes_a_recipe_that_replays_on_another_batch() {
+    let Some(_) = z3() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    batch(&tmp.path().join("a"), 1);
+    batch(&tmp.path().join("b"), 2);
+    let mut args = vec!["tune", "--target", "z3", "--workload", "a", "--out", "out"];
+    args.extend(SMALL.split(' '));
+    let o = run(&args, tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&o);
+    assert_eq!(s["items"], 4);
+    assert_eq!(s["default_resolved"], 4);
+    assert_eq!(s["tuned_resolved"], 4);
+    assert_eq!(s["evaluations"].as_u64(), Some(1 + 3 + 2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("eval 1:"), "progress on stderr");
+    assert!(tmp.path().join("out/table.tsv").is_file());
+    let o = run(&["tune", "eval", "out/recipe.json", "--workload", "b", "--out", "replay", "--json"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&o);
+    assert_eq!(s["evaluations"], 2, "the default and the recipe");
+    assert_eq!(s["tuned_resolved"], 4);
+}
+
+#[test]
+fn a_configuration_that_flips_answers_exits_1() {
+    let Some(z3) = z3() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    batch(&tmp.path().join("a"), 1);
+    // A z3 that answers the opposite whenever it runs with any smt.relevancy.
+    let fake = tmp.path().join("flipping-z3");
+    let z3 = z3.display();
+    let script = format!(
+        "#!/bin/sh\ncase \"$*\" in *smt.relevancy*) {z3} \"$@\" | sed -e s/^sat/X/ -e s/^unsat/sat/ -e s/^X/unsat/ ;; *) exec {z3} \"$@\" ;; esac\n"
+    );
+    std::fs::write(&fake, script).expect("write");
+    Command::new("chmod").arg("+x").arg(&fake).status().expect("chmod");
+    let fake = fake.to_string_lossy().into_owned();
+    let args = format!(
+        "tune --target z3 --workload a --tool {fake} --seed 2 --limit 3s --max-len 1 --i-dom 1 --i-set 12 --json"
+    );
+    let o = run(&args.split(' ').collect::<Vec<_>>(), tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&o);
+    assert!(s["disagreements"].as_u64().unwrap_or(0) > 0);
+    assert!(!s["units"][0]["recipe"].as_str().unwrap_or("").contains("smt.relevancy"), "{s}");
+}
+
+#[test]
+fn bad_tune_input_gets_one_line_and_exit_2() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(tmp.path().join("empty")).expect("mkdir");
+    std::fs::write(tmp.path().join("bad.json"), "{").expect("write");
+    let cases: &[(&str, &str)] = &[
+        ("tune --target nope --workload .", "nope"),
+        ("tune --workload .", "--target"),
+        ("tune --target z3", "--workload"),
+        ("tune --target z3 --workload missing", "missing"),
+        ("tune --target z3 --workload empty", "no .smt2 file"),
+        ("tune --target z3 --workload . --limit 10x", "bad duration"),
+        ("tune --target z3 --workload . --resource counter", "not implemented"),
+        ("tune --target z3 --workload . --algo ga", "ga"),
+        ("tune --target z3 --workload . --max-len 0", "--max-len"),
+        ("tune --target z3 --workload . --tool /no/such/z3", "/no/such/z3"),
+        ("tune eval bad.json --workload .", "not a recipe file"),
+        ("tune eval none.json --workload .", "none.json"),
+    ];
+    for (line, needle) in cases {
+        let o = run(&line.split(' ').collect::<Vec<_>>(), tmp.path());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{line}: {err}");
+        assert!(err.contains(needle), "{line}: {err:?} should mention {needle:?}");
+    }
+}
+
+#[test]
+fn eva_programs_get_a_recipe_each() {
+    if crosscheck_engines::transport::process::find_tool("frama-c").is_none() {
+        assert!(!crosscheck_engines::testing::required("frama-c"), "frama-c is required but not installed");
+        println!("skipped: frama-c is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tune/tests/fixtures/eva");
+    for f in ["loops.c", "bits.c"] {
+        std::fs::copy(fixtures.join(f), tmp.path().join(f)).expect("copy");
+    }
+    let args =
+        "tune --target eva --workload . --limit 20s --max-len 1 --i-dom 1 --i-set 1 --workers 2 --out out --json";
+    let o = run(&args.split(' ').collect::<Vec<_>>(), tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&o);
+    assert_eq!(s["items"], 23 + 13);
+    assert_eq!(s["default_resolved"], 20 + 13, "the fixtures' known statuses");
+    assert!(tmp.path().join("out/recipes/loops.c.json").is_file());
+    assert!(tmp.path().join("out/recipes/bits.c.json").is_file());
+}

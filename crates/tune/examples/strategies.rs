@@ -1,0 +1,77 @@
+//! Benchmark: the four strategies over several seeds on one target, with default vs tuned
+//! resolved counts and the tuning cost (evaluations, tool runs, CPU charged, wall time).
+//!
+//! ```text
+//! cargo run --release -p crosscheck-tune --example strategies -- \
+//!     z3|cvc5|clingo|eva WORKLOAD LIMIT_SECS SEEDS [MAX_LEN I_DOM I_SET WORKERS]
+//! ```
+//! For eva every program of the workload is tuned on its own and the figures are summed.
+
+use crosscheck_tune::targets::{clingo::Clingo, eva, smt};
+use crosscheck_tune::{optimize, Algo, Evaluator, Params, Target};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    if a.len() < 4 {
+        eprintln!("usage: strategies z3|cvc5|clingo|eva WORKLOAD LIMIT_SECS SEEDS [MAX_LEN I_DOM I_SET WORKERS]");
+        std::process::exit(2);
+    }
+    let num = |i: usize, d: usize| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    let limit = Duration::from_secs_f64(a[2].parse().unwrap_or(10.0));
+    let seeds = num(3, 5) as u64;
+    let (max_len, i_dom, i_set, workers) = (num(4, 3), num(5, 5), num(6, 10), num(7, 1));
+    let units = match targets(&a[0], Path::new(&a[1])) {
+        Ok(u) => u,
+        Err(e) => {
+            eprintln!("strategies: {e}");
+            std::process::exit(2);
+        }
+    };
+    println!("algo seed default tuned evaluations runs cpu_s wall_s");
+    for algo in Algo::ALL {
+        for seed in 0..seeds {
+            let p = Params { algo, seed, max_len, i_dom, i_set, ..Params::default() };
+            let (mut d, mut t, mut evals, mut runs, mut cpu) = (0, 0, 0, 0, 0.0);
+            let start = Instant::now();
+            for unit in &units {
+                let mut ev = Evaluator::new(unit.as_ref(), limit, workers);
+                match optimize(&mut ev, &p) {
+                    Ok(r) => {
+                        d += r.default.resolved();
+                        t += r.best.resolved();
+                    }
+                    Err(e) => eprintln!("strategies: {}: {e}", unit.name()),
+                }
+                evals += ev.evaluations;
+                runs += ev.runs;
+                cpu += ev.charged.as_secs_f64();
+                if !ev.findings.is_empty() {
+                    eprintln!("strategies: {}: {} disagreements", unit.name(), ev.findings.len());
+                }
+            }
+            let wall = start.elapsed().as_secs_f64();
+            println!("{} {seed} {d} {t} {evals} {runs} {cpu:.1} {wall:.1}", algo.name());
+        }
+    }
+}
+
+fn targets(kind: &str, workload: &Path) -> Result<Vec<Box<dyn Target>>, String> {
+    let tool = if kind == "eva" { "frama-c" } else { kind };
+    let bin = crosscheck_engines::transport::process::find_tool(tool).ok_or(format!("{tool} not found"))?;
+    let e = |e: crosscheck_tune::TargetError| e.to_string();
+    Ok(match kind {
+        "z3" => vec![Box::new(smt::Smt::new(smt::Solver::Z3, &bin, workload).map_err(e)?)],
+        "cvc5" => vec![Box::new(smt::Smt::new(smt::Solver::Cvc5, &bin, workload).map_err(e)?)],
+        "clingo" => vec![Box::new(Clingo::new(&bin, workload).map_err(e)?)],
+        "eva" => {
+            let mut v: Vec<Box<dyn Target>> = Vec::new();
+            for (name, files, extra) in eva::programs(workload).map_err(e)? {
+                v.push(Box::new(eva::Eva::new(&bin, &name, &files, &extra).map_err(e)?));
+            }
+            v
+        }
+        other => return Err(format!("unknown target {other}")),
+    })
+}

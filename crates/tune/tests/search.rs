@@ -1,0 +1,279 @@
+//! Known answers for the tuner on a synthetic target whose costs are fixed tables: the default
+//! kept when nothing beats it, the budget of evaluations, DARS's antichains, Algorithm 7's
+//! frequencies, contradictions and warning signs never winning.
+
+use crosscheck_tune::search::{dars_recipe, draw_action, generate_recipe, sa_probability, Action};
+use crosscheck_tune::{
+    optimize, Algo, Cost, Evaluator, Ingredient, Knob, Params, Poset, Recipe, RecipeFile, Sharing, Space, StageRun,
+    Target, TargetError, Verdict,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+const DOMAINS: [&str; 10] =
+    ["bool", "intervals", "zones", "octagons", "polyhedra", "ric", "term-int", "disint", "boxes", "term-disint"];
+
+fn crab() -> Poset {
+    Poset::from_edges(
+        &DOMAINS,
+        &[
+            ("intervals", "zones"),
+            ("zones", "octagons"),
+            ("octagons", "polyhedra"),
+            ("intervals", "ric"),
+            ("intervals", "term-int"),
+            ("intervals", "disint"),
+            ("disint", "boxes"),
+            ("disint", "term-disint"),
+        ],
+    )
+}
+
+/// A target of `n` items where domain `d` resolves the items `resolves(d, delay)` answers for,
+/// with the answer `answer(d, item)`, in `secs[d]` seconds of a 10-second limit.
+struct Toy {
+    space: Space,
+    n: usize,
+    sharing: Sharing,
+    resolves: fn(&str, &str, usize) -> Option<&'static str>,
+    secs: fn(&str) -> u64,
+    guards: fn(&str) -> Vec<&'static str>,
+}
+
+impl Toy {
+    fn new(resolves: fn(&str, &str, usize) -> Option<&'static str>) -> Toy {
+        let domains = crab();
+        let i = domains.index("intervals").unwrap_or(0);
+        let knobs = vec![Knob::new("delay", &["1", "2", "4", "8"], 0), Knob::new("narrow", &["1", "2"], 0)];
+        let mut space = Space { domains, knobs, default: Recipe(vec![]), slices: true };
+        space.default = Recipe(vec![space.plain(i)]);
+        Toy { space, n: 10, sharing: Sharing::PerRun, resolves, secs: |_| 1, guards: |_| vec![] }
+    }
+}
+
+impl Target for Toy {
+    fn name(&self) -> &str {
+        "toy"
+    }
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn items(&self) -> usize {
+        self.n
+    }
+    fn item_name(&self, i: usize) -> String {
+        format!("item{i}")
+    }
+    fn sharing(&self) -> Sharing {
+        self.sharing
+    }
+    fn run(&self, ing: &Ingredient, items: &[usize], budget: Duration) -> Result<StageRun, TargetError> {
+        let d = self.space.domains.name(ing.domain);
+        let delay = self.space.value(ing, "delay").unwrap_or("1");
+        let t = Duration::from_secs((self.secs)(d));
+        let over = t > budget;
+        let verdicts = if over {
+            vec![]
+        } else {
+            items
+                .iter()
+                .filter_map(|&i| (self.resolves)(d, delay, i).map(|a| (i, Verdict::Resolved(a.to_string()))))
+                .collect()
+        };
+        let guards: BTreeSet<String> = (self.guards)(d).into_iter().map(String::from).collect();
+        Ok(StageRun { verdicts, used: t.min(budget), over, guards, coverage: None, note: None })
+    }
+}
+
+fn tune(t: &Toy, p: &Params) -> (crosscheck_tune::Tuned, usize, usize) {
+    let mut ev = Evaluator::new(t, Duration::from_secs(10), 1);
+    let tuned = optimize(&mut ev, p).unwrap_or_else(|e| panic!("{e}"));
+    (tuned, ev.evaluations, ev.findings.len())
+}
+
+fn params(algo: Algo, seed: u64) -> Params {
+    Params { algo, seed, ..Params::default() }
+}
+
+#[test]
+fn the_default_is_kept_when_nothing_beats_it() {
+    // Intervals resolves items 0..5; every other domain resolves fewer, or the same more slowly.
+    let mut t = Toy::new(|d, _, i| match d {
+        "intervals" | "zones" => (i < 5).then_some("valid"),
+        _ => (i < 2).then_some("valid"),
+    });
+    t.secs = |d| if d == "intervals" { 1 } else { 2 };
+    for algo in Algo::ALL {
+        for seed in 0..3 {
+            let (tuned, _, _) = tune(&t, &params(algo, seed));
+            assert_eq!(tuned.best.recipe, t.space.default, "{algo:?} seed {seed}");
+            assert_eq!(tuned.best.resolved(), 5);
+        }
+    }
+}
+
+#[test]
+fn the_budget_of_evaluations_is_respected() {
+    let t = Toy::new(|d, _, i| (d == "boxes" && i < 7).then_some("valid"));
+    for algo in Algo::ALL {
+        let (tuned, evals, _) = tune(&t, &params(algo, 1));
+        assert_eq!(Params::default().budget(), 41);
+        assert_eq!(evals, 41, "{algo:?}");
+        assert_eq!(tuned.history.len(), 41);
+        let p = Params { algo, max_len: 2, i_dom: 2, i_set: 3, seed: 4, ..Params::default() };
+        let (_, evals, _) = tune(&t, &p);
+        assert_eq!(evals, 1 + 2 * 3 + 3, "{algo:?}");
+    }
+}
+
+#[test]
+fn search_finds_the_recipe_that_resolves_more() {
+    // zones resolves 0..4, disint 4..8, delay 4 on disint also item 9: a two-stage recipe with
+    // a tuned knob resolves 9 of 10 where the default (intervals) resolves 2.
+    let t = Toy::new(|d, delay, i| match (d, i) {
+        ("intervals", 0..=1) | ("zones", 0..=3) | ("disint", 4..=7) => Some("valid"),
+        ("disint", 9) if delay == "4" => Some("valid"),
+        _ => None,
+    });
+    let mut best = 0;
+    for seed in 0..5 {
+        let (tuned, _, _) = tune(&t, &params(Algo::Dars, seed));
+        assert!(tuned.best.resolved() >= tuned.default.resolved());
+        best = best.max(tuned.best.resolved());
+    }
+    assert!(best >= 8, "DARS over 5 seeds found {best} of 10");
+}
+
+#[test]
+fn a_contradicting_configuration_is_a_finding_never_a_winner() {
+    // boxes resolves everything, but answers item 0 "invalid" where intervals said "valid".
+    let t = Toy::new(|d, _, i| match d {
+        "boxes" => Some(if i == 0 { "invalid" } else { "valid" }),
+        "intervals" => (i < 3).then_some("valid"),
+        _ => None,
+    });
+    let mut found = 0;
+    for algo in Algo::ALL {
+        for seed in 0..4 {
+            let (tuned, _, findings) = tune(&t, &params(algo, seed));
+            found += findings;
+            let boxes = tuned.best.recipe.0.iter().any(|i| i.domain == 8 && i.knobs == [0, 0]);
+            assert!(!boxes || findings == 0, "{algo:?} {seed}: boxes won after contradicting");
+            assert!(tuned.best.cost.is_finite());
+        }
+    }
+    assert!(found > 0, "some search met boxes");
+}
+
+#[test]
+fn warning_signs_and_overruns_cost_infinity() {
+    let mut t = Toy::new(|d, _, _| (d != "intervals").then_some("valid"));
+    t.guards = |d| if d == "intervals" { vec![] } else { vec!["stopped-propagation"] };
+    let (tuned, _, _) = tune(&t, &params(Algo::Dars, 0));
+    assert_eq!(tuned.best.recipe, t.space.default, "every other domain stops propagation");
+    let others = tuned.history.iter().filter(|(r, _, _)| r.domains() != [1]);
+    assert!(others.clone().count() > 20);
+    assert!(others.into_iter().all(|(_, c, why)| !c.is_finite() && why.is_some()));
+
+    let mut t = Toy::new(|_, _, _| Some("valid"));
+    t.secs = |d| if d == "intervals" { 1 } else { 11 };
+    let mut ev = Evaluator::new(&t, Duration::from_secs(10), 1);
+    let d = ev.evaluate(&t.space.default).expect("toy");
+    assert!((d.cost.0 - 0.01).abs() < 1e-9, "all resolved in 1 of 10 s: {:?}", d.cost);
+    let zones = Recipe(vec![t.space.plain(2)]);
+    assert_eq!(ev.evaluate(&zones).expect("toy").cost, Cost::INFINITE);
+}
+
+#[test]
+fn a_stage_gets_only_the_items_still_unresolved() {
+    let t = Toy::new(|d, _, i| match d {
+        "zones" => (i < 6).then_some("valid"),
+        "disint" => (i >= 4).then_some("valid"),
+        _ => None,
+    });
+    let mut ev = Evaluator::new(&t, Duration::from_secs(10), 1);
+    let r = Recipe(vec![t.space.plain(2), t.space.plain(7)]);
+    let e = ev.evaluate(&r).expect("toy");
+    assert_eq!(e.resolved(), 10);
+    let stages: Vec<Option<usize>> = e.items.iter().map(|i| i.stage).collect();
+    assert_eq!(stages[3], Some(0));
+    assert_eq!(stages[5], Some(0), "resolved by the first stage, not asked again");
+    assert_eq!(stages[8], Some(1));
+    assert!((e.cost.0 - 0.02).abs() < 1e-9, "(0 + 2/10) / 10: {:?}", e.cost);
+}
+
+#[test]
+fn per_item_stages_take_their_slice_of_the_limit() {
+    // Each item needs 3 s of "disint"; zones costs 10 s and resolves nothing.
+    let mut t = Toy::new(|d, _, _| (d == "disint").then_some("valid"));
+    t.sharing = Sharing::PerItem;
+    t.n = 4;
+    t.secs = |d| match d {
+        "disint" => 3,
+        _ => 10,
+    };
+    let mut ev = Evaluator::new(&t, Duration::from_secs(10), 2);
+    let mut first = t.space.plain(2);
+    first.slice = 1; // 25% of 10 s
+    let e = ev.evaluate(&Recipe(vec![first, t.space.plain(7)])).expect("toy");
+    assert_eq!(e.resolved(), 4);
+    assert!(e.items.iter().all(|i| i.used == Duration::from_millis(5500)), "{:?}", e.items);
+    assert!(e.cost.is_finite());
+}
+
+#[test]
+fn dars_recipes_never_hold_two_comparable_domains() {
+    let t = Toy::new(|_, _, _| None);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for _ in 0..2000 {
+        let r = dars_recipe(&t.space, 3, &mut rng);
+        assert!(t.space.domains.compatible(&r.domains()), "{r:?}");
+        let m = generate_recipe(&t.space, &r, 3, &mut rng);
+        assert!(t.space.domains.compatible(&m.domains()), "{m:?}");
+        assert!(m.0.len() <= 3);
+    }
+}
+
+#[test]
+fn algorithm_7_draws_its_actions_with_the_seed_probabilities() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let n = 100_000;
+    let mut counts = [0usize; 4];
+    for _ in 0..n {
+        counts[draw_action(1, 3, &mut rng) as usize] += 1;
+    }
+    let share = |c: usize| c as f64 / n as f64;
+    let expect = [0.2, 0.8 * 0.5, 0.8 * 0.3, 0.8 * 0.2];
+    for (c, e) in counts.iter().zip(expect) {
+        assert!((share(*c) - e).abs() < 0.01, "{counts:?}");
+    }
+    assert!((0..1000).all(|_| draw_action(3, 3, &mut rng) != Action::Add), "a full recipe is modified");
+}
+
+#[test]
+fn simulated_annealing_accepts_as_the_repository_does() {
+    // The extraction's example: 45 assertions, one more warning, T = 40 -> 0.57; T = 10 -> 0.11.
+    let (a, b) = (Cost(10.0 / 45.0), Cost(11.0 / 45.0));
+    assert!((sa_probability(a, b, 40) - 0.575).abs() < 0.01);
+    assert!((sa_probability(a, b, 10) - 0.110).abs() < 0.01);
+    assert_eq!(sa_probability(b, a, 1), 1.0);
+    assert_eq!(sa_probability(a, Cost::INFINITE, 40), 0.0);
+}
+
+#[test]
+fn recipe_files_replay_by_name() {
+    let t = Toy::new(|_, _, _| None);
+    let mut ing = t.space.plain(7);
+    ing.knobs[0] = 2;
+    let r = Recipe(vec![t.space.plain(2), ing]);
+    let file = RecipeFile::of(&t.space, &r);
+    assert_eq!(file.to_string(), "zones @0.5 ; disint delay=4");
+    let text = serde_json::to_string(&file).expect("serializes");
+    let back: RecipeFile = serde_json::from_str(&text).expect("parses");
+    assert_eq!(back.resolve(&t.space), Ok(r));
+    let mut bad = back.clone();
+    bad.stages[0].domain = "apron".into();
+    assert_eq!(bad.resolve(&t.space), Err("unknown domain \"apron\"".into()));
+}
