@@ -43,6 +43,39 @@ enum Resource {
     Counter,
 }
 
+impl Resource {
+    fn name(self) -> &'static str {
+        match self {
+            Resource::Cpu => "cpu",
+            Resource::Counter => "counter",
+        }
+    }
+
+    /// How a charge reads: CPU seconds, or counter units (one per nanosecond of the Duration
+    /// the tuner carries them in).
+    fn show(self, d: Duration) -> f64 {
+        match self {
+            Resource::Cpu => d.as_secs_f64(),
+            Resource::Counter => d.as_nanos() as f64,
+        }
+    }
+
+    /// A charge as the table prints it.
+    fn text(self, d: Duration) -> String {
+        match self {
+            Resource::Cpu => format!("{:.2}", d.as_secs_f64()),
+            Resource::Counter => d.as_nanos().to_string(),
+        }
+    }
+
+    fn unit(self) -> &'static str {
+        match self {
+            Resource::Cpu => "cpu s",
+            Resource::Counter => "units",
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum AlgoArg {
     Dars,
@@ -58,10 +91,12 @@ struct Common {
     /// a directory of .c files and of program directories with an optional frama-c.args)
     #[arg(long)]
     workload: Option<PathBuf>,
-    /// The resource limit: per query for z3, cvc5 and clingo, per program run for eva
+    /// The resource limit: per query for z3, cvc5 and clingo, per program run for eva; a
+    /// duration (20s) for --resource cpu, a number of units for --resource counter
     #[arg(long, default_value = "20s")]
     limit: String,
-    /// What the limit counts: CPU time of the tool's process (the only one implemented)
+    /// What the limit counts: CPU time of the tool's process, or z3's deterministic resource
+    /// counter (rlimit units; z3 only)
     #[arg(long, value_enum, default_value = "cpu")]
     resource: Resource,
     /// Parallel tool runs: queries of a batch (z3, cvc5, clingo) or programs (eva)
@@ -150,10 +185,11 @@ fn search(a: TuneArgs) -> Result<i32> {
     };
     let params = Params { algo, max_len: a.max_len, i_dom: a.i_dom, i_set: a.i_set, seed: a.seed, ..Params::default() };
     eprintln!(
-        "tune: {} on {} unit(s), limit {:?}, {} with {} evaluations each",
+        "tune: {} on {} unit(s), limit {} {}, {} with {} evaluations each",
         name_of(kind),
         units.len(),
-        c.limit,
+        c.resource.show(c.limit),
+        c.resource.unit(),
         algo.name(),
         params.budget()
     );
@@ -191,6 +227,7 @@ fn eval(a: EvalArgs) -> Result<i32> {
 struct Checked {
     workload: PathBuf,
     limit: Duration,
+    resource: Resource,
     workers: usize,
     tool: Option<PathBuf>,
     out: PathBuf,
@@ -202,10 +239,13 @@ fn check(c: &Common) -> Result<Checked> {
     if !workload.exists() {
         return Err(user(format!("tune: --workload {}: no such file or directory", workload.display())));
     }
-    let limit = duration::parse(&c.limit).map_err(|e| user(format!("tune: --limit: {e}")))?;
-    if c.resource == Resource::Counter {
-        return Err(user("tune: --resource counter is not implemented yet; use --resource cpu"));
-    }
+    let limit = match c.resource {
+        Resource::Cpu => duration::parse(&c.limit).map_err(|e| user(format!("tune: --limit: {e}")))?,
+        Resource::Counter => match c.limit.parse::<u64>() {
+            Ok(n) if n > 0 => Duration::from_nanos(n),
+            _ => return Err(user(format!("tune: --limit {}: with --resource counter, a number of units", c.limit))),
+        },
+    };
     if c.workers == 0 {
         return Err(user("tune: --workers must be at least 1"));
     }
@@ -215,7 +255,15 @@ fn check(c: &Common) -> Result<Checked> {
         }
     }
     std::fs::create_dir_all(&c.out).map_err(|e| user(format!("tune: --out {}: {e}", c.out.display())))?;
-    Ok(Checked { workload, limit, workers: c.workers, tool: c.tool.clone(), out: c.out.clone(), json: c.json })
+    Ok(Checked {
+        workload,
+        limit,
+        resource: c.resource,
+        workers: c.workers,
+        tool: c.tool.clone(),
+        out: c.out.clone(),
+        json: c.json,
+    })
 }
 
 fn name_of(kind: TargetKind) -> &'static str {
@@ -229,6 +277,12 @@ fn name_of(kind: TargetKind) -> &'static str {
 
 /// The units of the workload for `kind`, with the tool found.
 fn build(kind: TargetKind, c: &Checked) -> Result<Vec<Box<dyn Target>>> {
+    if c.resource == Resource::Counter && kind != TargetKind::Z3 {
+        return Err(user(format!(
+            "tune: --resource counter: only z3's rlimit counter is wired; use --resource cpu for {}",
+            name_of(kind)
+        )));
+    }
     let (tool, install) = match kind {
         TargetKind::Eva => ("frama-c", "scripts/install-tune-tools.sh (apt-get install frama-c-base)"),
         TargetKind::Z3 => ("z3", "scripts/install-smt-solvers.sh"),
@@ -242,7 +296,11 @@ fn build(kind: TargetKind, c: &Checked) -> Result<Vec<Box<dyn Target>>> {
     };
     let fail = |e: crosscheck_tune::TargetError| user(format!("tune: {e}"));
     Ok(match kind {
-        TargetKind::Z3 => vec![Box::new(smt::Smt::new(smt::Solver::Z3, &bin, &c.workload).map_err(fail)?)],
+        TargetKind::Z3 => {
+            let t = smt::Smt::new(smt::Solver::Z3, &bin, &c.workload).map_err(fail)?;
+            let t = if c.resource == Resource::Counter { t.counting().map_err(fail)? } else { t };
+            vec![Box::new(t)]
+        }
         TargetKind::Cvc5 => vec![Box::new(smt::Smt::new(smt::Solver::Cvc5, &bin, &c.workload).map_err(fail)?)],
         TargetKind::Clingo => vec![Box::new(Clingo::new(&bin, &c.workload).map_err(fail)?)],
         TargetKind::Eva => {
@@ -346,7 +404,8 @@ fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>
         let p = c.out.join(name);
         std::fs::write(&p, text).map_err(|e| user(format!("tune: writing {}: {e}", p.display())))
     };
-    let mut table = String::from("unit\titem\tdefault\tdefault_cpu_s\ttuned\ttuned_stage\ttuned_cpu_s\n");
+    let used = if c.resource == Resource::Cpu { "cpu_s" } else { "units" };
+    let mut table = format!("unit\titem\tdefault\tdefault_{used}\ttuned\ttuned_stage\ttuned_{used}\n");
     for u in units {
         for (i, name) in u.items.iter().enumerate() {
             let (d, b) = (&u.default.items[i], &u.best.items[i]);
@@ -355,10 +414,10 @@ fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>
                 "{}\t{name}\t{}\t{:.3}\t{}\t{}\t{:.3}",
                 u.name,
                 verdict(&d.verdict),
-                d.used.as_secs_f64(),
+                c.resource.show(d.used),
                 verdict(&b.verdict),
                 b.stage.map_or("-".into(), |s| (s + 1).to_string()),
-                b.used.as_secs_f64()
+                c.resource.show(b.used)
             );
         }
         let mut file = u.recipe.clone();
@@ -377,7 +436,7 @@ fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>
     if c.json {
         println!("{summary}");
     } else {
-        print_units(units);
+        print_units(units, c.resource);
     }
     let findings: usize = units.iter().map(|u| u.findings.len()).sum();
     Ok(if findings > 0 { EXIT_FINDINGS } else { EXIT_OK })
@@ -392,10 +451,10 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
                 "name": u.name, "items": u.items.len(),
                 "default_resolved": u.default.resolved(), "tuned_resolved": u.best.resolved(),
                 "default_cost": finite(u.default.cost.0), "tuned_cost": finite(u.best.cost.0),
-                "default_used_s": u.default.used.as_secs_f64(), "tuned_used_s": u.best.used.as_secs_f64(),
+                "default_used": c.resource.show(u.default.used), "tuned_used": c.resource.show(u.best.used),
                 "recipe": u.recipe.to_string(),
                 "evaluations": u.evaluations, "runs": u.runs,
-                "tuning_cpu_s": u.charged.as_secs_f64(), "tuning_wall_s": u.wall.as_secs_f64(),
+                "tuning_used": c.resource.show(u.charged), "tuning_wall_s": u.wall.as_secs_f64(),
                 "disagreements": u.findings,
             })
         })
@@ -404,13 +463,14 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
         "target": name_of(kind),
         "algo": params.map(|p| p.algo.name()),
         "seed": params.map(|p| p.seed),
-        "limit_s": c.limit.as_secs_f64(),
+        "resource": c.resource.name(),
+        "limit": c.resource.show(c.limit),
         "items": sum(&|u| u.items.len()),
         "default_resolved": sum(&|u| u.default.resolved()),
         "tuned_resolved": sum(&|u| u.best.resolved()),
         "evaluations": sum(&|u| u.evaluations),
         "runs": sum(&|u| u.runs),
-        "tuning_cpu_s": units.iter().map(|u| u.charged.as_secs_f64()).sum::<f64>(),
+        "tuning_used": units.iter().map(|u| c.resource.show(u.charged)).sum::<f64>(),
         "disagreements": sum(&|u| u.findings.len()),
         "units": units_json,
     })
@@ -424,20 +484,18 @@ fn finite(x: f64) -> Value {
     }
 }
 
-fn print_units(units: &[Unit]) {
-    println!(
-        "{:<28} {:>6} {:>9} {:>9} {:>10} {:>10}  recipe",
-        "unit", "items", "default", "tuned", "def cpu s", "tuned cpu s"
-    );
+fn print_units(units: &[Unit], r: Resource) {
+    let (def, tuned) = (format!("def {}", r.unit()), format!("tuned {}", r.unit()));
+    println!("{:<28} {:>6} {:>9} {:>9} {def:>10} {tuned:>10}  recipe", "unit", "items", "default", "tuned");
     for u in units {
         println!(
-            "{:<28} {:>6} {:>9} {:>9} {:>10.2} {:>10.2}  {}",
+            "{:<28} {:>6} {:>9} {:>9} {:>10} {:>10}  {}",
             u.name,
             u.items.len(),
             u.default.resolved(),
             u.best.resolved(),
-            u.default.used.as_secs_f64(),
-            u.best.used.as_secs_f64(),
+            r.text(u.default.used),
+            r.text(u.best.used),
             u.recipe
         );
         for f in &u.findings {
@@ -447,6 +505,6 @@ fn print_units(units: &[Unit]) {
     let (d, t): (usize, usize) =
         units.iter().fold((0, 0), |(d, t), u| (d + u.default.resolved(), t + u.best.resolved()));
     let evals: usize = units.iter().map(|u| u.evaluations).sum();
-    let cpu: f64 = units.iter().map(|u| u.charged.as_secs_f64()).sum();
-    println!("total: default {d}, tuned {t} resolved; {evals} evaluations, {cpu:.1} s CPU of tool runs");
+    let used = units.iter().map(|u| u.charged).sum::<Duration>();
+    println!("total: default {d}, tuned {t} resolved; {evals} evaluations, {} {} of tool runs", r.text(used), r.unit());
 }

@@ -60,6 +60,28 @@ fn tune_writes_a_recipe_that_replays_on_another_batch() {
     assert_eq!(s["tuned_resolved"], 4);
 }
 
+/// Charged by z3's rlimit counter, a tuning run is the same run twice: the same recipe and
+/// the same units, whatever else the machine is doing.
+#[test]
+fn a_counter_limited_tuning_repeats_exactly() {
+    let Some(_) = z3() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    batch(&tmp.path().join("a"), 3);
+    let once = |out: &str| {
+        let line = format!("tune --target z3 --workload a --resource counter --limit 50000000 --max-len 2 --i-dom 1 --i-set 2 --workers 2 --json --out {out}");
+        let o = run(&line.split(' ').collect::<Vec<_>>(), tmp.path());
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        summary(&o)
+    };
+    let (a, b) = (once("x"), once("y"));
+    assert_eq!(a["resource"], "counter");
+    assert_eq!(a["tuned_resolved"], 4);
+    assert!(a["units"][0]["default_used"].as_f64().is_some_and(|u| u > 0.0), "{a}");
+    for key in ["default_used", "tuned_used", "recipe"] {
+        assert_eq!(a["units"][0][key], b["units"][0][key], "{key}");
+    }
+}
+
 #[test]
 fn a_configuration_that_flips_answers_exits_1() {
     let Some(z3) = z3() else { return };
@@ -96,7 +118,8 @@ fn bad_tune_input_gets_one_line_and_exit_2() {
         ("tune --target z3 --workload missing", "missing"),
         ("tune --target z3 --workload empty", "no .smt2 file"),
         ("tune --target z3 --workload . --limit 10x", "bad duration"),
-        ("tune --target z3 --workload . --resource counter", "not implemented"),
+        ("tune --target z3 --workload . --resource counter", "a number of units"),
+        ("tune --target cvc5 --workload . --resource counter --limit 1000", "only z3"),
         ("tune --target z3 --workload . --algo ga", "ga"),
         ("tune --target z3 --workload . --max-len 0", "--max-len"),
         ("tune --target z3 --workload . --tool /no/such/z3", "/no/such/z3"),

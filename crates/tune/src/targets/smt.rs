@@ -1,7 +1,9 @@
 //! SMT solvers (z3, cvc5) as a tuning target. Work item = one `.smt2` query of a batch;
 //! resolved = every `check-sat` answered `sat` or `unsat`; ingredient = a strategy (a z3 tactic
 //! for `check-sat-using`, a cvc5 procedure) plus options that must not change an answer
-//! (seeds, heuristics), run under a CPU-time slice from the child's rusage.
+//! (seeds, heuristics), run under a CPU-time slice from the child's rusage, or, for z3, under
+//! its deterministic resource counter (`rlimit`, reported by `-st` as `:rlimit-count`): the
+//! same run charges the same units whatever else the machine is doing.
 
 use crate::run::run_charged;
 use crate::{Ingredient, Knob, Poset, Recipe, Sharing, Space, StageRun, Target, TargetError, Verdict};
@@ -73,7 +75,14 @@ pub struct Smt {
     names: Vec<String>,
     texts: Vec<String>,
     space: Space,
+    /// Charge z3's resource counter instead of CPU time: budgets and charges are then counter
+    /// units, one per nanosecond of a `Duration` (the crate's convention).
+    counter: bool,
 }
+
+/// The CPU time a counter-limited run may take before it is killed anyway: the counter is
+/// the limit, this only stops a run that never reaches it.
+const COUNTER_CPU_CAP: Duration = Duration::from_secs(300);
 
 impl Smt {
     /// The `.smt2` files of `workload` (a file, or a directory read in name order) for the
@@ -91,11 +100,23 @@ impl Smt {
             names.push(f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned()));
             texts.push(text);
         }
-        Ok(Smt { solver, binary: binary.to_path_buf(), names, texts, space: space(solver) })
+        Ok(Smt { solver, binary: binary.to_path_buf(), names, texts, space: space(solver), counter: false })
     }
 
-    fn command(&self, ing: &Ingredient, text: &str) -> (Command, String) {
+    /// The same batch charged by z3's `rlimit` counter; cvc5's resource units are not wired.
+    pub fn counting(mut self) -> Result<Smt, TargetError> {
+        if self.solver != Solver::Z3 {
+            return Err(TargetError::Setup(format!("{}: only z3's rlimit counter is supported", self.solver.name())));
+        }
+        self.counter = true;
+        Ok(self)
+    }
+
+    fn command(&self, ing: &Ingredient, text: &str, budget: Duration) -> (Command, String) {
         let mut cmd = Command::new(&self.binary);
+        if self.counter {
+            cmd.arg("-st").arg(format!("rlimit={}", budget.as_nanos()));
+        }
         let d = self.space.domains.name(ing.domain);
         let mut input = text.to_string();
         match self.solver {
@@ -137,9 +158,11 @@ pub fn space(solver: Solver) -> Space {
     space
 }
 
-/// The answers of a solver's output: `Some("sat unsat")` when every line is sat or unsat.
+/// The answers of a solver's output: `Some("sat unsat")` when every line is sat or unsat (up
+/// to z3's `-st` statistics, which start with `(:`).
 pub fn answers(stdout: &str) -> Option<String> {
-    let lines: Vec<&str> = stdout.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> =
+        stdout.lines().map(str::trim).take_while(|l| !l.starts_with("(:")).filter(|l| !l.is_empty()).collect();
     let all = !lines.is_empty() && lines.iter().all(|l| *l == "sat" || *l == "unsat");
     all.then(|| lines.join(" "))
 }
@@ -163,11 +186,19 @@ impl Target for Smt {
     fn run(&self, ing: &Ingredient, items: &[usize], budget: Duration) -> Result<StageRun, TargetError> {
         let mut out = StageRun::default();
         for &i in items {
-            let (mut cmd, input) = self.command(ing, &self.texts[i]);
-            let ran = run_charged(&mut cmd, &input, budget)
+            let (mut cmd, input) = self.command(ing, &self.texts[i], budget);
+            let cap = if self.counter { COUNTER_CPU_CAP } else { budget };
+            let ran = run_charged(&mut cmd, &input, cap)
                 .map_err(|source| TargetError::Io { what: format!("running {}", self.binary.display()), source })?;
-            out.used += ran.cpu;
-            out.over |= ran.killed;
+            if self.counter {
+                // A run killed before it reports counts its whole budget.
+                let units = rlimit_count(&ran.stdout).filter(|_| !ran.killed).unwrap_or(budget.as_nanos() as u64);
+                out.used += Duration::from_nanos(units);
+                out.over |= ran.killed || u128::from(units) >= budget.as_nanos();
+            } else {
+                out.used += ran.cpu;
+                out.over |= ran.killed;
+            }
             match answers(&ran.stdout) {
                 Some(a) if !ran.killed => out.verdicts.push((i, Verdict::Resolved(a))),
                 _ => {
@@ -181,9 +212,24 @@ impl Target for Smt {
     }
 }
 
+/// z3's `:rlimit-count` from its `-st` statistics.
+pub fn rlimit_count(stdout: &str) -> Option<u64> {
+    let at = stdout.find(":rlimit-count")?;
+    stdout[at + ":rlimit-count".len()..].split_whitespace().next()?.trim_end_matches(')').parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn z3_statistics_give_the_counter_and_leave_the_answers() {
+        let out = "sat\nunsat\n(:added-eqs 4\n :rlimit-count 1234\n :time 0.01)\n";
+        assert_eq!(answers(out), Some("sat unsat".into()));
+        assert_eq!(rlimit_count(out), Some(1234));
+        assert_eq!(rlimit_count("(:rlimit-count 77)"), Some(77));
+        assert_eq!(rlimit_count("sat\n"), None);
+    }
 
     #[test]
     fn answers_need_every_check_sat_decided() {
