@@ -192,7 +192,8 @@ impl Target for Smt {
                 .map_err(|source| TargetError::Io { what: format!("running {}", self.binary.display()), source })?;
             if self.counter {
                 // A run killed before it reports counts its whole budget.
-                let units = rlimit_count(&ran.stdout).filter(|_| !ran.killed).unwrap_or(budget.as_nanos() as u64);
+                let whole = u64::try_from(budget.as_nanos()).unwrap_or(u64::MAX);
+                let units = rlimit_count(&ran.stdout).filter(|_| !ran.killed).unwrap_or(whole);
                 out.used += Duration::from_nanos(units);
                 out.over |= ran.killed || u128::from(units) >= budget.as_nanos();
             } else {
