@@ -149,30 +149,28 @@ fn parse_radius(k: &str) -> Result<Radius> {
 }
 
 fn plan(a: &PlanArgs) -> Result<i32> {
+    let tool = tool_of(a.tool);
     let strategy = match a.strategy {
         StrategyArg::Sizelimiting => Strategy::SizeLimiting,
         StrategyArg::Splitmerge => {
-            let whole = matches!(a.tool, ToolArg::Datalog | ToolArg::Smt | ToolArg::Sql);
-            let k = a.k.as_deref().unwrap_or(if whole { "inf" } else { "2" });
+            let k = a.k.as_deref().unwrap_or(if tool.whole_closures() { "inf" } else { "2" });
             Strategy::SplitMerge { k: parse_radius(k)?, p: a.p }
         }
     };
-    let tool = tool_of(a.tool);
-    let p = if tool == crosscheck_split::Tool::Datalog {
-        datalog_plan(a, strategy)?
-    } else if tool == crosscheck_split::Tool::Smt {
-        smt_plan(a, strategy)?
-    } else if tool == crosscheck_split::Tool::Sql {
-        sql_plan(a, strategy)?
-    } else {
-        if !a.input.is_dir() {
-            return Err(user(format!(
-                "{} is not a directory (give the root of the sources to split)",
-                a.input.display()
-            )));
+    let p = match tool {
+        crosscheck_split::Tool::Datalog => datalog_plan(a, strategy)?,
+        crosscheck_split::Tool::Smt => smt_plan(a, strategy)?,
+        crosscheck_split::Tool::Sql => sql_plan(a, strategy)?,
+        crosscheck_split::Tool::Mypy | crosscheck_split::Tool::Bandit | crosscheck_split::Tool::Cppcheck => {
+            if !a.input.is_dir() {
+                return Err(user(format!(
+                    "{} is not a directory (give the root of the sources to split)",
+                    a.input.display()
+                )));
+            }
+            let (analyzer, _) = analyzer(tool)?;
+            make_plan(tool, analyzer.as_ref(), &a.input, strategy, a.size).map_err(|e| user(e.to_string()))?
         }
-        let (analyzer, _) = analyzer(tool)?;
-        make_plan(tool, analyzer.as_ref(), &a.input, strategy, a.size).map_err(|e| user(e.to_string()))?
     };
     write_json(&a.out, &p)?;
     let summary = serde_json::json!({

@@ -126,11 +126,19 @@ impl Tool {
         }
     }
 
+    /// Whether the tool runs one of crosscheck's own workloads (a Datalog program, an SMT
+    /// script, a SQL workload), run by the crosscheck binary, whose partitions must carry their
+    /// units' whole dependency closure (extraction D.2).
+    pub fn whole_closures(self) -> bool {
+        matches!(self, Tool::Datalog | Tool::Smt | Tool::Sql)
+    }
+
     /// The tool's executable name.
     pub fn command_name(self) -> &'static str {
-        match self {
-            Tool::Datalog | Tool::Smt | Tool::Sql => "crosscheck",
-            other => other.name(),
+        if self.whole_closures() {
+            "crosscheck"
+        } else {
+            self.name()
         }
     }
 

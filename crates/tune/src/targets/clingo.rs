@@ -36,16 +36,7 @@ pub struct Clingo {
 impl Clingo {
     /// The `.lp` files of `workload` (a file or a directory) for the clingo at `binary`.
     pub fn new(binary: &Path, workload: &Path) -> Result<Clingo, TargetError> {
-        let files = super::files_with(workload, "lp")?;
-        let mut names = Vec::new();
-        let mut texts = Vec::new();
-        for f in &files {
-            texts.push(
-                std::fs::read_to_string(f)
-                    .map_err(|source| TargetError::Io { what: format!("reading {}", f.display()), source })?,
-            );
-            names.push(f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned()));
-        }
+        let super::Batch { names, texts } = super::Batch::read(workload, "lp")?;
         Ok(Clingo { binary: binary.to_path_buf(), names, texts, space: space() })
     }
 }

@@ -7,6 +7,28 @@ pub mod smt;
 use crate::TargetError;
 use std::path::{Path, PathBuf};
 
+/// A batch of work items, one file each (queries, programs), read in name order.
+pub struct Batch {
+    pub names: Vec<String>,
+    pub texts: Vec<String>,
+}
+
+impl Batch {
+    /// The `.ext` files of `workload` (a file, or a directory's).
+    pub fn read(workload: &Path, ext: &str) -> Result<Batch, TargetError> {
+        let mut batch = Batch { names: Vec::new(), texts: Vec::new() };
+        for f in files_with(workload, ext)? {
+            let text = std::fs::read_to_string(&f)
+                .map_err(|source| TargetError::Io { what: format!("reading {}", f.display()), source })?;
+            batch
+                .names
+                .push(f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned()));
+            batch.texts.push(text);
+        }
+        Ok(batch)
+    }
+}
+
 /// The files of `workload` ending in `.ext`: the file itself, or a directory's, in name order.
 pub fn files_with(workload: &Path, ext: &str) -> Result<Vec<PathBuf>, TargetError> {
     if workload.is_file() {

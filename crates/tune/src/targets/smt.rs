@@ -88,17 +88,10 @@ impl Smt {
     /// The `.smt2` files of `workload` (a file, or a directory read in name order) for the
     /// solver at `binary`.
     pub fn new(solver: Solver, binary: &Path, workload: &Path) -> Result<Smt, TargetError> {
-        let files = super::files_with(workload, "smt2")?;
-        let mut names = Vec::new();
-        let mut texts = Vec::new();
-        for f in &files {
-            let text = std::fs::read_to_string(f)
-                .map_err(|source| TargetError::Io { what: format!("reading {}", f.display()), source })?;
-            if !text.contains("(check-sat") {
-                return Err(TargetError::Setup(format!("{}: no (check-sat) in this query", f.display())));
-            }
-            names.push(f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned()));
-            texts.push(text);
+        let super::Batch { names, texts } = super::Batch::read(workload, "smt2")?;
+        if let Some((name, _)) = names.iter().zip(&texts).find(|(_, t)| !t.contains("(check-sat")) {
+            let at = if workload.is_dir() { workload.join(name) } else { workload.to_path_buf() };
+            return Err(TargetError::Setup(format!("{}: no (check-sat) in this query", at.display())));
         }
         Ok(Smt { solver, binary: binary.to_path_buf(), names, texts, space: space(solver), counter: false })
     }
