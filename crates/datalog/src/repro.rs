@@ -56,11 +56,14 @@ pub fn reproducers(
     ev: &Evidence,
     engines: &[EngineInfo],
 ) -> Vec<(String, String)> {
-    let header = format!(
+    let detail: Detail = ev.detail.read();
+    let mut header = format!(
         "crosscheck datalog reproducer — oracle {oracle}\n{}\nexpected: {}\nactual:   {}\n",
         ev.summary, ev.expected, ev.actual
     );
-    let detail: Detail = ev.detail.read();
+    if !detail.steps.is_empty() {
+        header.push_str(&format!("steps ({}): {}\n", detail.steps.len(), detail.steps.join(", ")));
+    }
     let out = detail.output.unwrap_or_else(|| case.program.output().to_string());
     let option = detail.option.as_deref();
     let mut f = Files { stem, header, out, files: Vec::new() };
