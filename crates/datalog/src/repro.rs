@@ -57,13 +57,15 @@ pub fn reproducers(
     engines: &[EngineInfo],
 ) -> Vec<(String, String)> {
     let detail: Detail = ev.detail.read();
-    let mut header = format!(
-        "crosscheck datalog reproducer — oracle {oracle}\n{}\nexpected: {}\nactual:   {}\n",
+    let steps = if detail.steps.is_empty() {
+        String::new()
+    } else {
+        format!("steps ({}): {}\n", detail.steps.len(), detail.steps.join(", "))
+    };
+    let header = format!(
+        "crosscheck datalog reproducer — oracle {oracle}\n{}\nexpected: {}\nactual:   {}\n{steps}",
         ev.summary, ev.expected, ev.actual
     );
-    if !detail.steps.is_empty() {
-        header.push_str(&format!("steps ({}): {}\n", detail.steps.len(), detail.steps.join(", ")));
-    }
     let out = detail.output.unwrap_or_else(|| case.program.output().to_string());
     let option = detail.option.as_deref();
     let mut f = Files { stem, header, out, files: Vec::new() };

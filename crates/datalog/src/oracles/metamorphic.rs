@@ -2,8 +2,8 @@
 //! every output of the original against the transformed program's, in the relation the
 //! transformation expects (equal, superset or subset).
 
-use super::cache::run_cached;
-use super::{relation_name, render, rows_json, run, supports, DatalogOracle, Detail};
+use super::cache::{run_cached_timed, transformed_limit};
+use super::{relation_name, render, rows_json, run, supports, DatalogOracle, Detail, TIMED_OUT};
 use crate::ast::Program;
 use crate::dialects::print;
 use crate::qf::Expect;
@@ -19,6 +19,9 @@ pub struct Transformed<'a> {
     /// itself computed for them in the original program.
     pub inline: &'a [String],
 }
+
+/// The skip reason of a transformed program past its limit (see [`transformed_limit`]).
+pub const TRANSFORMED_TIMED_OUT: &str = "transformed program timed out";
 
 /// Runs the check. `prepare` turns the transformed program into the one an engine runs
 /// (DLSmith's fact inlining needs the engine's own answers), or stops the check.
@@ -41,12 +44,15 @@ pub(crate) fn check(
             Err(c) => return c,
         };
         for out in &orig.outputs {
-            let a = match run_cached(e, orig, out, opts).rows() {
+            let (a, took) = run_cached_timed(e, orig, out, opts);
+            let a = match a.rows() {
                 Ok(r) => r,
                 Err(c) => return c,
             };
-            let b = match run(e, &trans, out, None, opts).rows() {
+            let limit = CheckOptions { timeout: transformed_limit(took, opts.timeout) };
+            let b = match run(e, &trans, out, None, &limit).rows() {
                 Ok(r) => r,
+                Err(Check::Skip(m)) if m == TIMED_OUT => return Check::Skip(TRANSFORMED_TIMED_OUT.into()),
                 Err(c) => return c,
             };
             ran = true;

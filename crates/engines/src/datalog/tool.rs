@@ -1,8 +1,8 @@
-//! What the Datalog engines run as one-shot processes (z3's μZ, clingo, swipl) share: finding
-//! the binary (the spec's location, else `PATH` or the project virtualenv), its version, the
-//! availability line, one run with its deadline, and the engine around a tool's own way of
-//! running a program ([`Tool::run`]). The engine speaks the dialect of its own name; its
-//! binary is [`Tool::binary`] (`z3-datalog` runs `z3`).
+//! What the Datalog engines that run a binary (z3's μZ in a session, z3's native format,
+//! clingo, swipl) share: finding the binary (the spec's location, else `PATH` or the project
+//! virtualenv), its version, the availability line, one run with its deadline, and the engine
+//! around a tool's own way of running a program ([`Tool::run`]). The engine speaks the dialect
+//! of its own name; its binary is [`Tool::binary`] (`z3-datalog` runs `z3`).
 
 use crate::transport::{binary_at, find_tool, run_once, RunOnce};
 use crate::Opener;
@@ -11,6 +11,9 @@ use crosscheck_core::{Availability, Engine, EngineInfo, EngineSpec, Outcome, Set
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::time::Duration;
+
+/// A check that a binary runs what its engine prints, or why not.
+pub type Probe = fn(&Path) -> Result<(), String>;
 
 /// A binary an engine runs once per program, and the engine's state `S` around it (swipl's
 /// directory for program files; most tools have none).
@@ -22,7 +25,7 @@ pub struct Tool<S> {
     pub version: fn(&str) -> Option<String>,
     /// A check past the version that the binary runs what the engine prints (z3's native
     /// Datalog format, which only some releases read).
-    pub probe: Option<fn(&Path) -> Result<(), String>>,
+    pub probe: Option<Probe>,
     /// The state, made when the engine opens.
     pub open: fn() -> Result<S, SetupError>,
     /// One program, in a fresh process of the binary or in one the state keeps (z3's session).

@@ -2,8 +2,8 @@
 //! `z3-datalog` dialect: the input format queryFuzz and Deopt used. z3 reads it up to 4.13; a
 //! 5.x release parses nothing and prints nothing, so opening the engine runs a two-tuple
 //! program first and refuses a z3 that does not answer it. The answer is
-//! `Tuples in r_p:` followed by one `\t(c0=v(code),c1=...)` line per tuple, `v` a number or a
-//! symbol's text.
+//! `Tuples in r_p:` followed by one `\t(c0=v(code),c1=...)` line per tuple: a symbol is its
+//! text `v`, a number its code.
 
 use super::swipl::Programs;
 use super::tool::{run, Exited, Tool};
@@ -61,11 +61,14 @@ fn tuple(line: &str, cols: &[bool]) -> Result<Vec<Value>, String> {
         .zip(cols)
         .map(|(c, &sym)| {
             let v = c.split_once('=').map(|(_, v)| v).ok_or("a cell without =")?;
-            let text = v.rsplit_once('(').map(|(t, _)| t).ok_or("a cell without its code")?;
+            let (name, code) = v.rsplit_once('(').ok_or("a cell without its code")?;
             if sym {
-                Ok(Value::Text(text.to_string()))
+                Ok(Value::Text(name.to_string()))
             } else {
-                text.parse().map(Value::Int).map_err(|_| format!("z3-datalog: bad number {text}"))
+                // A number's value is its code: the name z3 prints beside it can be another
+                // constant of the program (`10(0)` for 0 in a program that mentions 10).
+                let code = code.trim_end_matches(')');
+                code.parse().map(Value::Int).map_err(|_| format!("z3-datalog: bad number {code}"))
             }
         })
         .collect()
@@ -100,7 +103,7 @@ fn run_native(programs: &mut Programs, bin: &Path, text: &str, limit: Duration) 
     if stdout.contains("timeout") || stderr.contains("timeout") {
         return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
     }
-    if stdout.contains("ERROR") || !status.success() {
+    if stdout.contains("ERROR") || stderr.contains("ERROR") || !status.success() {
         let said = stdout.lines().chain(stderr.lines()).find(|l| !l.trim().is_empty()).unwrap_or("no answer");
         return Outcome::error(format!("z3-datalog: {said}"));
     }
