@@ -103,10 +103,13 @@ impl Stats {
 /// Distinct skip reasons a worker keeps apart; the rest are counted as `other`.
 const MAX_SKIP_KEYS: usize = 24;
 
-/// The key a skip reason is counted under: its text before any parenthesis or colon, where
-/// legs put the varying part (an engine's message, a relation's name).
+/// The key a skip reason is counted under: its text before any parenthesis and its first two
+/// colon-separated parts (`engine: what`), where legs put the varying part after (an engine's
+/// own message, a relation's name).
 pub fn skip_key(reason: &str) -> String {
-    let head = reason.split(['(', ':']).next().unwrap_or("").trim();
+    let head = reason.split('(').next().unwrap_or("");
+    let head = head.splitn(3, ':').take(2).collect::<Vec<_>>().join(":");
+    let head = head.trim().trim_end_matches(':').trim();
     let head = if head.is_empty() { "unnamed" } else { head };
     head.chars().take(80).collect()
 }
@@ -523,4 +526,18 @@ fn protocol_channel() -> Box<dyn Write> {
 
 pub fn unix_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(crate::millis).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_key;
+
+    #[test]
+    fn skip_reasons_are_keyed_without_their_varying_part() {
+        assert_eq!(skip_key("timeout"), "timeout");
+        assert_eq!(skip_key("an engine limit (z3; out of memory)"), "an engine limit");
+        assert_eq!(skip_key("z3-datalog: wildcard in a negated atom"), "z3-datalog: wildcard in a negated atom");
+        assert_eq!(skip_key("z3: z3: (error \"line 3\")"), "z3: z3");
+        assert_eq!(skip_key("(x)"), "unnamed");
+    }
 }

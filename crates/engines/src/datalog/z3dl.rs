@@ -34,10 +34,11 @@ fn accepts_native(bin: &Path) -> Result<(), String> {
     let mut programs = Programs::new("datalog").map_err(|e| e.message)?;
     match run_native(&mut programs, bin, PROBE, Duration::from_secs(10)) {
         Outcome::Rows(r) if r.rows.len() == 2 => Ok(()),
-        Outcome::Error { message, .. } if message.contains("no `Tuples in") => {
-            Err("reads no native .datalog program (z3 up to 4.13 does; the z3 engine speaks SMT-LIB fixedpoint)".into())
-        }
-        other => Err(format!("a native .datalog program gave {}", crate::described(&other))),
+        // 5.4.1 fails on every file: `domain name at line 1 '90' found '<id>'` (on stderr, exit 0).
+        other => Err(format!(
+            "reads no native .datalog program (z3 up to 4.13 does; the z3 engine speaks SMT-LIB fixedpoint): {}",
+            crate::described(&other)
+        )),
     }
 }
 
