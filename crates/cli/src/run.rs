@@ -236,6 +236,13 @@ fn progress_line(s: &Summary) -> String {
     )
 }
 
+/// Skipped checks by reason, most frequent first.
+fn skipped_line(skipped: &std::collections::BTreeMap<String, u64>) -> String {
+    let mut by_count: Vec<(&String, &u64)> = skipped.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    by_count.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
+}
+
 pub fn run(args: RunArgs) -> Result<i32> {
     let kind = kind_info(&args.kind).ok_or_else(|| user(unknown_kind(&args.kind)))?;
     let cfg = config(&args, kind)?;
@@ -276,6 +283,9 @@ pub fn run(args: RunArgs) -> Result<i32> {
         split.reduce,
         summary.worker_restarts
     );
+    if !summary.skipped.is_empty() {
+        eprintln!("crosscheck: skipped checks: {}", skipped_line(&summary.skipped));
+    }
     if summary.findings > 0 {
         eprintln!("crosscheck: see `crosscheck findings {}` for the distinct bugs", args.out.display());
     }

@@ -72,6 +72,9 @@ pub struct Summary {
     pub workers: u32,
     pub worker_restarts: u64,
     pub interrupted: bool,
+    /// Checks that judged nothing, by the key of their reason (`worker::skip_key`).
+    #[serde(default)]
+    pub skipped: std::collections::BTreeMap<String, u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -735,5 +738,6 @@ fn summarize<C, O>(
         workers: cfg.workers,
         worker_restarts: restarts,
         interrupted,
+        skipped: total.skipped,
     }
 }

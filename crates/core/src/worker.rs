@@ -13,6 +13,7 @@ use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
 use crate::timed::Timed;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -63,14 +64,17 @@ pub struct WorkerConfig {
     pub board_fd: i32,
 }
 
-/// Time a worker process spent per phase; the supervisor sums them. Verdict counts are on the
-/// worker's [`Board`], which outlives the process.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Time a worker process spent per phase, and its skipped checks by reason; the supervisor
+/// sums them. Verdict counts are on the worker's [`Board`], which outlives the process.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     pub gen_ns: u64,
     pub exec_ns: u64,
     pub check_ns: u64,
     pub reduce_ns: u64,
+    /// Checks that judged nothing, by [`skip_key`] of their reason.
+    #[serde(default)]
+    pub skipped: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -79,7 +83,35 @@ impl Stats {
         self.exec_ns += o.exec_ns;
         self.check_ns += o.check_ns;
         self.reduce_ns += o.reduce_ns;
+        for (k, n) in &o.skipped {
+            *self.skipped.entry(k.clone()).or_default() += n;
+        }
     }
+
+    /// Counts one skipped check under its reason's key.
+    fn skip(&mut self, reason: &str) {
+        let key = skip_key(reason);
+        let key = if self.skipped.len() >= MAX_SKIP_KEYS && !self.skipped.contains_key(&key) {
+            "other".to_string()
+        } else {
+            key
+        };
+        *self.skipped.entry(key).or_default() += 1;
+    }
+}
+
+/// Distinct skip reasons a worker keeps apart; the rest are counted as `other`.
+const MAX_SKIP_KEYS: usize = 24;
+
+/// The key a skip reason is counted under: its text before any parenthesis and its first two
+/// colon-separated parts (`engine: what`), where legs put the varying part after (an engine's
+/// own message, a relation's name).
+pub fn skip_key(reason: &str) -> String {
+    let head = reason.split('(').next().unwrap_or("");
+    let head = head.splitn(3, ':').take(2).collect::<Vec<_>>().join(":");
+    let head = head.trim().trim_end_matches(':').trim();
+    let head = if head.is_empty() { "unnamed" } else { head };
+    head.chars().take(80).collect()
 }
 
 /// A finding as a worker reports it.
@@ -147,12 +179,12 @@ pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i
         }
         send_notes(&mut out);
         if last_report.elapsed() >= Duration::from_millis(250) {
-            send(&mut out, &Msg::Stats(w.stats));
+            send(&mut out, &Msg::Stats(w.stats.clone()));
             last_report = Instant::now();
         }
         index += 1;
     }
-    send(&mut out, &Msg::Done(w.stats));
+    send(&mut out, &Msg::Done(w.stats.clone()));
     0
 }
 
@@ -252,7 +284,10 @@ impl<'a, K: Kind> Worker<'a, K> {
         self.gen.observe(index, &case, matches!(result, Check::Pass { nonempty: true }));
         match result {
             Check::Pass { nonempty } => self.board.count(true, nonempty),
-            Check::Skip(_) => self.board.count(false, false),
+            Check::Skip(why) => {
+                self.stats.skip(&why);
+                self.board.count(false, false)
+            }
             Check::Finding(ev) => {
                 self.board.count(true, false);
                 return Some(self.finding(index, id, oracle, case, *ev, from_setup));
@@ -491,4 +526,18 @@ fn protocol_channel() -> Box<dyn Write> {
 
 pub fn unix_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(crate::millis).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_key;
+
+    #[test]
+    fn skip_reasons_are_keyed_without_their_varying_part() {
+        assert_eq!(skip_key("timeout"), "timeout");
+        assert_eq!(skip_key("an engine limit (z3; out of memory)"), "an engine limit");
+        assert_eq!(skip_key("z3-datalog: wildcard in a negated atom"), "z3-datalog: wildcard in a negated atom");
+        assert_eq!(skip_key("z3: z3: (error \"line 3\")"), "z3: z3");
+        assert_eq!(skip_key("(x)"), "unnamed");
+    }
 }

@@ -56,11 +56,16 @@ pub fn reproducers(
     ev: &Evidence,
     engines: &[EngineInfo],
 ) -> Vec<(String, String)> {
+    let detail: Detail = ev.detail.read();
+    let steps = if detail.steps.is_empty() {
+        String::new()
+    } else {
+        format!("steps ({}): {}\n", detail.steps.len(), detail.steps.join(", "))
+    };
     let header = format!(
-        "crosscheck datalog reproducer — oracle {oracle}\n{}\nexpected: {}\nactual:   {}\n",
+        "crosscheck datalog reproducer — oracle {oracle}\n{}\nexpected: {}\nactual:   {}\n{steps}",
         ev.summary, ev.expected, ev.actual
     );
-    let detail: Detail = ev.detail.read();
     let out = detail.output.unwrap_or_else(|| case.program.output().to_string());
     let option = detail.option.as_deref();
     let mut f = Files { stem, header, out, files: Vec::new() };

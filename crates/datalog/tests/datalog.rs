@@ -13,5 +13,7 @@ mod mutants;
 mod parse;
 #[path = "datalog/split.rs"]
 mod split;
+#[path = "datalog/timeouts.rs"]
+mod timeouts;
 #[path = "datalog/transformations.rs"]
 mod transformations;

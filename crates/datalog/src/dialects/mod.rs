@@ -13,6 +13,7 @@ pub mod souffle;
 pub mod sqlite;
 pub mod swipl;
 pub mod z3;
+pub mod z3dl;
 
 pub use common::{
     agg_form, bound_body, columns, flatten, option_line, push_clauses, rel, value, AggForm, Goal, Spelling, TextDialect,
@@ -50,6 +51,7 @@ pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
         "cozo" => &cozo::COZO,
         "nemo" => &nemo::NEMO,
         "z3" => &z3::Z3,
+        "z3-datalog" => &z3dl::Z3_DATALOG,
         "clingo" => &clingo::CLINGO,
         "swipl" => &swipl::SWIPL,
         "sqlite" => &sqlite::SQLITE,
@@ -59,12 +61,13 @@ pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
     })
 }
 
-const ALL: &[&str] = &["souffle", "cozo", "nemo", "z3", "clingo", "swipl", "sqlite", "postgres", "duckdb"];
-/// μZ gets no arithmetic (see `z3`), so no aggregates or negative numbers either.
+const ALL: &[&str] =
+    &["souffle", "cozo", "nemo", "z3", "z3-datalog", "clingo", "swipl", "sqlite", "postgres", "duckdb"];
+/// μZ gets no arithmetic (see `z3`, `z3dl`), so no aggregates or negative numbers either.
 const NOT_Z3: &[&str] = &["souffle", "cozo", "nemo", "clingo", "swipl", "sqlite", "postgres", "duckdb"];
 /// Recursive SQL reads a relation once per recursive SELECT and cannot name a later CTE
 /// (see `recsql`).
-const NOT_SQL: &[&str] = &["souffle", "cozo", "nemo", "z3", "clingo", "swipl"];
+const NOT_SQL: &[&str] = &["souffle", "cozo", "nemo", "z3", "z3-datalog", "clingo", "swipl"];
 
 /// What each dialect's printer and engine support, by capability; the generator builds only
 /// what every engine of a run has. Soufflé's are the reference evaluator's: everything.
@@ -136,6 +139,7 @@ mod tests {
             assert_eq!(capabilities(d), sql, "{d}");
         }
         assert_eq!(capabilities("z3"), z3);
+        assert_eq!(capabilities("z3-datalog"), z3);
         assert!(capabilities("unknown").is_empty());
     }
 }

@@ -102,7 +102,7 @@ fn term(t: &Term, enc: &Enc) -> Result<String, String> {
 
 /// Substitutes `X = t` (t a variable or constant, X a variable) into the rest of the rule, so
 /// heads and atoms carry the terms directly.
-fn inline_equalities(r: &Rule) -> Rule {
+pub(crate) fn inline_equalities(r: &Rule) -> Rule {
     let mut r = r.clone();
     loop {
         let pos = r

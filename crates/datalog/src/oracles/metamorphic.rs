@@ -2,12 +2,12 @@
 //! every output of the original against the transformed program's, in the relation the
 //! transformation expects (equal, superset or subset).
 
-use super::cache::run_cached;
-use super::{relation_name, render, rows_json, run, supports, DatalogOracle, Detail};
+use super::cache::{run_cached_timed, transformed_limit};
+use super::{relation_name, render, rows_json, run, supports, DatalogOracle, Detail, TIMED_OUT};
 use crate::ast::Program;
 use crate::dialects::print;
 use crate::qf::Expect;
-use crosscheck_core::bag::diff;
+use crosscheck_core::bag::{diff, Diff};
 use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, Evidence, FindingClass, Relation, Rows};
 
 /// A transformed program and what the check expects of it.
@@ -19,6 +19,9 @@ pub struct Transformed<'a> {
     /// itself computed for them in the original program.
     pub inline: &'a [String],
 }
+
+/// The skip reason of a transformed program past its limit (see [`transformed_limit`]).
+pub const TRANSFORMED_TIMED_OUT: &str = "transformed program timed out";
 
 /// Runs the check. `prepare` turns the transformed program into the one an engine runs
 /// (DLSmith's fact inlining needs the engine's own answers), or stops the check.
@@ -41,12 +44,15 @@ pub(crate) fn check(
             Err(c) => return c,
         };
         for out in &orig.outputs {
-            let a = match run_cached(e, orig, out, opts).rows() {
+            let (a, took) = run_cached_timed(e, orig, out, opts);
+            let a = match a.rows() {
                 Ok(r) => r,
                 Err(c) => return c,
             };
-            let b = match run(e, &trans, out, None, opts).rows() {
+            let limit = CheckOptions { timeout: transformed_limit(took, opts.timeout) };
+            let b = match run(e, &trans, out, None, &limit).rows() {
                 Ok(r) => r,
+                Err(Check::Skip(m)) if m == TIMED_OUT => return Check::Skip(TRANSFORMED_TIMED_OUT.into()),
                 Err(c) => return c,
             };
             ran = true;
@@ -90,16 +96,7 @@ fn compare(
     Some(Check::finding(Evidence {
         class: FindingClass::Logic,
         engines: vec![label.clone()],
-        summary: format!(
-            "{oracle} {}: {label} gives a transformed output of {out} that is {rel_name} instead of {} (steps {})",
-            expect.name(),
-            match expect {
-                Expect::Equal => "equal",
-                Expect::Expand => "a superset",
-                Expect::Contract => "a subset",
-            },
-            t.steps.join(", ")
-        ),
+        summary: summary(oracle, &label, out, expect, t.steps.len(), &d),
         expected: format!("original: {}", render(a)),
         actual: format!("transformed: {}", render(b)),
         key: format!("{oracle}:{}:{rel_name}", expect.name()),
@@ -115,4 +112,43 @@ fn compare(
         }
         .into_core(),
     }))
+}
+
+/// A finding's headline: which relation's answer changed and how (rows missing and extra),
+/// the kind of transformation and how many steps it took; the steps themselves are in the
+/// detail and the reproducers.
+fn summary(oracle: DatalogOracle, label: &str, out: &str, expect: Expect, steps: usize, d: &Diff) -> String {
+    let (kind, promise) = match expect {
+        Expect::Equal => ("an equivalence", "the same answer"),
+        Expect::Expand => ("an expansion", "a superset"),
+        Expect::Contract => ("a contraction", "a subset"),
+    };
+    let rows = |n: usize| if n == 1 { "1 row".to_string() } else { format!("{n} rows") };
+    let change = match (d.missing.len(), d.extra.len()) {
+        (0, x) => format!("{} extra", rows(x)),
+        (m, 0) => format!("{} missing", rows(m)),
+        (m, x) => format!("{} missing, {} extra", rows(m), rows(x)),
+    };
+    let s = if steps == 1 { "" } else { "s" };
+    format!("{oracle}: {label} answers {out} with {change} after {kind} ({steps} step{s}; expected {promise})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosscheck_core::Value;
+
+    #[test]
+    fn a_summary_names_the_relation_the_change_and_the_kind() {
+        let a = Rows::new(vec!["c0".into()], vec![vec![Value::Int(1)], vec![Value::Int(2)]]);
+        let b = Rows::new(vec!["c0".into()], vec![vec![Value::Int(2)], vec![Value::Int(3)], vec![Value::Int(4)]]);
+        let d = diff(&a, &b, &CompareOptions::default());
+        assert_eq!(
+            summary(DatalogOracle::Queryfuzz, "z3", "p", Expect::Expand, 45, &d),
+            "queryfuzz: z3 answers p with 1 row missing, 2 rows extra after an expansion (45 steps; expected a superset)"
+        );
+        let d = diff(&b, &a, &CompareOptions::default());
+        assert!(summary(DatalogOracle::Dlsmith, "z3", "p", Expect::Equal, 1, &d)
+            .ends_with("(1 step; expected the same answer)"));
+    }
 }

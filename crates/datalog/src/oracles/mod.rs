@@ -155,6 +155,9 @@ impl Ran {
     }
 }
 
+/// The skip reason of a run past the timeout.
+pub const TIMED_OUT: &str = "timeout";
+
 pub(crate) fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Option<&str>, opts: &CheckOptions) -> Ran {
     let dialect = e.info().dialect.clone();
     let text = match print(&dialect, p, out, option) {
@@ -168,7 +171,7 @@ pub(crate) fn run(e: &mut Box<dyn Engine>, p: &Program, out: &str, option: Optio
             &out,
             Detail { program: Some(text), ..Detail::default() }.into_core(),
         ))),
-        Outcome::Timeout { .. } => Ran::Stop(Check::Skip("timeout".into())),
+        Outcome::Timeout { .. } => Ran::Stop(Check::Skip(TIMED_OUT.into())),
         Outcome::Error { message, class: ErrorClass::Expected } => {
             Ran::Stop(Check::Skip(format!("an engine limit ({})", message.replace(':', ";"))))
         }

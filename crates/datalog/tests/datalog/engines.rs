@@ -23,7 +23,11 @@ fn reference_known_answers() {
 }
 
 fn against_reference(name: &str) {
-    let Some(mut e) = open(name) else { return };
+    let Some(e) = open(name) else { return };
+    engine_against_reference(name, e);
+}
+
+fn engine_against_reference(name: &str, mut e: Box<dyn crosscheck_core::Engine>) {
     let mut r = open("reference").unwrap_or_else(|| panic!("reference is built in"));
     let mut ran = 0;
     for (what, src, out) in SUITE {
@@ -56,6 +60,41 @@ fn nemo_matches_reference() {
 fn z3_matches_reference() {
     against_reference("z3");
 }
+
+/// A z3 at `bin` as the native-format engine, if that z3 is installed.
+fn native_z3(bin: &str) -> Option<Result<Box<dyn crosscheck_core::Engine>, String>> {
+    if !std::path::Path::new(bin).exists() {
+        eprintln!("SKIP z3-datalog: no {bin}");
+        return None;
+    }
+    let spec = crosscheck_core::EngineSpec { name: "z3-datalog".into(), location: Some(bin.into()), label: None };
+    Some(crosscheck_engines::open_engine(&registry(), &spec).map_err(|e| e.to_string()))
+}
+
+#[test]
+fn z3_native_format_matches_reference() {
+    // Debian's z3 (4.8.12 here) reads the .datalog format; the suite has recursion, mutual
+    // recursion and negation within what μZ takes.
+    let Some(e) = native_z3("/usr/bin/z3") else { return };
+    let e = e.unwrap_or_else(|e| panic!("z3-datalog=/usr/bin/z3 does not open: {e}"));
+    assert_eq!(e.info().dialect, "z3-datalog");
+    engine_against_reference("z3-datalog", e);
+}
+
+#[test]
+fn z3_native_format_is_refused_by_a_release_that_does_not_read_it() {
+    // PyPI's z3 5.x parses no .datalog file: opening it as z3-datalog says so.
+    let bin = format!("{}/bin/z3", std::env::var("CROSSCHECK_VENV").unwrap_or_else(|_| ".venv".into()));
+    let Some(opened) = native_z3(&bin) else { return };
+    let version = std::process::Command::new(&bin).arg("--version").output().expect("z3 --version");
+    if !String::from_utf8_lossy(&version.stdout).contains("version 5.") {
+        eprintln!("SKIP: {bin} is not a 5.x release");
+        return;
+    }
+    let err = opened.err().expect("a 5.x z3 is refused as z3-datalog");
+    assert!(err.contains("reads no native .datalog program"), "{err}");
+}
+
 #[test]
 fn clingo_matches_reference() {
     against_reference("clingo");

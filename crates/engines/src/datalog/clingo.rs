@@ -87,8 +87,10 @@ pub static FACTORY: Entry<Tool<()>> = Entry {
     name: "clingo",
     describe: "clingo ASP solver (Debian gringo), stratified programs as answer-set programs; clingo=/path/to/clingo for another build",
     opener: Tool {
+        binary: "clingo",
         install: "apt-get install gringo (scripts/install-datalog-engines.sh)",
         version: |out| Some(out.lines().next()?.trim().strip_prefix("clingo version ")?.to_string()),
+        probe: None,
         open: || Ok(()),
         run: run_clingo,
     },

@@ -19,6 +19,7 @@ pub mod sqlleg;
 pub mod swipl;
 pub mod tool;
 pub mod z3;
+pub mod z3dl;
 
 use crosscheck_core::{EngineFactory, Outcome, Rows, Value};
 
@@ -28,6 +29,7 @@ pub fn registry() -> Vec<&'static dyn EngineFactory> {
         &cozo::FACTORY,
         &nemo::FACTORY,
         &z3::FACTORY,
+        &z3dl::FACTORY,
         &clingo::FACTORY,
         &swipl::FACTORY,
         &sqlite::FACTORY,

@@ -1,8 +1,8 @@
-//! What the Datalog engines run as one-shot processes (z3's μZ, clingo, swipl) share: finding
-//! the binary (the spec's location, else `PATH` or the project virtualenv), its version, the
-//! availability line, one run with its deadline, and the engine around a tool's own way of
-//! running a program ([`Tool::run`]). The binary is named after the engine, and speaks the
-//! dialect of that name.
+//! What the Datalog engines that run a binary (z3's μZ in a session, z3's native format,
+//! clingo, swipl) share: finding the binary (the spec's location, else `PATH` or the project
+//! virtualenv), its version, the availability line, one run with its deadline, and the engine
+//! around a tool's own way of running a program ([`Tool::run`]). The engine speaks the dialect
+//! of its own name; its binary is [`Tool::binary`] (`z3-datalog` runs `z3`).
 
 use crate::transport::{binary_at, find_tool, run_once, RunOnce};
 use crate::Opener;
@@ -12,15 +12,23 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
+/// A check that a binary runs what its engine prints, or why not.
+pub type Probe = fn(&Path) -> Result<(), String>;
+
 /// A binary an engine runs once per program, and the engine's state `S` around it (swipl's
 /// directory for program files; most tools have none).
 pub struct Tool<S> {
+    /// The binary's name on `PATH` or in the project virtualenv.
+    pub binary: &'static str,
     pub install: &'static str,
     /// The version out of what `--version` printed.
     pub version: fn(&str) -> Option<String>,
+    /// A check past the version that the binary runs what the engine prints (z3's native
+    /// Datalog format, which only some releases read).
+    pub probe: Option<Probe>,
     /// The state, made when the engine opens.
     pub open: fn() -> Result<S, SetupError>,
-    /// One program, in a fresh process of the binary.
+    /// One program, in a fresh process of the binary or in one the state keeps (z3's session).
     pub run: fn(&mut S, bin: &Path, text: &str, limit: Duration) -> Outcome,
 }
 
@@ -31,7 +39,10 @@ impl<S> Tool<S> {
         let out = Command::new(bin).arg("--version").output().map_err(|e| format!("cannot run it: {e}"))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
         match (self.version)(&stdout) {
-            Some(v) if out.status.success() => Ok(v),
+            Some(v) if out.status.success() => match self.probe {
+                Some(probe) => probe(bin).map(|()| v.clone()).map_err(|e| format!("{} {v}: {e}", self.binary)),
+                None => Ok(v),
+            },
             _ => {
                 let stderr = String::from_utf8_lossy(&out.stderr);
                 let said = stdout.lines().chain(stderr.lines()).find(|l| !l.trim().is_empty()).unwrap_or("nothing");
@@ -42,19 +53,20 @@ impl<S> Tool<S> {
 }
 
 impl<S: Send + 'static> Opener for Tool<S> {
-    fn availability(&self, name: &'static str) -> Availability {
-        let found = match find_tool(name) {
-            Some(bin) => self.version_of(&bin).map_err(|e| format!("{name} does not answer: {e}")),
-            None => Err(format!("{name} not found")),
+    fn availability(&self, _name: &'static str) -> Availability {
+        let found = match find_tool(self.binary) {
+            Some(bin) => self.version_of(&bin).map_err(|e| format!("{} does not answer: {e}", self.binary)),
+            None => Err(format!("{} not found", self.binary)),
         };
         crate::available_if(found, self.install)
     }
 
     fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
         let bin = match spec.location.as_deref() {
-            Some(location) => binary_at(name, location, name)?,
-            None => find_tool(name)
-                .ok_or_else(|| SetupError::new(format!("{name} not found: run scripts/install-datalog-engines.sh")))?,
+            Some(location) => binary_at(name, location, self.binary)?,
+            None => find_tool(self.binary).ok_or_else(|| {
+                SetupError::new(format!("{} not found: run scripts/install-datalog-engines.sh", self.binary))
+            })?,
         };
         let v = self.version_of(&bin).map_err(|e| crate::no_answer(spec, &e))?;
         Ok(Box::new(ToolEngine { info: info_for(spec, v, name, &[]), bin, state: (self.open)()?, run: self.run }))

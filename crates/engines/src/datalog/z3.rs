@@ -9,13 +9,14 @@
 //! `=` and `!=`: their order is engine-specific (Soufflé orders by interning), so the printer
 //! refuses `<` on them.
 
-use super::tool::{run, Exited, Tool};
+use super::tool::Tool;
+use crate::transport::process::{LineProcess, ReadError};
 use crate::Entry;
 use crosscheck_core::{Outcome, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// An s-expression of μZ's answer.
 #[derive(Debug)]
@@ -137,19 +138,88 @@ fn decode(v: Value, symbol: bool, syms: &[String]) -> Result<Value, String> {
     }
 }
 
-pub static FACTORY: Entry<Tool<()>> = Entry {
+pub static FACTORY: Entry<Tool<Session>> = Entry {
     name: "z3",
-    describe: "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3); z3=/path/to/z3 for another build",
+    describe: "Z3's μZ Datalog engine (SMT-LIB fixedpoint; PyPI z3-solver binary or Debian z3), one long-lived `z3 -in`; z3=/path/to/z3 for another build (z3-datalog for its native .datalog format)",
     opener: Tool {
+        binary: "z3",
         install: "pip install z3-solver into .venv or apt-get install z3 (scripts/install-datalog-engines.sh)",
-        version: |out| out.trim_start().strip_prefix("Z3 version ")?.split_whitespace().next().map(str::to_string),
-        open: || Ok(()),
+        version: version_of,
+        probe: None,
+        open: || Ok(Session::default()),
         run: run_z3,
     },
 };
 
-/// The query's answer, with symbol codes turned back into text.
-fn run_z3(_: &mut (), bin: &Path, text: &str, limit: Duration) -> Outcome {
+/// What `z3 --version` says.
+pub fn version_of(out: &str) -> Option<String> {
+    out.trim_start().strip_prefix("Z3 version ")?.split_whitespace().next().map(str::to_string)
+}
+
+/// Printed after each program: the end of its answer.
+const MARKER: &str = "@@crosscheck-end@@";
+
+/// One `z3 -in` kept across programs, each after a `(reset)`. Starting z3 takes about 12 ms,
+/// most of what a small program costs: a process per program held μZ campaigns to ~50
+/// programs/s. A run past its limit kills the process (the only way to stop μZ), and so does
+/// a program that sets an option, since options outlive `(reset)`.
+#[derive(Default)]
+pub struct Session {
+    proc: Option<LineProcess>,
+    used: bool,
+}
+
+impl Session {
+    /// Everything z3 printed for `text`, or the outcome that ended the run.
+    fn exchange(&mut self, bin: &Path, text: &str, limit: Duration) -> Result<String, Outcome> {
+        if self.proc.as_mut().is_some_and(|p| !p.is_alive()) {
+            self.proc = None;
+        }
+        if self.proc.is_none() {
+            let proc = LineProcess::spawn(Command::new(bin).arg("-in"))
+                .map_err(|e| Outcome::error(format!("cannot run z3: {e}")))?;
+            self.proc = Some(proc);
+            self.used = false;
+        }
+        let proc = self.proc.as_mut().ok_or_else(|| Outcome::error("no z3 process"))?;
+        let reset = if self.used { "(reset)\n" } else { "" };
+        self.used = true;
+        let start = Instant::now();
+        if proc.send(&format!("{reset}{text}\n(echo \"{MARKER}\")\n")).is_err() {
+            let crash = proc.crash_outcome();
+            self.proc = None;
+            return Err(crash);
+        }
+        let mut lines: Vec<String> = Vec::new();
+        loop {
+            match proc.recv_line(start + limit) {
+                Ok(l) if l.trim().trim_matches('"') == MARKER => break,
+                Ok(l) => lines.push(l),
+                Err(ReadError::Timeout) => {
+                    self.proc = None;
+                    return Err(Outcome::Timeout { after_ms: crosscheck_core::millis(limit) });
+                }
+                Err(ReadError::Closed) => {
+                    let crash = proc.crash_outcome();
+                    self.proc = None;
+                    return Err(crash);
+                }
+            }
+        }
+        if sets_option(text) {
+            self.proc = None;
+        }
+        Ok(lines.join("\n"))
+    }
+}
+
+/// Whether a program sets an option besides the engine (the `config` oracle's).
+fn sets_option(text: &str) -> bool {
+    text.lines().any(|l| l.starts_with("(set-option :") && !l.starts_with("(set-option :fp.engine "))
+}
+
+/// The output relation's columns (whether each holds symbols) and the symbol table.
+fn columns(text: &str) -> Result<(Vec<bool>, Vec<String>), Outcome> {
     let cols: Vec<bool> = text
         .lines()
         .rev()
@@ -162,30 +232,29 @@ fn run_z3(_: &mut (), bin: &Path, text: &str, limit: Duration) -> Outcome {
         .map(|cols| cols.split_whitespace().map(|c| c.trim_end_matches(')') == "S").collect())
         .unwrap_or_default();
     let syms: Vec<String> = match text.lines().find_map(|l| l.strip_prefix("; symbols: ")) {
-        Some(list) => match serde_json::from_str(list) {
-            Ok(v) => v,
-            Err(e) => return Outcome::error(format!("z3: bad symbol table: {e}")),
-        },
+        Some(list) => serde_json::from_str(list).map_err(|e| Outcome::error(format!("z3: bad symbol table: {e}")))?,
         None => vec![],
     };
-    let arity = cols.len();
-    let mut cmd = Command::new(bin);
-    cmd.arg("-in").arg(format!("-T:{}", limit.as_secs().max(1)));
-    let Exited { stdout, stderr, status } = match run(&mut cmd, text, limit + Duration::from_secs(2), limit, "z3") {
-        Ok(done) => done,
+    Ok((cols, syms))
+}
+
+/// The query's answer, with symbol codes turned back into text.
+fn run_z3(session: &mut Session, bin: &Path, text: &str, limit: Duration) -> Outcome {
+    let (cols, syms) = match columns(text) {
+        Ok(c) => c,
         Err(o) => return o,
     };
-    use std::os::unix::process::ExitStatusExt;
-    if status.signal().is_some() {
-        return crate::transport::crash_from(Some(status), stderr);
-    }
+    let stdout = match session.exchange(bin, text, limit) {
+        Ok(s) => s,
+        Err(o) => return o,
+    };
     if stdout.contains("timeout") || stdout.trim_start().starts_with("unknown") {
         return Outcome::Timeout { after_ms: crosscheck_core::millis(limit) };
     }
     if stdout.contains("(error") {
         return Outcome::error(format!("z3: {}", stdout.lines().find(|l| l.contains("(error")).unwrap_or("")));
     }
-    let rows = parse_answer(&stdout, arity).and_then(|rows| {
+    let rows = parse_answer(&stdout, cols.len()).and_then(|rows| {
         rows.into_iter()
             .map(|row| row.into_iter().zip(&cols).map(|(v, &sym)| decode(v, sym, &syms)).collect())
             .collect::<Result<Vec<Vec<Value>>, String>>()
