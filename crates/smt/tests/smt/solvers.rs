@@ -179,7 +179,7 @@ fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     let (small, stats) = crosscheck_core::reduce::reduce(
         case.clone(),
-        |c| SmtKind.shrink(c),
+        |c| SmtKind.shrink_lazy(c),
         |c| SmtKind.size(c),
         |c| matches!(SmtKind.check(crosscheck_smt::SmtOracle::Storm, c, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
         deadline,
