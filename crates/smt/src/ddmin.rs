@@ -76,7 +76,7 @@ fn replace(p: &mut Parsed, t: TermId, from: TermId, to: TermId, memo: &mut HashM
 }
 
 /// The smaller formulas that may stand for `s`, most aggressive first: the constants, the
-/// Boolean children, and an `and`/`or` without one argument. With `v` (the value of `s` under
+/// Boolean children, a double negation's operand, and an `and`/`or` without one argument. With `v` (the value of `s` under
 /// M, for a case satisfiable by construction) only those known to have that value.
 fn replacements(p: &mut Parsed, known: &HashMap<TermId, bool>, s: TermId, v: Option<bool>) -> Vec<TermId> {
     let val = |p: &Parsed, t: TermId| known.get(&t).copied().or_else(|| eval::truth(&p.arena, &p.env, t));
@@ -91,6 +91,12 @@ fn replacements(p: &mut Parsed, known: &HashMap<TermId, bool>, s: TermId, v: Opt
     let (h, args) = (h.to_string(), args.to_vec());
     let bool_kids: Vec<TermId> = boolean_args(&h, args.len()).map(|i| args[i]).collect();
     out.extend(bool_kids.iter().copied().filter(|&c| keeps(val(p, c))));
+    // `(not (not y))` is `y` whatever M says: the one step that keeps the answer of every
+    // oracle (a child alone flips it).
+    if let (Some(("not", [c])), "not") = (p.arena.as_app(s).and_then(|(_, a)| p.arena.as_app(*a.first()?)), h.as_str())
+    {
+        out.push(*c);
+    }
     if matches!(h.as_str(), "and" | "or") && args.len() >= 3 {
         for i in 0..args.len() {
             let rest: Vec<TermId> = args.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &a)| a).collect();
@@ -289,6 +295,9 @@ mod tests {
         assert!(s.contains(&"(and (> x 2) (or (< y 0) false))".to_string()), "{s:?}");
         let wrong = ["false", "(and (> x 2) false)", "(and (> x 2) (= y x))", "(and (> x 2) (or false (= y x)))"];
         assert!(!s.iter().any(|t| wrong.contains(&t.as_str())), "{s:?}");
+        // A double negation goes for every oracle.
+        let neg = texts(&case(&["(not (not (not (< y 0))))"], false));
+        assert!(neg.contains(&"(not (< y 0))".to_string()), "{neg:?}");
         let f = texts(&free);
         assert!(f.contains(&"(and (> x 2) false)".to_string()), "{f:?}");
         assert!(f.contains(&"(and (> x 2) (= y x))".to_string()), "{f:?}");
