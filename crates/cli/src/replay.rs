@@ -167,7 +167,7 @@ pub fn reduce_cmd<K: Kind>(kind: &K, dir: &Path, mut rec: FindingRecord, time: D
         let mut setup = None;
         let (small, stats) = reduce_case(
             case,
-            |c| kind.shrink(c),
+            |c| kind.shrink_lazy(c),
             |c| kind.size(c),
             |c| {
                 let Ok(json) = serde_json::to_value(c) else { return false };

@@ -413,6 +413,12 @@ pub trait Kind: Sync {
     /// Smaller variants of a case, most aggressive first, for the reducer.
     fn shrink(&self, case: &Self::Case) -> Vec<Self::Case>;
 
+    /// [`Kind::shrink`]'s candidates in the same order, made as the reducer asks for them: a
+    /// leg whose late candidates are costly to make (the SMT leg's STORM rounds) overrides it.
+    fn shrink_lazy(&self, case: &Self::Case) -> Box<dyn Iterator<Item = Self::Case> + '_> {
+        Box::new(self.shrink(case).into_iter())
+    }
+
     /// A size measure the reducer must decrease (statements + syntax-tree nodes, say).
     fn size(&self, case: &Self::Case) -> usize;
 

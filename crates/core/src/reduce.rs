@@ -19,10 +19,11 @@ pub struct ReduceStats {
 
 /// Shrinks `start` while `interesting` holds. Each round takes the first candidate of
 /// `shrink` that is smaller and still interesting, and starts again from it; the reduction
-/// ends at a fixpoint (no candidate is accepted) or at `deadline`.
-pub fn reduce<C: Clone>(
+/// ends at a fixpoint (no candidate is accepted) or at `deadline`. Candidates are drawn one at
+/// a time, so a leg can make its costly late candidates only when the reducer reaches them.
+pub fn reduce<C: Clone, I: IntoIterator<Item = C>>(
     start: C,
-    shrink: impl Fn(&C) -> Vec<C>,
+    shrink: impl Fn(&C) -> I,
     size: impl Fn(&C) -> usize,
     mut interesting: impl FnMut(&C) -> bool,
     deadline: Instant,

@@ -394,7 +394,7 @@ fn reduce_case<K: Kind>(
     let mut prepared: Option<K::Case> = None;
     let (small, stats) = reduce(
         case.clone(),
-        |c| kind.shrink(c),
+        |c| kind.shrink_lazy(c),
         |c| kind.size(c),
         |c| {
             // A heartbeat: reduction may take a while without new cases.

@@ -9,7 +9,8 @@
 //!     [--planted]    (a planted soundness bug: unsat on a Boolean shape)
 //!     [--reduce N]   (reduce the first N findings and print the size reduction, as STORM's RQ4)
 //!     [--reduce-secs 60] (time bound of each reduction)
-//!     [--storm-only] (stop after STORM's bound search: no syntax-level steps)
+//!     [--storm-only] (STORM's bound search alone: no fast ddmin phase before it, no steps after)
+//!     [--fast-only]  (the fast ddmin phase alone: no STORM search after it)
 
 use crosscheck_core::engine::{EngineInfo, EngineSpec, SetupError};
 use crosscheck_core::{Check, CheckOptions, Engine, GenOptions, Kind, Outcome, Verdict};
@@ -219,6 +220,7 @@ fn reduce_findings(
 ) {
     let kind = SmtKind;
     let storm_only = args.iter().any(|a| a == "--storm-only");
+    let fast_only = args.iter().any(|a| a == "--fast-only");
     let reduce_secs: u64 = arg(args, "--reduce-secs").and_then(|c| c.parse().ok()).unwrap_or(60);
     let mut reductions = Vec::new();
     for (case, ev) in found {
@@ -228,14 +230,20 @@ fn reduce_findings(
         let (small, stats) = crosscheck_core::reduce::reduce(
             case.clone(),
             |c| {
-                let t = Instant::now();
-                let v = kind.shrink(c);
-                shrink_time.set(shrink_time.get() + t.elapsed().as_secs_f64());
-                v
+                let mut it = kind.shrink_lazy(c);
+                let shrink_time = &shrink_time;
+                std::iter::from_fn(move || {
+                    let t = Instant::now();
+                    let v = it.next();
+                    shrink_time.set(shrink_time.get() + t.elapsed().as_secs_f64());
+                    v
+                })
             },
             |c| kind.size(c),
             |c| {
-                if storm_only && c.min == Some(crosscheck_smt::minimize::MinState::Syntax) {
+                use crosscheck_smt::minimize::MinState;
+                let fast = matches!(c.min, Some(MinState::Ddmin { .. } | MinState::Syntax { .. }));
+                if (storm_only && fast) || (fast_only && !fast) {
                     return false;
                 }
                 matches!(kind.check(oracle, c, engs, copts), Check::Finding(e) if e.same_failure(&ev))
@@ -245,7 +253,9 @@ fn reduce_findings(
         let (b0, b1) = (case.script_for(&infos[0]).len(), small.script_for(&infos[0]).len());
         let r = 100.0 * (1.0 - b1 as f64 / b0.max(1) as f64);
         println!(
-            "reduced: {b0} -> {b1} bytes ({r:.1}%), {} -> {} assertions, {} tries, {:.1}s (shrink {:.1}s){}, ends at {:?}",
+            "reduced: {b0} -> {b1} bytes ({r:.1}%), size {} -> {}, {} -> {} assertions, {} tries, {:.1}s (shrink {:.1}s){}, ends at {:?}",
+            stats.size_before,
+            stats.size_after,
             case.asserts().count(),
             small.asserts().count(),
             stats.tries,

@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod case;
+pub mod ddmin;
 pub mod eval;
 pub mod generator;
 pub mod materialize;
@@ -100,6 +101,10 @@ impl Kind for SmtKind {
 
     fn shrink(&self, case: &SmtCase) -> Vec<SmtCase> {
         shrink::shrink(case)
+    }
+
+    fn shrink_lazy(&self, case: &SmtCase) -> Box<dyn Iterator<Item = SmtCase> + '_> {
+        shrink::shrink_iter(case)
     }
 
     fn size(&self, case: &SmtCase) -> usize {

@@ -57,19 +57,28 @@ pub const MUTANTS: usize = 1000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "phase")]
 pub enum MinState {
+    /// The fast phase before STORM's search (`ddmin.rs`), at position `at` of its list.
+    Ddmin { at: u32 },
     /// Binary search over Dmax in `(lo, hi]`, fuzzing with Amax = `amax`.
     Depth { lo: u32, hi: u32, amax: u32 },
     /// Binary search over Amax in `(lo, hi]` at Dmax = `dmax`.
     Asserts { lo: u32, hi: u32, dmax: u32 },
     /// Extra rounds at the final bounds; `round` of [`LINE_ROUNDS`] done.
     Lines { dmax: u32, amax: u32, round: u32 },
-    /// STORM's search is over: syntax-level steps only.
-    Syntax,
+    /// STORM's search is over: the fast phase's steps again, at position `at` (stored cases
+    /// from before the fast phase have no `at`: 0).
+    Syntax {
+        #[serde(default)]
+        at: u32,
+    },
 }
 
 impl MinState {
-    /// The state of a case that has not been minimized yet.
-    pub fn start(case: &SmtCase) -> MinState {
+    /// The state of a case that has not been minimized yet: the fast phase.
+    pub const START: MinState = MinState::Ddmin { at: 0 };
+
+    /// Where STORM's search starts on a case.
+    pub fn storm_start(case: &SmtCase) -> MinState {
         MinState::Depth {
             lo: DEPTH_RANGE.0,
             hi: DEPTH_RANGE.1,
@@ -117,7 +126,7 @@ pub fn plan(state: MinState) -> Vec<Round> {
                 }
                 return out;
             }
-            MinState::Syntax => return out,
+            MinState::Ddmin { .. } | MinState::Syntax { .. } => return out,
         }
     }
 }
@@ -145,7 +154,7 @@ fn initial_pool(p: &Parsed, dmax: u32, known: &HashMap<TermId, bool>) -> Vec<Ent
 
 /// One round: NM mutants of `case` at the round's bounds, only those smaller than `case`,
 /// without duplicates, smallest first, each carrying the round's success state.
-fn fuzz(case: &SmtCase, p: &Parsed, known: &HashMap<TermId, bool>, r: &Round, limit: usize) -> Vec<SmtCase> {
+pub fn fuzz(case: &SmtCase, p: &Parsed, known: &HashMap<TermId, bool>, r: &Round, limit: usize) -> Vec<SmtCase> {
     let init = initial_pool(p, r.dmax, known);
     if init.is_empty() {
         return Vec::new();
@@ -187,16 +196,14 @@ fn fuzz(case: &SmtCase, p: &Parsed, known: &HashMap<TermId, bool>, r: &Round, li
     out
 }
 
-/// The STORM rounds of `shrink`: for a case that is satisfiable by construction, the mutants
-/// of every round STORM would run from the case's state until its next success, in order.
-/// Empty once the search is over (or for other cases).
-pub fn storm_candidates(case: &SmtCase, p: &Parsed, known: &HashMap<TermId, bool>) -> Vec<SmtCase> {
+/// The STORM rounds of `shrink` from `state`: for a case that is satisfiable by construction,
+/// the rounds STORM would run until its next success, in order; each is fuzzed ([`fuzz`]) only
+/// when the reducer reaches it. None once the search is over (or for other cases).
+pub fn storm_rounds(case: &SmtCase, state: MinState) -> Vec<Round> {
     if !case.sat_by_construction {
         return Vec::new();
     }
-    let state = case.min.unwrap_or_else(|| MinState::start(case));
-    let limit = shrink::size(case);
-    plan(state).iter().flat_map(|r| fuzz(case, p, known, r, limit)).collect()
+    plan(state)
 }
 
 #[cfg(test)]
@@ -256,10 +263,13 @@ mod tests {
         assert!(buggy(&start) && true_under_m(&start));
         let first = crate::shrink::shrink(&start);
         assert_eq!(first, crate::shrink::shrink(&start), "shrink is a pure function of the case");
-        // The first candidates are STORM's depth round at Dmax = 32, smallest first.
-        assert_eq!(first[0].min, Some(MinState::Depth { lo: 0, hi: 32, amax: 6 }));
-        assert_eq!(first[0].params.max_depth, 32);
-        assert!(first.windows(2).take(20).all(|w| crate::shrink::size(&w[0]) <= crate::shrink::size(&w[1])));
+        // The first candidates are the fast phase's; once STORM's search starts, its depth
+        // round at Dmax = 32, smallest first.
+        assert_eq!(first[0].min, Some(MinState::Ddmin { at: 0 }));
+        let storm = crate::shrink::shrink(&SmtCase { min: Some(MinState::storm_start(&start)), ..start.clone() });
+        assert_eq!(storm[0].min, Some(MinState::Depth { lo: 0, hi: 32, amax: 6 }));
+        assert_eq!(storm[0].params.max_depth, 32);
+        assert!(storm.windows(2).take(20).all(|w| crate::shrink::size(&w[0]) <= crate::shrink::size(&w[1])));
         let mut visited = Vec::new();
         let (small, stats) = crosscheck_core::reduce::reduce(
             start.clone(),
@@ -280,10 +290,11 @@ mod tests {
         assert_eq!(small.asserts().count(), 2, "{small:?}");
         // The search went through STORM's phases in order and ended in the syntax phase.
         let phase = |s: &Option<MinState>| match s {
-            Some(MinState::Depth { .. }) => 0,
-            Some(MinState::Asserts { .. }) => 1,
-            Some(MinState::Lines { .. }) => 2,
-            _ => 3,
+            Some(MinState::Ddmin { .. }) => 0,
+            Some(MinState::Depth { .. }) => 1,
+            Some(MinState::Asserts { .. }) => 2,
+            Some(MinState::Lines { .. }) => 3,
+            _ => 4,
         };
         assert!(visited.windows(2).all(|w| phase(&w[0]) <= phase(&w[1])), "{visited:?}");
         // Replays: the same start gives the same result.
@@ -326,7 +337,7 @@ mod tests {
         assert_eq!(rounds[11].next, MinState::Lines { dmax: 64, amax: 20, round: 1 });
         // The lines phase ends after ten rounds; the syntax phase has no STORM round.
         assert!(plan(MinState::Lines { dmax: 3, amax: 2, round: LINE_ROUNDS }).is_empty());
-        assert!(plan(MinState::Syntax).is_empty());
+        assert!(plan(MinState::Syntax { at: 0 }).is_empty());
         // Amax can reach one assertion.
         let last = plan(MinState::Asserts { lo: 0, hi: 2, dmax: 1 });
         assert_eq!(last.first().map(|r| (r.dmax, r.amax)), Some((1, 1)));

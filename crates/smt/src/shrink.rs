@@ -6,6 +6,7 @@
 //! suggest combining with their search).
 
 use crate::case::SmtCase;
+use crate::ddmin;
 use crate::eval::{self, Env};
 use crate::minimize::{self, MinState};
 use crate::storm::{self, Entry, Step};
@@ -13,13 +14,14 @@ use crate::term::{Arena, TermId};
 use std::collections::HashMap;
 
 /// The case's assertions as terms, with the model as an evaluation environment.
+#[derive(Clone)]
 pub struct Parsed {
     pub arena: Arena,
     pub env: Env,
     pub asserts: Vec<TermId>,
 }
 
-fn parse(case: &SmtCase) -> Option<Parsed> {
+pub(crate) fn parse(case: &SmtCase) -> Option<Parsed> {
     let mut arena = Arena::new();
     let mut env = Env::default();
     for d in &case.decls {
@@ -37,7 +39,7 @@ fn parse(case: &SmtCase) -> Option<Parsed> {
 /// Truth values under M of the sub-formulas of true assertions, derived from the structure
 /// where possible (children of a true `and` are true, of a false `or` false, `not` flips) and
 /// by the evaluator elsewhere. Descends through and/or/not.
-fn valuations(p: &Parsed) -> Vec<Entry> {
+pub(crate) fn valuations(p: &Parsed) -> Vec<Entry> {
     let mut known: HashMap<TermId, bool> = HashMap::new();
     let mut order = Vec::new();
     let mut stack: Vec<(TermId, Option<bool>)> = p.asserts.iter().rev().map(|&a| (a, Some(true))).collect();
@@ -70,60 +72,53 @@ pub fn with_asserts(case: &SmtCase, asserts: Vec<String>, rng_seed: u64) -> SmtC
     c
 }
 
-/// Replacements of one assertion by a smaller formula that is also true under M.
-fn smaller_true(p: &Parsed, known: &HashMap<TermId, bool>, t: TermId) -> Vec<String> {
-    let a = &p.arena;
-    let is = |x: TermId, v: bool| known.get(&x).copied().or_else(|| eval::truth(a, &p.env, x)) == Some(v);
-    let mut out = Vec::new();
-    match a.as_app(t) {
-        Some(("and", xs)) => out.extend(xs.iter().map(|&x| a.to_text(x))),
-        Some(("or", xs)) => out.extend(xs.iter().filter(|&&x| is(x, true)).map(|&x| a.to_text(x))),
-        Some(("not", [x])) => match a.as_app(*x) {
-            Some(("not", [y])) => out.push(a.to_text(*y)),
-            Some(("or", ys)) => out.extend(ys.iter().map(|&y| format!("(not {})", a.to_text(y)))),
-            Some(("and", ys)) => {
-                out.extend(ys.iter().filter(|&&y| is(y, false)).map(|&y| format!("(not {})", a.to_text(y))))
-            }
-            _ => {}
-        },
-        _ => {}
-    }
-    out
+/// Smaller variants of `case`, in the order the reducer tries them (see [`shrink_iter`]).
+pub fn shrink(case: &SmtCase) -> Vec<SmtCase> {
+    shrink_iter(case).collect()
 }
 
-/// Smaller variants of `case`, in the order STORM's minimization and then the syntax-level
-/// steps try them; all keep every assertion true under M.
-pub fn shrink(case: &SmtCase) -> Vec<SmtCase> {
-    let Some(mut p) = parse(case) else { return syntax_only(assertion_cuts(case)) };
-    let entries = valuations(&p);
-    let known: HashMap<TermId, bool> = entries.iter().copied().collect();
-    let mut out = minimize::storm_candidates(case, &p, &known);
-    let mut syntax = assertion_cuts(case);
-    let texts: Vec<String> = case.asserts().cloned().collect();
-    for (i, &t) in p.asserts.iter().enumerate() {
-        for r in smaller_true(&p, &known, t) {
-            let mut a = texts.clone();
-            a[i] = r;
-            syntax.push(with_asserts(case, a, case.index));
+/// Smaller variants of `case`, made as the reducer asks for them. A case not yet minimized
+/// goes through the fast phase (`ddmin.rs`) and, once a whole turn of it fails, STORM's
+/// search (`minimize.rs`, one re-fuzzing round at a time); after that search, the fast
+/// phase's steps again. For a case satisfiable by construction every candidate keeps every
+/// assertion true under M.
+pub fn shrink_iter(case: &SmtCase) -> Box<dyn Iterator<Item = SmtCase>> {
+    let state = case.min.unwrap_or(MinState::START);
+    let Some(mut p) = parse(case) else {
+        // Not parsed: no sub-formula steps and no STORM rounds, the rest as usual.
+        let mut list = crosscheck_core::reduce::cuts(&case.asserts().cloned().collect::<Vec<_>>(), 1)
+            .into_iter()
+            .map(|a| with_asserts(case, a, case.index))
+            .collect::<Vec<_>>();
+        list.extend(ddmin::setting_steps(case));
+        return Box::new(numbered(list, state).into_iter());
+    };
+    let known: HashMap<TermId, bool> = valuations(&p).into_iter().collect();
+    let (first, rounds, last) = match state {
+        MinState::Ddmin { .. } | MinState::Syntax { .. } => {
+            let fast = numbered(ddmin::candidates(case, &mut p, &known), state);
+            let rounds = match state {
+                MinState::Ddmin { .. } => minimize::storm_rounds(case, MinState::storm_start(case)),
+                _ => Vec::new(),
+            };
+            (fast, rounds, Vec::new())
         }
+        s => {
+            let after = numbered(ddmin::candidates(case, &mut p, &known), MinState::Syntax { at: 0 });
+            (Vec::new(), minimize::storm_rounds(case, s), after)
+        }
+    };
+    let limit = size(case);
+    let (fuzz_case, fuzz_p) = (case.clone(), p.clone());
+    let storm = rounds.into_iter().flat_map(move |r| minimize::fuzz(&fuzz_case, &fuzz_p, &known, &r, limit));
+    let all = first.into_iter().chain(storm).chain(last);
+    if !case.sat_by_construction {
+        return Box::new(all);
     }
-    if case.steps.iter().any(|s| matches!(s, Step::Push(_) | Step::Pop(_))) {
-        let mut c = case.clone();
-        c.steps = texts.into_iter().map(Step::Assert).chain([Step::CheckSat]).collect();
-        c.incremental = false;
-        syntax.push(c);
-    }
-    if case.tactic.is_some() {
-        syntax.push(SmtCase { tactic: None, ..case.clone() });
-    }
-    if !case.options.is_empty() {
-        syntax.push(SmtCase { options: Default::default(), ..case.clone() });
-    }
-    out.extend(syntax_only(syntax));
     // The precondition of every candidate: what the evaluator can decide must be true.
     // Re-fuzzed mutants repeat pool formulas: each distinct assertion is checked once.
     let mut checked: HashMap<String, bool> = HashMap::new();
-    out.retain(|c| {
+    Box::new(all.filter(move |c| {
         c.asserts().all(|a| match checked.get(a) {
             Some(&ok) => ok,
             None => {
@@ -132,16 +127,24 @@ pub fn shrink(case: &SmtCase) -> Vec<SmtCase> {
                 ok
             }
         })
-    });
-    out
+    }))
 }
 
-/// Syntax-level candidates come after STORM's search: they carry its end state.
-fn syntax_only(mut cands: Vec<SmtCase>) -> Vec<SmtCase> {
-    for c in &mut cands {
-        c.min = Some(MinState::Syntax);
-    }
-    cands
+/// The fast phase's list rotated to the state's position, each candidate carrying its own
+/// position (in the same phase) so that the next round continues from it.
+fn numbered(list: Vec<SmtCase>, state: MinState) -> Vec<SmtCase> {
+    let (at, mk): (u32, fn(u32) -> MinState) = match state {
+        MinState::Ddmin { at } => (at, |at| MinState::Ddmin { at }),
+        MinState::Syntax { at } => (at, |at| MinState::Syntax { at }),
+        _ => (0, |at| MinState::Syntax { at }),
+    };
+    ddmin::rotated(list, at)
+        .into_iter()
+        .map(|(i, mut c)| {
+            c.min = Some(mk(i));
+            c
+        })
+        .collect()
 }
 
 fn still_true(p: &mut Parsed, text: &str) -> bool {
@@ -149,12 +152,6 @@ fn still_true(p: &mut Parsed, text: &str) -> bool {
         Ok(t) => eval::truth(&p.arena, &p.env, t) != Some(false),
         Err(_) => false,
     }
-}
-
-/// Dropping assertions keeps the rest true under M: always sound.
-fn assertion_cuts(case: &SmtCase) -> Vec<SmtCase> {
-    let texts: Vec<String> = case.asserts().cloned().collect();
-    crosscheck_core::reduce::cuts(&texts, 1).into_iter().map(|a| with_asserts(case, a, case.index)).collect()
 }
 
 /// Syntax-tree nodes of the assertions plus steps, tactic and options.

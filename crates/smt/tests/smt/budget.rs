@@ -51,7 +51,7 @@ fn a_seed_that_keeps_timing_out_is_skipped_with_a_reason() {
     assert_eq!((t.calls, t.timeouts, t.skipped), (3, 3, 1));
     // A reduction candidate of the same seed still runs.
     let mut candidate = hard(4);
-    candidate.min = Some(MinState::Syntax);
+    candidate.min = Some(MinState::Syntax { at: 0 });
     assert_eq!(
         SmtKind.check(crosscheck_smt::SmtOracle::Storm, &candidate, &mut engines, &opts),
         Check::Skip("z3: timeout".into())

@@ -179,17 +179,19 @@ fn flip_verdict_mutant_is_caught_by_storm_and_reduced() {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     let (small, stats) = crosscheck_core::reduce::reduce(
         case.clone(),
-        |c| SmtKind.shrink(c),
+        |c| SmtKind.shrink_lazy(c),
         |c| SmtKind.size(c),
         |c| matches!(SmtKind.check(crosscheck_smt::SmtOracle::Storm, c, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
         deadline,
     );
-    // STORM's minimization: still satisfiable by construction, still answered `unsat` by the
-    // faulty engine, no larger than before, and run through STORM's bound search.
-    assert!(stats.size_after < stats.size_before, "{stats:?}");
+    // The fast phase and STORM's search: within the bound, at least 80% smaller (STORM
+    // reports 82.7%), still satisfiable by construction, still answered `unsat` by the
+    // faulty engine.
+    assert!(!stats.timed_out, "{stats:?}");
+    assert!(stats.size_after * 5 <= stats.size_before, "{stats:?}");
     assert!(small.script_for(engines[0].info()).len() < case.script_for(engines[0].info()).len());
     assert_true_under_m(&small);
-    assert!(small.min.is_some(), "the bound search ran");
+    assert!(small.min.is_some(), "the reduction's state travels in the case");
     assert!(
         matches!(SmtKind.check(crosscheck_smt::SmtOracle::Storm, &small, &mut engines, &opts()), Check::Finding(e) if e.same_failure(&ev)),
         "the faulty engine still says unsat"
