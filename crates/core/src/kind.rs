@@ -413,6 +413,12 @@ pub trait Kind: Sync {
     /// Smaller variants of a case, most aggressive first, for the reducer.
     fn shrink(&self, case: &Self::Case) -> Vec<Self::Case>;
 
+    /// The group a case counts under in the campaign summary (`Summary::by_label`): what the
+    /// leg wants its users to see covered, such as the theory of a case's seed. None by default.
+    fn label(&self, _case: &Self::Case) -> Option<String> {
+        None
+    }
+
     /// A size measure the reducer must decrease (statements + syntax-tree nodes, say).
     fn size(&self, case: &Self::Case) -> usize;
 

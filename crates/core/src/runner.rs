@@ -11,9 +11,9 @@ use crate::engine::EngineInfo;
 use crate::kind::{Detail, Evidence, FindingClass, GenOptions, Generator, Kind, Oracle};
 use crate::process::{ChildGuard, Tail};
 use crate::store::{now_unix, FindingRecord, Store, StoreError, FORMAT};
-use crate::worker::{unix_ms, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
+use crate::worker::{add_labels, unix_ms, LabelCounts, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -72,6 +72,9 @@ pub struct Summary {
     pub workers: u32,
     pub worker_restarts: u64,
     pub interrupted: bool,
+    /// Cases per [label](crate::Kind::label) (tests run, valid ones), when the leg gives labels.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_label: LabelCounts,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -132,6 +135,9 @@ struct Slot<C, O> {
     finished: bool,
     stats: Stats,
     retired: Stats,
+    /// Cases per label of the current process, and of the ones before it.
+    labels: LabelCounts,
+    retired_labels: LabelCounts,
     engines: Option<Vec<EngineInfo>>,
     hello_this_proc: bool,
     deaths_before_hello: u32,
@@ -254,6 +260,8 @@ fn new_slots<C, O>(cfg: &RunConfig, launcher: &dyn Launcher) -> Result<Vec<Slot<
                 finished: end == Some(0),
                 stats: Stats::default(),
                 retired: Stats::default(),
+                labels: LabelCounts::new(),
+                retired_labels: LabelCounts::new(),
                 engines: None,
                 hello_this_proc: false,
                 deaths_before_hello: 0,
@@ -282,6 +290,7 @@ fn on_line<K: Kind>(
             slot.hello_this_proc = true;
         }
         Msg::Stats(s) => slot.stats = s,
+        Msg::Labels(l) => slot.labels = l,
         Msg::Done(s) => {
             slot.stats = s;
             slot.done = true;
@@ -315,6 +324,7 @@ fn on_eof<K: Kind>(
     let status = reap(slot);
     slot.retired.add(&slot.stats);
     slot.stats = Stats::default();
+    add_labels(&mut slot.retired_labels, &std::mem::take(&mut slot.labels));
     if slot.done {
         slot.finished = true;
         return Ok(Flow::Skip);
@@ -696,9 +706,12 @@ fn summarize<C, O>(
     // a worker's death.
     let mut total = Stats::default();
     let mut counts = crate::board::Counts::default();
+    let mut by_label = LabelCounts::new();
     for s in slots {
         total.add(&s.retired);
         total.add(&s.stats);
+        add_labels(&mut by_label, &s.retired_labels);
+        add_labels(&mut by_label, &s.labels);
         let c = s.board.counts();
         counts.tests += c.tests;
         counts.valid += c.valid;
@@ -735,5 +748,6 @@ fn summarize<C, O>(
         workers: cfg.workers,
         worker_restarts: restarts,
         interrupted,
+        by_label,
     }
 }

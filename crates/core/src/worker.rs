@@ -13,6 +13,7 @@ use crate::reduce::{reduce, ReduceStats};
 use crate::store::Reduced;
 use crate::timed::Timed;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -82,6 +83,24 @@ impl Stats {
     }
 }
 
+/// Cases per label: how many ran, and how many of them were valid (not skipped).
+pub type LabelCounts = BTreeMap<String, LabelCount>;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LabelCount {
+    pub tests: u64,
+    pub valid: u64,
+}
+
+/// Adds `more` into `total`.
+pub fn add_labels(total: &mut LabelCounts, more: &LabelCounts) {
+    for (k, c) in more {
+        let t = total.entry(k.clone()).or_default();
+        t.tests += c.tests;
+        t.valid += c.valid;
+    }
+}
+
 /// A finding as a worker reports it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WorkerFinding {
@@ -108,6 +127,8 @@ pub enum Msg {
     Fatal(String),
     /// A notice for the person running the campaign (see [`crate::notes`]).
     Note(String),
+    /// Cases per [label](crate::Kind::label) this process has run so far.
+    Labels(LabelCounts),
     Done(Stats),
 }
 
@@ -147,11 +168,13 @@ pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i
         }
         send_notes(&mut out);
         if last_report.elapsed() >= Duration::from_millis(250) {
+            send(&mut out, &Msg::Labels(w.labels.clone()));
             send(&mut out, &Msg::Stats(w.stats));
             last_report = Instant::now();
         }
         index += 1;
     }
+    send(&mut out, &Msg::Labels(w.labels.clone()));
     send(&mut out, &Msg::Done(w.stats));
     0
 }
@@ -175,6 +198,7 @@ struct Worker<'a, K: Kind> {
     opts: CheckOptions,
     exec_ns: Arc<AtomicU64>,
     stats: Stats,
+    labels: LabelCounts,
     started: Instant,
     /// The setup id prepared last, and whether its preparation passed.
     setup: Option<(u64, bool)>,
@@ -215,6 +239,7 @@ impl<'a, K: Kind> Worker<'a, K> {
             opts: CheckOptions { timeout: cfg.run.timeout },
             exec_ns,
             stats: Stats::default(),
+            labels: LabelCounts::new(),
             started: Instant::now(),
             setup: None,
             bugs: Dedup::default(),
@@ -250,6 +275,11 @@ impl<'a, K: Kind> Worker<'a, K> {
         self.stats.exec_ns += exec;
         self.stats.check_ns += crate::nanos(t1.elapsed()).saturating_sub(exec);
         self.gen.observe(index, &case, matches!(result, Check::Pass { nonempty: true }));
+        if let Some(label) = self.kind.label(&case) {
+            let c = self.labels.entry(label).or_default();
+            c.tests += 1;
+            c.valid += u64::from(!matches!(result, Check::Skip(_)));
+        }
         match result {
             Check::Pass { nonempty } => self.board.count(true, nonempty),
             Check::Skip(_) => self.board.count(false, false),

@@ -9,8 +9,11 @@ pub mod generator;
 pub mod materialize;
 pub mod minimize;
 pub mod oracles;
+pub mod rejected;
 pub mod repro;
+pub mod schedule;
 pub mod script;
+pub mod seedcheck;
 pub mod seedgen;
 pub mod sexp;
 pub mod shrink;
@@ -93,6 +96,9 @@ impl Kind for SmtKind {
             return Check::Skip("the case was not materialized (no worker ran it)".into());
         }
         if let Some(why) = budget::skip_reason(case) {
+            return Check::Skip(why);
+        }
+        if let Some(why) = rejected::skip_reason(case) {
             return Check::Skip(why);
         }
         oracle.check(case, engines, helpers, opts)
