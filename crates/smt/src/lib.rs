@@ -108,6 +108,11 @@ impl Kind for SmtKind {
         shrink::shrink(case)
     }
 
+    /// A case counts under its seed's theory family (generated seeds) or logic (seed files).
+    fn label(&self, case: &SmtCase) -> Option<String> {
+        Some(schedule::label(&case.seed, case.logic.as_deref()))
+    }
+
     fn size(&self, case: &SmtCase) -> usize {
         shrink::size(case)
     }

@@ -90,7 +90,7 @@ impl<R: Rng> Gen<'_, R> {
                 format!("(/ {a} {b})")
             }
             2 if self.th.fp_real => {
-                let (e, s) = *self.pick(&[(8, 24), (11, 53)]);
+                let (e, s) = (8, 24);
                 format!("(fp.to_real {})", self.term(&Sort::Fp(e, s), depth))
             }
             _ => self.arith(&Sort::Real, depth),

@@ -43,8 +43,9 @@ impl<R: Rng> Gen<'_, R> {
     pub(crate) fn value(&mut self, sort: &Sort) -> Option<String> {
         Some(match sort {
             Sort::Bool => self.pick(&["true", "false"]).to_string(),
-            Sort::Int => super::arith::int_lit(self.rng.gen_range(-20..40)),
-            Sort::Real => self.real_lit(),
+            // cvc5 takes only a numeral or decimal there, not (- 3) or (/ 1.0 2.0).
+            Sort::Int => self.rng.gen_range(0..40).to_string(),
+            Sort::Real => format!("{}.{}", self.rng.gen_range(0..40), self.rng.gen_range(0..10)),
             Sort::Bv(w) => self.bv_lit(*w),
             Sort::Fp(e, s) => self.fp_value(*e, *s),
             Sort::Str => self.str_lit(),

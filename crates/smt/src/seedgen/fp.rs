@@ -122,7 +122,7 @@ impl<R: Rng> Gen<'_, R> {
 
     /// `fp.to_ubv`/`fp.to_sbv` of some float, `w` bits wide.
     pub(crate) fn fp_to_bv(&mut self, w: u32, depth: u32) -> String {
-        let (e, s) = *self.pick(&[(8, 24), (11, 53)]);
+        let (e, s) = (8, 24);
         let op = *self.pick(&["fp.to_ubv", "fp.to_sbv"]);
         let rm = rounding_mode(self);
         format!("((_ {op} {w}) {rm} {})", self.term(&Sort::Fp(e, s), depth))
