@@ -234,6 +234,9 @@ impl Materializer {
         let family = crate::schedule::family_of(&seed.name).unwrap_or("-");
         let mut caps = seed.script.logic().map(crate::generator::required_caps).unwrap_or_default();
         caps.extend(crate::seedgen::family(family).map(|f| f.caps).unwrap_or_default());
+        if seed.script.to_text().contains("(as const") {
+            caps.push("const-arrays");
+        }
         let names = self.reference.vetting_order();
         match seedcheck::vet(&seed.script, &caps, &names, helpers, self.reference.timeout) {
             Vetting::Agreed => self.stats.vetted_two += 1,

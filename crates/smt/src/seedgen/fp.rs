@@ -77,7 +77,11 @@ impl<R: Rng> Gen<'_, R> {
 
     pub(crate) fn fp_term(&mut self, e: u32, s: u32, depth: u32) -> String {
         let f = Sort::Fp(e, s);
-        let k = self.below(16);
+        // The costly operations (sqrt, fma, rem: 2–4) once in two draws of theirs.
+        let k = match self.below(16) {
+            k @ 2..=4 if self.chance(0.5) => k + 4,
+            k => k,
+        };
         if k < 9 {
             let rm = rounding_mode(self);
             let a = self.term(&f, depth);
