@@ -205,7 +205,7 @@ impl Materializer {
     /// yields nothing (no model, no predicate, dropped by the vetting), a bounded number of
     /// times, deterministically.
     fn prepare(&mut self, round: u64, helpers: &mut Helpers<'_>) -> Option<String> {
-        for attempt in 0..self.schedule.tries(round) {
+        for attempt in 0..self.schedule.tries(self.key.seed, round) {
             let (seed, generated) = self.schedule.seed(self.key.seed, round, attempt)?;
             if let Some(known) = self.cache.get(&seed.name) {
                 match known {

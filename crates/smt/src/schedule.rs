@@ -89,7 +89,8 @@ impl Schedule {
     }
 
     /// How many seeds a round may try before it gives up (a seed may yield no instance).
-    pub fn tries(&self, round: u64) -> u64 {
+    pub fn tries(&self, gen_seed: u64, round: u64) -> u64 {
+        let round = round.wrapping_add(gen_seed % self.groups.len().max(1) as u64);
         match self.group(round).map(|g| &g.source) {
             Some(Source::Files(seeds)) => seeds.len() as u64,
             Some(Source::Family(_)) => 8,
@@ -101,8 +102,11 @@ impl Schedule {
         self.groups.get(crosscheck_core::position(round, self.groups.len()))
     }
 
-    /// The seed round `round` tries at `attempt`; whether it is generated.
+    /// The seed round `round` tries at `attempt`; whether it is generated. Workers (each with
+    /// its own generation seed) start at different groups, so that two workers do not spend
+    /// the same minutes on the same slow theory.
     pub fn seed(&self, gen_seed: u64, round: u64, attempt: u64) -> Option<(Seed, bool)> {
+        let round = round.wrapping_add(gen_seed % self.groups.len().max(1) as u64);
         let g = crosscheck_core::position(round, self.groups.len()) as u64;
         let visit = round / self.groups.len().max(1) as u64;
         match &self.group(round)?.source {
