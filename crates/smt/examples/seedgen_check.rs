@@ -7,7 +7,7 @@
 
 use crosscheck_core::engine::EngineSpec;
 use crosscheck_core::{Outcome, Verdict};
-use crosscheck_smt::seedgen::{seed_of, FAMILIES};
+use crosscheck_smt::seedgen::{seed_of, Allow, FAMILIES};
 use crosscheck_smt::solvers;
 use std::time::Duration;
 
@@ -45,7 +45,7 @@ fn main() {
         let mut disagree = 0;
         for i in 0..per {
             let mut rng = crosscheck_core::rng(1, i);
-            let text = seed_of(&mut rng, f, true);
+            let text = seed_of(&mut rng, f, Allow { const_arrays: true, small_floats: false });
             let mut verdicts = Vec::new();
             for (k, e) in engines.iter_mut().enumerate() {
                 let mut caps = crosscheck_smt::generator::required_caps(f.logic);

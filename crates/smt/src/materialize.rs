@@ -234,8 +234,12 @@ impl Materializer {
         let family = crate::schedule::family_of(&seed.name).unwrap_or("-");
         let mut caps = seed.script.logic().map(crate::generator::required_caps).unwrap_or_default();
         caps.extend(crate::seedgen::family(family).map(|f| f.caps).unwrap_or_default());
-        if seed.script.to_text().contains("(as const") {
+        let text = seed.script.to_text();
+        if text.contains("(as const") {
             caps.push("const-arrays");
+        }
+        if text.contains("Float16") || text.contains("FloatingPoint 3 5") || text.contains(" 3 5)") {
+            caps.push("fp-small");
         }
         let names = self.reference.vetting_order();
         match seedcheck::vet(&seed.script, &caps, &names, helpers, self.reference.timeout) {

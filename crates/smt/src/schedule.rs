@@ -9,7 +9,7 @@
 
 use crate::generator::{supported_by_all, Seed};
 use crate::script::Script;
-use crate::seedgen::{self, Family};
+use crate::seedgen::{self, Allow, Family};
 use crate::solvers;
 use crosscheck_core::EngineInfo;
 use rand::seq::SliceRandom;
@@ -28,8 +28,8 @@ struct Group {
 /// The groups a stream visits in turn.
 pub struct Schedule {
     groups: Vec<Group>,
-    /// Whether every engine under test takes constant arrays (generated seeds use them then).
-    const_arrays: bool,
+    /// What generated seeds may use besides their family's theories.
+    allow: Allow,
 }
 
 /// The name of a generated seed: its family, the visit and the attempt.
@@ -69,7 +69,7 @@ impl Schedule {
             by.entry(label(&s.name, s.script.logic())).or_default().push(s);
         }
         let groups = by.into_iter().map(|(label, seeds)| Group { label, source: Source::Files(seeds) }).collect();
-        Schedule { groups, const_arrays: true }
+        Schedule { groups, allow: Allow::ALL }
     }
 
     /// Generated seeds of every family all engines take.
@@ -79,8 +79,11 @@ impl Schedule {
             .filter(|f| family_supported(f, engines))
             .map(|f| Group { label: f.name.to_string(), source: Source::Family(f) })
             .collect();
-        let const_arrays = engines.iter().all(|e| solvers::has(e, "const-arrays"));
-        Schedule { groups, const_arrays }
+        let allow = Allow {
+            const_arrays: engines.iter().all(|e| solvers::has(e, "const-arrays")),
+            small_floats: engines.iter().all(|e| solvers::has(e, "fp-small")),
+        };
+        Schedule { groups, allow }
     }
 
     /// The labels of the groups, in visiting order.
@@ -122,7 +125,7 @@ impl Schedule {
             Source::Family(f) => {
                 let stream = 0x5eed_0000 ^ (g << 40) ^ visit.wrapping_mul(7919).wrapping_add(attempt);
                 let mut rng = crosscheck_core::rng(gen_seed, stream);
-                let text = seedgen::seed_of(&mut rng, f, self.const_arrays);
+                let text = seedgen::seed_of(&mut rng, f, self.allow);
                 let script = Script::parse(&text, f.name).ok()?;
                 Some((Seed { name: generated_name(f.name, visit, attempt), script }, true))
             }

@@ -41,6 +41,8 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("theory:ubv-to-int", &["z3", "cvc5-py"]),
     // Yices has no `as const`; cvc5 1.4 takes it only with --arrays-exp (cvc5 1.0 without).
     ("const-arrays", &["z3", "cvc5", "cvc4", "bitwuzla"]),
+    // Float16 and (_ FloatingPoint 3 5); cvc5 takes only Float32 and Float64 without --fp-exp.
+    ("fp-small", &["z3", "bitwuzla"]),
     ("needs-logic", &["yices"]),
     ("incremental", ALL),
     ("custom-options", ALL),

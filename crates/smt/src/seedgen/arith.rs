@@ -90,7 +90,7 @@ impl<R: Rng> Gen<'_, R> {
                 format!("(/ {a} {b})")
             }
             2 if self.th.fp_real => {
-                let (e, s) = (8, 24);
+                let (e, s) = self.floats[0];
                 format!("(fp.to_real {})", self.term(&Sort::Fp(e, s), depth))
             }
             _ => self.arith(&Sort::Real, depth),

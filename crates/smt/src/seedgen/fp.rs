@@ -40,9 +40,12 @@ fn bits(rng: &mut impl Rng, n: u32) -> String {
 
 impl<R: Rng> Gen<'_, R> {
     fn other_format(&mut self, e: u32, s: u32) -> (u32, u32) {
-        let all = [(8, 24), (11, 53)];
-        let others: Vec<(u32, u32)> = all.into_iter().filter(|&f| f != (e, s)).collect();
-        *self.pick(&others)
+        let [a, b] = self.floats;
+        if (e, s) == a {
+            b
+        } else {
+            a
+        }
     }
 
     /// A floating-point literal: a special value or a bit pattern.
@@ -126,7 +129,7 @@ impl<R: Rng> Gen<'_, R> {
 
     /// `fp.to_ubv`/`fp.to_sbv` of some float, `w` bits wide.
     pub(crate) fn fp_to_bv(&mut self, w: u32, depth: u32) -> String {
-        let (e, s) = (8, 24);
+        let (e, s) = self.floats[0];
         let op = *self.pick(&["fp.to_ubv", "fp.to_sbv"]);
         let rm = rounding_mode(self);
         format!("((_ {op} {w}) {rm} {})", self.term(&Sort::Fp(e, s), depth))
