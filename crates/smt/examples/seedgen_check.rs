@@ -25,7 +25,13 @@ fn main() {
     let registry = crosscheck_engines::smt::registry();
     let mut engines = Vec::new();
     for n in names.split(',') {
-        let spec = EngineSpec::parse(n).expect("engine spec");
+        let spec = match EngineSpec::parse(n) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{n}: {e}");
+                std::process::exit(2);
+            }
+        };
         match crosscheck_engines::open_engine(&registry, &spec) {
             Ok(e) => engines.push(e),
             Err(e) => eprintln!("{n}: {}", e.message),

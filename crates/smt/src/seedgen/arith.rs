@@ -64,7 +64,8 @@ impl<R: Rng> Gen<'_, R> {
             2 | 3 => {
                 let op = *self.pick(&["div", "mod"]);
                 let a = self.term(&Sort::Int, depth);
-                let b = if self.th.nonlinear { self.term(&Sort::Int, depth) } else { self.rng.gen_range(1..9).to_string() };
+                let b =
+                    if self.th.nonlinear { self.term(&Sort::Int, depth) } else { self.rng.gen_range(1..9).to_string() };
                 format!("({op} {a} {b})")
             }
             4 if self.th.strings => self.str_int_term(depth),
@@ -86,7 +87,11 @@ impl<R: Rng> Gen<'_, R> {
             0 if self.th.int => format!("(to_real {})", self.term(&Sort::Int, depth)),
             1 => {
                 let a = self.term(&Sort::Real, depth);
-                let b = if self.th.nonlinear { self.term(&Sort::Real, depth) } else { format!("{}.0", self.rng.gen_range(1..9)) };
+                let b = if self.th.nonlinear {
+                    self.term(&Sort::Real, depth)
+                } else {
+                    format!("{}.0", self.rng.gen_range(1..9))
+                };
                 format!("(/ {a} {b})")
             }
             2 if self.th.fp_real => {

@@ -119,8 +119,11 @@ impl<R: Rng> Gen<'_, R> {
             }
             13 if self.th.fp_real => format!("((_ to_fp {e} {s}) {rm} {})", self.term(&Sort::Real, depth)),
             14 if self.th.bv => {
-                let (sign, ex, sig) =
-                    (self.term(&Sort::Bv(1), depth), self.term(&Sort::Bv(e), depth), self.term(&Sort::Bv(s - 1), depth));
+                let (sign, ex, sig) = (
+                    self.term(&Sort::Bv(1), depth),
+                    self.term(&Sort::Bv(e), depth),
+                    self.term(&Sort::Bv(s - 1), depth),
+                );
                 format!("(fp {sign} {ex} {sig})")
             }
             _ => self.fp_lit(e, s),

@@ -7,7 +7,8 @@ use rand::Rng;
 
 /// Characters literals draw from: ASCII letters and digits, a doubled quote, escapes for
 /// a letter, a non-ASCII code point and the largest SMT-LIB code point.
-const CHARS: &[&str] = &["a", "b", "c", "0", "7", "A", " ", "\"\"", "\\u{48}", "\\u{e9}", "\\u{1F600}", "\\u{2FFFF}", "\\u{0}"];
+const CHARS: &[&str] =
+    &["a", "b", "c", "0", "7", "A", " ", "\"\"", "\\u{48}", "\\u{e9}", "\\u{1F600}", "\\u{2FFFF}", "\\u{0}"];
 
 impl<R: Rng> Gen<'_, R> {
     pub(crate) fn str_lit(&mut self) -> String {

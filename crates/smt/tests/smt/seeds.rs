@@ -44,8 +44,7 @@ fn the_first_rounds_reach_every_family() {
     let infos = vec![z3.info().clone()];
     let mut s = Stream::new(&GenOptions { seed: 5, seeds_dir: None }, &infos);
     let per = s.gen.params.mutants_per_seed;
-    let expected: BTreeSet<&str> =
-        FAMILIES.iter().filter(|f| family_supported(f, &infos)).map(|f| f.name).collect();
+    let expected: BTreeSet<&str> = FAMILIES.iter().filter(|f| family_supported(f, &infos)).map(|f| f.name).collect();
     let mut reached = BTreeSet::new();
     for round in 0..expected.len() as u64 {
         let c = s.case(round * per, SmtOracle::Storm);
@@ -90,8 +89,7 @@ fn a_seed_the_solver_rejects_gives_one_note_and_is_skipped() {
             other => panic!("case {i}: {other:?}"),
         }
     }
-    let notes: Vec<String> =
-        crosscheck_core::notes::take().into_iter().filter(|n| n.contains("conv.smt2")).collect();
+    let notes: Vec<String> = crosscheck_core::notes::take().into_iter().filter(|n| n.contains("conv.smt2")).collect();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].contains("rejects them"), "{notes:?}");
     // The first case ran into the error; every later one was skipped without running.
