@@ -14,8 +14,10 @@ use std::sync::Mutex;
 /// Seed name → (engine, message) of its first rejection.
 static REJECTED: Mutex<BTreeMap<String, (String, String)>> = Mutex::new(BTreeMap::new());
 
-/// Words of error messages about the instance's additions, not the seed.
-const NOT_THE_SEED: &[&str] = &["tactic", "option", "parameter", "push", "pop"];
+/// Words of error messages about the instance's additions (a tactic, options, push/pop, the
+/// model oracle's `get-model`) or the run, not the seed.
+const NOT_THE_SEED: &[&str] =
+    &["tactic", "option", "parameter", "push", "pop", "model", "canceled", "interrupted", "memory"];
 
 /// Whether an engine's error message on `case` means it rejects the seed.
 pub fn is_seed_rejection(message: &str) -> bool {
@@ -59,5 +61,6 @@ mod tests {
         assert!(super::is_seed_rejection("line 3 column 9: unknown constant str.to_re"));
         assert!(!super::is_seed_rejection("unknown tactic qfnra-nlsat"));
         assert!(!super::is_seed_rejection("unknown parameter 'smt.arith.solver'"));
+        assert!(!super::is_seed_rejection("line 9 column 1: model is not available"));
     }
 }
