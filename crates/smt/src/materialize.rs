@@ -238,7 +238,7 @@ impl Materializer {
         if text.contains("(as const") {
             caps.push("const-arrays");
         }
-        if text.contains("Float16") || text.contains("FloatingPoint 3 5") || text.contains(" 3 5)") {
+        if text.contains("Float16") || text.contains(" 5 11)") {
             caps.push("fp-small");
         }
         let names = self.reference.vetting_order();

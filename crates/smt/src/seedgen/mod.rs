@@ -195,7 +195,7 @@ pub struct Allow {
     /// `((as const (Array I V)) v)`.
     pub const_arrays: bool,
     /// Floating-point formats other than Float32 and Float64 (cvc5 needs `--fp-exp`), whose
-    /// instances z3 solves many times faster: Float16 and (3, 5) replace them.
+    /// instances z3 solves many times faster: Float16 replaces Float32, Float32 Float64.
     pub small_floats: bool,
 }
 
@@ -396,7 +396,9 @@ impl<'a, R: Rng> Gen<'a, R> {
 
 /// One random seed script of `family`, with what `allow` allows.
 pub fn seed_of(rng: &mut impl Rng, family: &Family, allow: Allow) -> String {
-    let floats = if allow.small_floats { [(5, 11), (3, 5)] } else { [(8, 24), (11, 53)] };
+    // Float16 in place of Float32 and Float32 in place of Float64: z3 and Bitwuzla still meet
+    // Float32 in a third of the families' float sorts.
+    let floats = if allow.small_floats { [(5, 11), (8, 24)] } else { [(8, 24), (11, 53)] };
     let sorts = (family.sorts)()
         .into_iter()
         .map(|s| match s {
