@@ -243,6 +243,11 @@ fn skipped_line(skipped: &std::collections::BTreeMap<String, u64>) -> String {
     by_count.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
 }
 
+/// `QF_LIA 120/125, QF_S 80/100, ...`, in the labels' order.
+fn by_label_line(s: &Summary) -> String {
+    s.by_label.iter().map(|(k, c)| format!("{k} {}/{}", c.valid, c.tests)).collect::<Vec<_>>().join(", ")
+}
+
 pub fn run(args: RunArgs) -> Result<i32> {
     let kind = kind_info(&args.kind).ok_or_else(|| user(unknown_kind(&args.kind)))?;
     let cfg = config(&args, kind)?;
@@ -285,6 +290,9 @@ pub fn run(args: RunArgs) -> Result<i32> {
     );
     if !summary.skipped.is_empty() {
         eprintln!("crosscheck: skipped checks: {}", skipped_line(&summary.skipped));
+    }
+    if !summary.by_label.is_empty() {
+        eprintln!("crosscheck: cases by label (valid/run): {}", by_label_line(&summary));
     }
     if summary.findings > 0 {
         eprintln!("crosscheck: see `crosscheck findings {}` for the distinct bugs", args.out.display());

@@ -419,6 +419,12 @@ pub trait Kind: Sync {
         Box::new(self.shrink(case).into_iter())
     }
 
+    /// The group a case counts under in the campaign summary (`Summary::by_label`): what the
+    /// leg wants its users to see covered, such as the theory of a case's seed. None by default.
+    fn label(&self, _case: &Self::Case) -> Option<String> {
+        None
+    }
+
     /// A size measure the reducer must decrease (statements + syntax-tree nodes, say).
     fn size(&self, case: &Self::Case) -> usize;
 

@@ -11,9 +11,9 @@ use crate::engine::EngineInfo;
 use crate::kind::{Detail, Evidence, FindingClass, GenOptions, Generator, Kind, Oracle};
 use crate::process::{ChildGuard, Tail};
 use crate::store::{now_unix, FindingRecord, Store, StoreError, FORMAT};
-use crate::worker::{unix_ms, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
+use crate::worker::{add_labels, unix_ms, LabelCounts, Msg, RunConfig, Stats, WorkerConfig, WorkerFinding};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -75,6 +75,9 @@ pub struct Summary {
     /// Checks that judged nothing, by the key of their reason (`worker::skip_key`).
     #[serde(default)]
     pub skipped: std::collections::BTreeMap<String, u64>,
+    /// Cases per [label](crate::Kind::label) (tests run, valid ones), when the leg gives labels.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_label: LabelCounts,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -135,6 +138,9 @@ struct Slot<C, O> {
     finished: bool,
     stats: Stats,
     retired: Stats,
+    /// Cases per label of the current process, and of the ones before it.
+    labels: LabelCounts,
+    retired_labels: LabelCounts,
     engines: Option<Vec<EngineInfo>>,
     hello_this_proc: bool,
     deaths_before_hello: u32,
@@ -257,6 +263,8 @@ fn new_slots<C, O>(cfg: &RunConfig, launcher: &dyn Launcher) -> Result<Vec<Slot<
                 finished: end == Some(0),
                 stats: Stats::default(),
                 retired: Stats::default(),
+                labels: LabelCounts::new(),
+                retired_labels: LabelCounts::new(),
                 engines: None,
                 hello_this_proc: false,
                 deaths_before_hello: 0,
@@ -285,6 +293,7 @@ fn on_line<K: Kind>(
             slot.hello_this_proc = true;
         }
         Msg::Stats(s) => slot.stats = s,
+        Msg::Labels(l) => slot.labels = l,
         Msg::Done(s) => {
             slot.stats = s;
             slot.done = true;
@@ -318,6 +327,7 @@ fn on_eof<K: Kind>(
     let status = reap(slot);
     slot.retired.add(&slot.stats);
     slot.stats = Stats::default();
+    add_labels(&mut slot.retired_labels, &std::mem::take(&mut slot.labels));
     if slot.done {
         slot.finished = true;
         return Ok(Flow::Skip);
@@ -699,9 +709,12 @@ fn summarize<C, O>(
     // a worker's death.
     let mut total = Stats::default();
     let mut counts = crate::board::Counts::default();
+    let mut by_label = LabelCounts::new();
     for s in slots {
         total.add(&s.retired);
         total.add(&s.stats);
+        add_labels(&mut by_label, &s.retired_labels);
+        add_labels(&mut by_label, &s.labels);
         let c = s.board.counts();
         counts.tests += c.tests;
         counts.valid += c.valid;
@@ -739,5 +752,6 @@ fn summarize<C, O>(
         worker_restarts: restarts,
         interrupted,
         skipped: total.skipped,
+        by_label,
     }
 }

@@ -114,6 +114,24 @@ pub fn skip_key(reason: &str) -> String {
     head.chars().take(80).collect()
 }
 
+/// Cases per label: how many ran, and how many of them were valid (not skipped).
+pub type LabelCounts = BTreeMap<String, LabelCount>;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LabelCount {
+    pub tests: u64,
+    pub valid: u64,
+}
+
+/// Adds `more` into `total`.
+pub fn add_labels(total: &mut LabelCounts, more: &LabelCounts) {
+    for (k, c) in more {
+        let t = total.entry(k.clone()).or_default();
+        t.tests += c.tests;
+        t.valid += c.valid;
+    }
+}
+
 /// A finding as a worker reports it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WorkerFinding {
@@ -140,6 +158,8 @@ pub enum Msg {
     Fatal(String),
     /// A notice for the person running the campaign (see [`crate::notes`]).
     Note(String),
+    /// Cases per [label](crate::Kind::label) this process has run so far.
+    Labels(LabelCounts),
     Done(Stats),
 }
 
@@ -179,11 +199,13 @@ pub fn worker_main<K: Kind>(kind: &K, open: Opener<'_>, cfg: &WorkerConfig) -> i
         }
         send_notes(&mut out);
         if last_report.elapsed() >= Duration::from_millis(250) {
+            send(&mut out, &Msg::Labels(w.labels.clone()));
             send(&mut out, &Msg::Stats(w.stats.clone()));
             last_report = Instant::now();
         }
         index += 1;
     }
+    send(&mut out, &Msg::Labels(w.labels.clone()));
     send(&mut out, &Msg::Done(w.stats.clone()));
     0
 }
@@ -207,6 +229,7 @@ struct Worker<'a, K: Kind> {
     opts: CheckOptions,
     exec_ns: Arc<AtomicU64>,
     stats: Stats,
+    labels: LabelCounts,
     started: Instant,
     /// The setup id prepared last, and whether its preparation passed.
     setup: Option<(u64, bool)>,
@@ -247,6 +270,7 @@ impl<'a, K: Kind> Worker<'a, K> {
             opts: CheckOptions { timeout: cfg.run.timeout },
             exec_ns,
             stats: Stats::default(),
+            labels: LabelCounts::new(),
             started: Instant::now(),
             setup: None,
             bugs: Dedup::default(),
@@ -282,6 +306,11 @@ impl<'a, K: Kind> Worker<'a, K> {
         self.stats.exec_ns += exec;
         self.stats.check_ns += crate::nanos(t1.elapsed()).saturating_sub(exec);
         self.gen.observe(index, &case, matches!(result, Check::Pass { nonempty: true }));
+        if let Some(label) = self.kind.label(&case) {
+            let c = self.labels.entry(label).or_default();
+            c.tests += 1;
+            c.valid += u64::from(!matches!(result, Check::Skip(_)));
+        }
         match result {
             Check::Pass { nonempty } => self.board.count(true, nonempty),
             Check::Skip(why) => {

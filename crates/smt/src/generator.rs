@@ -1,5 +1,6 @@
-//! The deterministic case stream, as the supervisor and the worker both make it: seeds are
-//! taken in a shuffled order, NM instances each. Building an instance needs a model M of its
+//! The deterministic case stream, as the supervisor and the worker both make it: rounds of
+//! `Params::mutants_per_seed` instances, each round a visit to one seed, the seeds' theories
+//! in turn (`crate::schedule`). Building an instance needs a model M of its
 //! seed from a reference solver, so the generator runs no solver: its case names the round, the
 //! index and the generator's options ([`Pending`]), and the worker completes it
 //! ([`crate::materialize`]). `case(index)` is thus a pure function of the options, the engines'
@@ -80,6 +81,9 @@ pub fn required_caps(logic: &str) -> Vec<&'static str> {
     // Strings: QF_S, QF_SLIA, QF_SNIA (but not the S of FPs or the NIA of BVs).
     if body == "S" || body.starts_with("SLIA") || body.starts_with("SNIA") || body.starts_with("SEQ") {
         caps.push("theory:string");
+    }
+    if has("DT") {
+        caps.push("theory:datatypes");
     }
     if has("NIA") || has("NRA") || has("NIRA") {
         caps.push("theory:nia");
@@ -205,11 +209,11 @@ mod tests {
         let opts = GenOptions { seed: 7, seeds_dir: Some(shipped_seeds_dir()) };
         let mut a = SmtGenerator::new(&opts, &[]).expect("generator");
         let mut b = SmtGenerator::new(&opts, &[]).expect("generator");
-        for i in [0, 999, 1000, 5, 1000, 0] {
+        for i in [0, 24, 25, 5, 1000, 0] {
             let c = a.case(i, SmtOracle::Storm);
             assert_eq!(c, b.case(i, SmtOracle::Storm));
             let p = c.pending.as_ref().expect("a generated case is pending");
-            assert_eq!((p.round, p.seed, p.oracle.as_str()), (i / 1000, 7, "storm"));
+            assert_eq!((p.round, p.seed, p.oracle.as_str()), (i / 25, 7, "storm"));
             assert!(c.steps.is_empty(), "no instance without the worker's reference solver");
         }
         // Without helpers nothing is materialized, and an unmaterialized case is never checked.

@@ -10,8 +10,11 @@ pub mod generator;
 pub mod materialize;
 pub mod minimize;
 pub mod oracles;
+pub mod rejected;
 pub mod repro;
+pub mod schedule;
 pub mod script;
+pub mod seedcheck;
 pub mod seedgen;
 pub mod sexp;
 pub mod shrink;
@@ -96,6 +99,9 @@ impl Kind for SmtKind {
         if let Some(why) = budget::skip_reason(case) {
             return Check::Skip(why);
         }
+        if let Some(why) = rejected::skip_reason(case) {
+            return Check::Skip(why);
+        }
         oracle.check(case, engines, helpers, opts)
     }
 
@@ -105,6 +111,11 @@ impl Kind for SmtKind {
 
     fn shrink_lazy(&self, case: &SmtCase) -> Box<dyn Iterator<Item = SmtCase> + '_> {
         shrink::shrink_iter(case)
+    }
+
+    /// A case counts under its seed's theory family (generated seeds) or logic (seed files).
+    fn label(&self, case: &SmtCase) -> Option<String> {
+        Some(schedule::label(&case.seed, case.logic.as_deref()))
     }
 
     fn size(&self, case: &SmtCase) -> usize {

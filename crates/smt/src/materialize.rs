@@ -12,15 +12,16 @@
 use crate::case::{normalize_model, Pending, SmtCase};
 use crate::eval::{self, Env};
 use crate::generator::{empty_case, load_seeds, supported_by_all, Seed};
+use crate::schedule::Schedule;
 use crate::script::Script;
+use crate::seedcheck::{self, Vetting};
 use crate::solvers::{self, base_name, safe_options};
 use crate::storm::{self, Entry, Params, Step};
 use crate::term::{Arena, TermId};
 use crate::SmtOracle;
 use crosscheck_core::{EngineInfo, EngineSpec, Helpers, Oracle, Outcome, Verdict};
-use rand::seq::SliceRandom;
 use rand::Rng;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -107,6 +108,13 @@ impl Reference {
         None
     }
 
+    /// The solvers that vet a generated seed: the reference solvers, then the other helpers.
+    fn vetting_order(&self) -> Vec<&'static str> {
+        let mut names = self.names.clone();
+        names.extend(HELPERS.iter().filter(|h| !self.names.contains(h)));
+        names
+    }
+
     /// Whether any reference solver is installed (asked after `run`, which tried them all).
     fn any(&self, helpers: &mut Helpers<'_>) -> bool {
         self.names.iter().any(|n| helpers.get(n).is_some())
@@ -122,9 +130,9 @@ struct Key {
     engines: Vec<EngineInfo>,
 }
 
-/// What a seed round shares: the seed's arena with both pools, M, and the round's modes.
+/// What a seed's visits share: its arena with both pools, M, and its modes. It depends on the
+/// seed alone (not on the round that first visits it), so a seed's later visits reuse it.
 struct Prepared {
-    round: u64,
     seed: String,
     arena: Arena,
     init: Vec<Entry>,
@@ -147,77 +155,129 @@ pub struct PrepStats {
     /// The evaluator and the reference solver disagreed: the predicate was dropped.
     pub disagreements: u64,
     pub dropped: u64,
+    /// Generated seeds vetted by two reference solvers, by one only, and by none.
+    pub vetted_two: u64,
+    pub vetted_one: u64,
+    pub vetted_none: u64,
+    /// Generated seeds dropped: a reference solver rejected it, or two answered differently.
+    pub rejected: u64,
+    pub disagreed: u64,
 }
+
+/// Prepared seeds kept per worker: a visit to a kept seed runs no reference solver.
+const KEEP_PREPARED: usize = 64;
 
 /// The worker-side generator state, kept between cases in `Helpers::memo`.
 pub struct Materializer {
     key: Key,
-    seeds: Vec<Seed>,
-    /// Generate random seeds instead of reading `seeds`.
-    random: bool,
+    schedule: Schedule,
     reference: Reference,
-    cache: Option<Prepared>,
+    /// The round last prepared and the seed it settled on (`None`: no seed gave an instance).
+    current: Option<(u64, Option<String>)>,
+    /// Prepared seeds by name; `None` for a seed that gave no instance.
+    cache: HashMap<String, Option<Prepared>>,
     pub stats: PrepStats,
 }
 
 impl Materializer {
     fn new(key: Key) -> Materializer {
         // The generator has noted unreadable seed files already.
-        let seeds = match &key.seeds_dir {
-            Some(dir) => load_seeds(dir).0.into_iter().filter(|s| supported_by_all(&s.script, &key.engines)).collect(),
-            None => Vec::new(),
+        let schedule = match &key.seeds_dir {
+            Some(dir) => Schedule::files(load_seeds(dir).0, &key.engines),
+            None => Schedule::generated(&key.engines),
         };
         Materializer {
-            random: key.seeds_dir.is_none(),
-            seeds,
+            schedule,
             reference: Reference::new(&key.engines),
-            cache: None,
+            current: None,
+            cache: HashMap::new(),
             stats: PrepStats::default(),
             key,
         }
     }
 
-    /// The seed of a round: a fresh shuffle of the seed list for every pass over it.
-    fn seed_for(&self, round: u64, attempt: u64) -> Seed {
-        if self.random {
-            let mut rng =
-                crosscheck_core::rng(self.key.seed, 0x5eed_0000 ^ round.wrapping_mul(7919).wrapping_add(attempt));
-            let text = crate::seedgen::random_seed(&mut rng);
-            let script = Script::parse(&text, "random").unwrap_or_default();
-            return Seed { name: format!("random-{round}-{attempt}"), script };
-        }
-        let n = self.seeds.len() as u64;
-        let pass = round / n;
-        let mut order: Vec<usize> = (0..self.seeds.len()).collect();
-        order.shuffle(&mut crosscheck_core::rng(self.key.seed, 0xC0FF_EE00 ^ pass));
-        self.seeds[order[crosscheck_core::position(round % n + attempt, order.len())]].clone()
+    /// The labels the schedule visits in turn (for tests and the benchmark).
+    pub fn labels(&self) -> Vec<&str> {
+        self.schedule.labels()
     }
 
-    fn prepare(&mut self, round: u64, helpers: &mut Helpers<'_>) -> Option<Prepared> {
-        // A seed may yield nothing (no model, no predicate): try the next one, a bounded
-        // number of times, deterministically.
-        let tries = if self.random { 32 } else { self.seeds.len() as u64 };
-        for attempt in 0..tries {
-            let seed = self.seed_for(round, attempt);
-            if let Some(p) = self.prepare_seed(round, seed, helpers) {
+    /// The seed a round settles on: the schedule's, or the next ones in its group when a seed
+    /// yields nothing (no model, no predicate, dropped by the vetting), a bounded number of
+    /// times, deterministically.
+    fn prepare(&mut self, round: u64, helpers: &mut Helpers<'_>) -> Option<String> {
+        for attempt in 0..self.schedule.tries(self.key.seed, round) {
+            let (seed, generated) = self.schedule.seed(self.key.seed, round, attempt)?;
+            if let Some(known) = self.cache.get(&seed.name) {
+                match known {
+                    Some(_) => return Some(seed.name),
+                    None => continue,
+                }
+            }
+            if self.cache.len() >= KEEP_PREPARED {
+                self.cache.clear();
+            }
+            let name = seed.name.clone();
+            let prepared = self.prepare_seed(seed, generated, helpers);
+            let ok = prepared.is_some();
+            self.cache.insert(name.clone(), prepared);
+            if ok {
                 self.stats.seeds_prepared += 1;
-                return Some(p);
+                return Some(name);
             }
         }
         None
     }
 
-    fn prepare_seed(&mut self, round: u64, seed: Seed, helpers: &mut Helpers<'_>) -> Option<Prepared> {
-        let Seed { name, script } = seed;
-        if !supported_by_all(&script, &self.key.engines) {
+    /// Vets a generated seed with two reference solvers; false drops it (counted, and noted
+    /// once per reason).
+    fn vetted(&mut self, seed: &Seed, helpers: &mut Helpers<'_>) -> bool {
+        let family = crate::schedule::family_of(&seed.name).unwrap_or("-");
+        let mut caps = seed.script.logic().map(crate::generator::required_caps).unwrap_or_default();
+        caps.extend(crate::seedgen::family(family).map(|f| f.caps).unwrap_or_default());
+        let text = seed.script.to_text();
+        if text.contains("(as const") {
+            caps.push("const-arrays");
+        }
+        if text.contains("Float16") || text.contains(" 5 11)") {
+            caps.push("fp-small");
+        }
+        let names = self.reference.vetting_order();
+        match seedcheck::vet(&seed.script, &caps, &names, helpers, self.reference.timeout) {
+            Vetting::Agreed => self.stats.vetted_two += 1,
+            Vetting::OneSolver => self.stats.vetted_one += 1,
+            Vetting::Unchecked => self.stats.vetted_none += 1,
+            Vetting::Rejected(who, message) => {
+                self.stats.rejected += 1;
+                crosscheck_core::notes::note(format!(
+                    "generated {family} seeds: one {who} rejects is not used ({})",
+                    seedcheck::gist(&message)
+                ));
+                return false;
+            }
+            Vetting::Disagree((a, va), (b, vb)) => {
+                self.stats.disagreed += 1;
+                crosscheck_core::notes::note(format!(
+                    "generated {family} seeds: one {a} answers {va} and {b} answers {vb} is not used (a bug in one of \
+                     them; see examples/seedgen_check.rs --show-errors)"
+                ));
+                return false;
+            }
+        }
+        true
+    }
+
+    fn prepare_seed(&mut self, seed: Seed, generated: bool, helpers: &mut Helpers<'_>) -> Option<Prepared> {
+        if !supported_by_all(&seed.script, &self.key.engines) || (generated && !self.vetted(&seed, helpers)) {
             return None;
         }
+        let Seed { name, script } = seed;
+        let stream = name_stream(&name);
         let mut arena = script.arena.clone();
         let asserts = script.asserts();
         let cands = storm::fragment(&arena, &asserts, self.key.params.max_depth);
         let decls = script.decls();
         let logic = script.logic().map(str::to_string);
-        let (source, model, values) = self.model_of(&script, &arena, &asserts, &cands, helpers, round)?;
+        let (source, model, values) = self.model_of(&script, &arena, &asserts, &cands, helpers, stream)?;
         let model = normalize_model(&model);
         let mut env = Env::default();
         for d in &script.defines {
@@ -251,14 +311,13 @@ impl Materializer {
         if init.is_empty() {
             return None;
         }
-        let mut rng = crosscheck_core::rng(self.key.seed, 0xF00D_0000 ^ round);
+        let mut rng = crosscheck_core::rng(self.key.seed, 0xF00D_0000 ^ stream);
         let constr = storm::enrich(&mut arena, &mut rng, &self.key.params, &init);
         let incremental = self.key.engines.iter().all(|e| solvers::has(e, "incremental"))
             && rng.gen_bool(self.key.params.p_incremental);
         let tactic = self.key.engines.iter().any(|e| solvers::has(e, "check-sat-using"))
             && rng.gen_bool(self.key.params.p_tactic);
         Some(Prepared {
-            round,
             seed: name,
             arena,
             init,
@@ -281,7 +340,7 @@ impl Materializer {
         asserts: &[TermId],
         cands: &[TermId],
         helpers: &mut Helpers<'_>,
-        round: u64,
+        stream: u64,
     ) -> Option<(String, String, Vec<Option<bool>>)> {
         let decls = script.decls();
         let logic = script.logic();
@@ -305,7 +364,7 @@ impl Materializer {
             // Only an installation without any reference solver falls back: a solver that is
             // installed but slow must not make the stream depend on timing.
             _ if self.reference.any(helpers) => None,
-            _ => random_assignment(script, round),
+            _ => random_assignment(script, stream),
         }
     }
 
@@ -329,13 +388,15 @@ impl Materializer {
     /// The case at `index` of the stream, as the generator made it before it was split.
     fn case(&mut self, index: u64, pending: &Pending, oracle: SmtOracle, helpers: &mut Helpers<'_>) -> SmtCase {
         let round = pending.round;
-        if self.cache.as_ref().map(|p| p.round) != Some(round) {
-            self.cache = self.prepare(round, helpers);
+        if self.current.as_ref().map(|(r, _)| *r) != Some(round) {
+            let name = self.prepare(round, helpers);
+            self.current = Some((round, name));
         }
         let mut rng = crosscheck_core::rng(self.key.seed, index);
         let options = self.sample_options(&mut rng);
         let params = self.key.params;
-        let Some(p) = self.cache.as_mut() else { return empty_case(index, params) };
+        let name = self.current.as_ref().and_then(|(_, n)| n.as_ref());
+        let Some(Some(p)) = name.and_then(|n| self.cache.get_mut(n)) else { return empty_case(index, params) };
         let free = oracle == SmtOracle::Differential && rng.gen_bool(0.5);
         let (texts, sat_by_construction) = if free {
             let picked = storm::free_instance(&mut rng, &params, &p.init, &p.constr);
@@ -416,10 +477,16 @@ fn split_model_and_values(who: &str, out: &str) -> (String, String, Vec<Option<b
     (format!("{who} + evaluator"), model, values)
 }
 
+/// The random stream of a seed's preparation, from its name (FNV-1a): the same seed is
+/// prepared the same way whichever round visits it first.
+fn name_stream(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 /// RANDASSIGNMENT of Algorithm 1 for when no reference solver answers: random values for
 /// constants of sort Bool, Int, Real and small bit-vectors.
-fn random_assignment(script: &Script, round: u64) -> Option<(String, String, Vec<Option<bool>>)> {
-    let mut rng = crosscheck_core::rng(round, 0xA551_6000);
+fn random_assignment(script: &Script, stream: u64) -> Option<(String, String, Vec<Option<bool>>)> {
+    let mut rng = crosscheck_core::rng(stream, 0xA551_6000);
     let mut model = String::new();
     for (name, sort) in &script.consts {
         let v = match sort.as_str() {

@@ -17,7 +17,8 @@ pub struct Params {
     pub max_assert: u32,
     /// NC: construction-pool size (enrichment steps).
     pub enrichment_steps: usize,
-    /// NM: instances generated per seed before moving to the next seed.
+    /// Instances of a seed in one visit of the schedule (`crate::schedule`): STORM's NM = 1000
+    /// instances in a row met 3–6 seeds in two minutes; 25 a visit reach every theory first.
     pub mutants_per_seed: u64,
     /// RANDOP: probability of AND (else NOT).
     pub p_and: f64,
@@ -35,7 +36,7 @@ impl Default for Params {
             max_depth: 20,
             max_assert: 20,
             enrichment_steps: 1000,
-            mutants_per_seed: 1000,
+            mutants_per_seed: 25,
             p_and: 0.5,
             p_initial: 0.3,
             p_incremental: 0.5,

@@ -9,6 +9,8 @@ mod common;
 mod model_fallback;
 #[path = "smt/reply_reader.rs"]
 mod reply_reader;
+#[path = "smt/seeds.rs"]
+mod seeds;
 #[path = "smt/solvers.rs"]
 mod solvers;
 #[path = "smt/split.rs"]

@@ -372,9 +372,17 @@ fn a_correct_solver_passes_its_probe() {
         return;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
-    let o = run(&words("run smt --engines z3 --tests 50 --seed 3 --workers 2 --out out --json"), tmp.path());
+    let o = run(&words("run smt --engines z3 --tests 60 --seed 3 --workers 2 --out out --json"), tmp.path());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(summary(&o)["findings"], 0);
+    let s = summary(&o);
+    assert_eq!(s["findings"], 0);
+    // Cases per label (the SMT leg: a generated seed's theory family), summed over both
+    // workers: each ran 30 cases, 25 of one family and 5 of the next.
+    let labels = s["by_label"].as_object().cloned().unwrap_or_default();
+    let total: u64 = labels.values().map(|c| c["tests"].as_u64().unwrap_or(0)).sum();
+    assert_eq!(total, 60, "{s}");
+    assert!(labels.len() >= 2, "{s}");
+    assert!(stderr(&o).contains("cases by label"), "{}", stderr(&o));
 }
 
 /// Two SQLite releases (the bundled one and the Python's, older on Debian 12) agree on a fixed

@@ -164,5 +164,11 @@ pub(crate) fn run(engine: &mut dyn Engine, case: &SmtCase, opts: &CheckOptions) 
     let t = std::time::Instant::now();
     let out = engine.run(&text, opts.timeout);
     crate::budget::record(case, matches!(out, Outcome::Timeout { .. }), t.elapsed().as_secs_f64());
+    if let Outcome::Error { message, .. } = &out {
+        if !INTERNAL.iter().any(|m| message.contains(m)) {
+            let info = engine.info();
+            crate::rejected::record(case, &format!("{} {}", info.label, info.version), message);
+        }
+    }
     out
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use super::common;
 use common::{open, opts};
 
-fn seed_dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+pub(crate) fn seed_dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     for (n, t) in files {
         std::fs::write(d.path().join(n), t).unwrap_or_else(|e| panic!("write: {e}"));
@@ -99,30 +99,30 @@ fn generated_instances_are_true_under_m() {
 }
 
 /// The case stream as a worker sees it: the generator's cases, materialized with the helpers.
-struct Stream {
-    gen: SmtGenerator,
+pub(crate) struct Stream {
+    pub(crate) gen: SmtGenerator,
     infos: Vec<EngineInfo>,
-    helpers: Helpers<'static>,
+    pub(crate) helpers: Helpers<'static>,
 }
 
 impl Stream {
-    fn new(opts: &GenOptions, infos: &[EngineInfo]) -> Stream {
+    pub(crate) fn new(opts: &GenOptions, infos: &[EngineInfo]) -> Stream {
         let gen = SmtGenerator::new(opts, infos).unwrap_or_else(|e| panic!("gen: {e}"));
         Stream { gen, infos: infos.to_vec(), helpers: common::helpers(infos) }
     }
 
-    fn case(&mut self, index: u64, oracle: crosscheck_smt::SmtOracle) -> SmtCase {
+    pub(crate) fn case(&mut self, index: u64, oracle: crosscheck_smt::SmtOracle) -> SmtCase {
         let c = self.gen.case(index, oracle);
         SmtKind.materialize(c, &self.infos, &mut self.helpers, &opts())
     }
 
-    fn stats(&self) -> PrepStats {
+    pub(crate) fn stats(&self) -> PrepStats {
         let m = self.helpers.memo.as_ref().and_then(|m| m.downcast_ref::<Materializer>());
         m.map(|m| m.stats).unwrap_or_default()
     }
 }
 
-fn gen_for(engines: &[&dyn Engine], seeds: &Path, seed: u64, per_seed: u64) -> Stream {
+pub(crate) fn gen_for(engines: &[&dyn Engine], seeds: &Path, seed: u64, per_seed: u64) -> Stream {
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let mut g = Stream::new(&GenOptions { seed, seeds_dir: Some(seeds.into()) }, &infos);
     g.gen.params.mutants_per_seed = per_seed;
