@@ -8,6 +8,7 @@ pub mod eval;
 pub mod generator;
 pub mod materialize;
 pub mod minimize;
+pub mod options;
 pub mod oracles;
 pub mod repro;
 pub mod script;

@@ -20,6 +20,8 @@ pub struct Hosted {
     pub lib: Library,
     /// `(set-option ...)` lines sent at the start of every script (from the engine location).
     pub options: Vec<String>,
+    /// `+--flag`s of the engine location, set on every fresh solver by the host.
+    pub flags: Vec<String>,
 }
 
 pub struct BridgedSolver {
@@ -34,6 +36,11 @@ pub struct BridgedSolver {
 impl BridgedSolver {
     pub fn new(spec: &EngineSpec, version: String, dialect: &str, hosted: Hosted) -> BridgedSolver {
         BridgedSolver { info: info_for(spec, version, dialect, &[]), hosted, bridge: None, used: false }
+    }
+
+    /// The options the library listed (see `options`).
+    pub fn set_options(&mut self, options: Vec<crosscheck_core::EngineOption>) {
+        self.info.options = options;
     }
 
     fn spawn(&mut self) -> Result<(), Outcome> {
@@ -89,7 +96,7 @@ impl Engine for BridgedSolver {
         let script = self.script(text);
         let Some(bridge) = self.bridge.as_mut() else { return Outcome::error("no solver bridge") };
         let start = Instant::now();
-        match bridge.request(&serde_json::json!({"op": "run", "script": script}), start + limit) {
+        match bridge.request(&serde_json::json!({"op": "run", "script": script, "flags": self.hosted.flags}), start + limit) {
             Ok(reply) => match reply.get("out").and_then(Json::as_str) {
                 Some(out) => parse_answers(out),
                 None => Outcome::error(format!("{} bridge: unexpected reply {reply}", self.info.name)),
