@@ -45,7 +45,10 @@ pub struct EngineOption {
 pub enum OptionDomain {
     Bool,
     /// An integer, within the bounds the engine states.
-    Int { min: Option<i64>, max: Option<i64> },
+    Int {
+        min: Option<i64>,
+        max: Option<i64>,
+    },
     /// One of the listed words.
     Choice(Vec<String>),
     /// Anything else (strings, reals, file names): the engine's own word for the type.

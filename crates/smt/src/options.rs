@@ -179,7 +179,7 @@ const CVC_RULES: &[Rule] = &[
 
 /// cvc5 and CVC4 help sections no search option lives in.
 const CVC_GROUPS_DENIED: &[&str] =
-    &["Base", "Driver", "Parser", "Printing", "Proof", "Parallel", "Expression", "Expression package", "common"];
+    &["Base", "Driver", "Parser", "Printing", "Proof", "Parallel", "Expression", "Expression package"];
 
 const YICES_RULES: &[Rule] = &[("*max-*", LIMIT), ("yices-*", HEURISTIC)];
 
@@ -240,13 +240,15 @@ pub fn values(engine_name: &str, option: &EngineOption) -> Vec<String> {
             Some("false") => vec!["true".into()],
             _ => vec!["true".into(), "false".into()],
         },
-        OptionDomain::Choice(v) => v.iter().filter(|x| Some(x.as_str()) != option.default.as_deref()).cloned().collect(),
+        OptionDomain::Choice(v) => {
+            v.iter().filter(|x| Some(x.as_str()) != option.default.as_deref()).cloned().collect()
+        }
         OptionDomain::Int { .. } if seed => ["1", "2", "3", "7", "42", "1234"].map(String::from).to_vec(),
         OptionDomain::Int { .. } if crate::solvers::base_name(engine_name) == "z3" => Z3_INT_VALUES
-                .iter()
-                .find(|(n, _)| *n == option.name)
-                .map(|(_, v)| v.iter().map(|s| s.to_string()).collect())
-                .unwrap_or_default(),
+            .iter()
+            .find(|(n, _)| *n == option.name)
+            .map(|(_, v)| v.iter().map(|s| s.to_string()).collect())
+            .unwrap_or_default(),
         // cvc5, CVC4, Bitwuzla and Yices state bounds (or none): small values near the
         // default, within them.
         OptionDomain::Int { min, max } => {
@@ -254,7 +256,10 @@ pub fn values(engine_name: &str, option: &EngineOption) -> Vec<String> {
             // Without a stated minimum, 0 and negatives may mean "off" or "unbounded".
             let lo = min.unwrap_or(1);
             let hi = max.unwrap_or(i64::MAX);
-            let mut v: Vec<i64> = [d / 2, d + 1, d.saturating_mul(2), 1, 2].into_iter().filter(|x| *x >= lo && *x <= hi && *x != d).collect();
+            let mut v: Vec<i64> = [d / 2, d + 1, d.saturating_mul(2), 1, 2]
+                .into_iter()
+                .filter(|x| *x >= lo && *x <= hi && *x != d)
+                .collect();
             v.sort_unstable();
             v.dedup();
             v.into_iter().map(|x| x.to_string()).collect()
@@ -317,13 +322,19 @@ mod tests {
         assert!(matches!(classify("z3", &ignore_int), Class::Unsafe(_)));
         assert!(matches!(classify("z3", &opt("rewriter.hi_div0", "rewriter", b.clone(), None)), Class::Unsafe(_)));
         assert!(matches!(classify("z3", &opt("timeout", "", b.clone(), None)), Class::Unsafe(_)));
-        assert_eq!(classify("z3", &opt("smt.random_seed", "smt", OptionDomain::Int { min: None, max: None }, None)), Class::Safe);
+        assert_eq!(
+            classify("z3", &opt("smt.random_seed", "smt", OptionDomain::Int { min: None, max: None }, None)),
+            Class::Safe
+        );
         assert_eq!(classify("z3", &opt("sat.cardinality.solver", "sat", b.clone(), None)), Class::Safe);
         let partial = opt("arith-no-partial-fun", "Arithmetic Theory", b.clone(), None);
         assert!(matches!(classify("cvc5", &partial), Class::Unsafe(_)));
         assert!(matches!(classify("cvc5-py", &opt("strings-exp", "regular", b.clone(), None)), Class::Unsafe(_)));
         assert!(matches!(classify("cvc5", &opt("tlimit-per", "Resource Manager", b.clone(), None)), Class::Unsafe(_)));
-        assert_eq!(classify("cvc5", &opt("decision", "Decision Heuristics", OptionDomain::Choice(vec![]), None)), Class::Safe);
+        assert_eq!(
+            classify("cvc5", &opt("decision", "Decision Heuristics", OptionDomain::Choice(vec![]), None)),
+            Class::Safe
+        );
         assert_eq!(classify("mutant:cvc4:flip-verdict", &opt("random-seed", "SAT layer", b, None)), Class::Safe);
     }
 

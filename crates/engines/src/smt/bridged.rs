@@ -96,7 +96,9 @@ impl Engine for BridgedSolver {
         let script = self.script(text);
         let Some(bridge) = self.bridge.as_mut() else { return Outcome::error("no solver bridge") };
         let start = Instant::now();
-        match bridge.request(&serde_json::json!({"op": "run", "script": script, "flags": self.hosted.flags}), start + limit) {
+        match bridge
+            .request(&serde_json::json!({"op": "run", "script": script, "flags": self.hosted.flags}), start + limit)
+        {
             Ok(reply) => match reply.get("out").and_then(Json::as_str) {
                 Some(out) => parse_answers(out),
                 None => Outcome::error(format!("{} bridge: unexpected reply {reply}", self.info.name)),

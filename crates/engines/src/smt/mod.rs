@@ -92,7 +92,9 @@ impl Bridged {
                 let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
                 Err(format!("{} refused the flags {}: {last}", self.lib.product, flags.join(" ")))
             }
-            Ok(crate::transport::RunOnce::TimedOut { .. }) => Err(format!("{} did not list its options", self.lib.product)),
+            Ok(crate::transport::RunOnce::TimedOut { .. }) => {
+                Err(format!("{} did not list its options", self.lib.product))
+            }
             Err(e) => Err(format!("cannot run {}: {e}", python.display())),
         }
     }
@@ -119,7 +121,8 @@ impl Opener for Bridged {
         let version =
             self.version(&python).map_err(|e| SetupError::new(format!("{name}: {e}; {}", self.lib.install)))?;
         let listed = self.options(&python, &flags).map_err(|e| SetupError::new(format!("{name}: {e}")))?;
-        let mut solver = BridgedSolver::new(spec, version, self.dialect, Hosted { python, lib: self.lib, options, flags });
+        let mut solver =
+            BridgedSolver::new(spec, version, self.dialect, Hosted { python, lib: self.lib, options, flags });
         solver.set_options(listed);
         Ok(Box::new(solver))
     }

@@ -189,7 +189,12 @@ pub fn parse_host_list(text: &str) -> Vec<EngineOption> {
                 ),
                 _ => OptionDomain::Other(word(v, "type").unwrap_or_default()),
             };
-            Some(EngineOption { name: word(v, "name")?, group: word(v, "group").unwrap_or_default(), domain, default: word(v, "default") })
+            Some(EngineOption {
+                name: word(v, "name")?,
+                group: word(v, "group").unwrap_or_default(),
+                domain,
+                default: word(v, "default"),
+            })
         })
         .collect()
 }

@@ -55,11 +55,8 @@ fn an_option_of_another_version_is_never_drawn() {
         return;
     }
     let known = |e: &dyn Engine, name: &str| e.info().options.iter().any(|o| o.name == name);
-    let only_new: Vec<String> = options::safe(new.info())
-        .into_iter()
-        .map(|(k, _)| k)
-        .filter(|k| !known(old.as_ref(), k))
-        .collect();
+    let only_new: Vec<String> =
+        options::safe(new.info()).into_iter().map(|(k, _)| k).filter(|k| !known(old.as_ref(), k)).collect();
     assert!(!only_new.is_empty(), "z3 {} lists safe options z3 {} lacks", new.info().version, old.info().version);
     // The older release refuses them: drawing from the newer list would flood errors.
     let first = &only_new[0];
@@ -68,5 +65,29 @@ fn an_option_of_another_version_is_never_drawn() {
     for i in 0..500 {
         let drawn = options::draw(old.info(), &mut crosscheck_core::rng(5, i));
         assert!(drawn.iter().all(|(k, _)| !only_new.contains(k)), "drew {drawn:?}");
+    }
+}
+
+/// `+--flag` reaches the bridged solvers as a solver option (it changes what they answer), and
+/// a flag the library does not know stops the engine at open with the library's words.
+#[test]
+fn bridged_solvers_take_flags_and_refuse_unknown_ones() {
+    let two_checks =
+        "(set-logic QF_BV)\n(declare-const x (_ BitVec 8))\n(check-sat)\n(assert (= x #x01))\n(check-sat)\n(get-model)\n";
+    // cvc5 refuses a second check-sat without incremental solving; Bitwuzla a model without
+    // model production (its bridge turns it on, the flag off again).
+    for (name, flag) in [("cvc5-py", "--incremental=false"), ("bitwuzla", "--produce-models=false")] {
+        let Some(mut plain) = open(name) else { continue };
+        let script = format!("(set-option :produce-models true)\n{two_checks}");
+        let out = plain.run(&script, Duration::from_secs(20));
+        assert!(matches!(&out, Outcome::Verdicts { answers, model: Some(_) } if answers.len() == 2), "{name}: {out:?}");
+        let Some(mut flagged) = open(&format!("{name}=+{flag}")) else { continue };
+        let out = flagged.run(if name == "bitwuzla" { two_checks } else { &script }, Duration::from_secs(20));
+        assert!(matches!(out, Outcome::Error { .. }), "{name} with {flag}: {out:?}");
+        let spec = crosscheck_core::EngineSpec::parse(&format!("{name}=+--no-such-flag-here")).expect("spec");
+        match crosscheck_engines::open_engine(&crosscheck_engines::smt::registry(), &spec) {
+            Ok(_) => panic!("{name} opened with an unknown flag"),
+            Err(e) => assert!(e.message.contains("no-such-flag-here"), "{name}: {e}"),
+        }
     }
 }
