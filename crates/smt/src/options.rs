@@ -116,6 +116,8 @@ const CVC4_RULES: &[Rule] = &[
     ("bitblast", Class::Unsafe("CVC4 1.8 aborts on eager bit-blasting in incremental mode")),
     ("bv-eq-slicer", Class::Unsafe("refuses anything but pure QF_BV")),
     ("*sat-solver*", Class::Unsafe("build-dependent: Debian's CVC4 lists back ends it lacks")),
+    ("*aig*", Class::Unsafe("build-dependent: needs ABC, which Debian's CVC4 lacks")),
+    ("bool-to-bv", Class::Unsafe("CVC4 refuses it with its quantified bit-vector instantiation")),
 ];
 
 /// cvc5 and CVC4 (options named as their command lines and `setOption` name them).
@@ -241,7 +243,12 @@ pub fn values(engine_name: &str, option: &EngineOption) -> Vec<String> {
             _ => vec!["true".into(), "false".into()],
         },
         OptionDomain::Choice(v) => {
-            v.iter().filter(|x| Some(x.as_str()) != option.default.as_deref()).cloned().collect()
+            // Bitwuzla's SMT-LIB parser takes a mode as a string literal.
+            let quote = crate::solvers::base_name(engine_name) == "bitwuzla";
+            v.iter()
+                .filter(|x| Some(x.as_str()) != option.default.as_deref())
+                .map(|x| if quote { format!("\"{x}\"") } else { x.clone() })
+                .collect()
         }
         OptionDomain::Int { .. } if seed => ["1", "2", "3", "7", "42", "1234"].map(String::from).to_vec(),
         OptionDomain::Int { .. } if crate::solvers::base_name(engine_name) == "z3" => Z3_INT_VALUES

@@ -28,14 +28,11 @@ pub struct BridgedSolver {
     info: EngineInfo,
     hosted: Hosted,
     bridge: Option<Bridge>,
-    /// The host has run a script since it started: the next one starts with `(reset)`, as
-    /// for a solver binary (the host runs each script on a fresh solver all the same).
-    used: bool,
 }
 
 impl BridgedSolver {
     pub fn new(spec: &EngineSpec, version: String, dialect: &str, hosted: Hosted) -> BridgedSolver {
-        BridgedSolver { info: info_for(spec, version, dialect, &[]), hosted, bridge: None, used: false }
+        BridgedSolver { info: info_for(spec, version, dialect, &[]), hosted, bridge: None }
     }
 
     /// The options the library listed (see `options`).
@@ -55,7 +52,6 @@ impl BridgedSolver {
         match Bridge::spawn(&launch) {
             Ok((b, _version)) => {
                 self.bridge = Some(b);
-                self.used = false;
                 Ok(())
             }
             Err(SetupError { message, .. }) => Err(Outcome::Error {
@@ -65,10 +61,10 @@ impl BridgedSolver {
         }
     }
 
-    fn script(&mut self, text: &str) -> String {
-        let script = super::process::script(self.used, &self.hosted.options, text, "\n");
-        self.used = true;
-        script
+    fn script(&self, text: &str) -> String {
+        // No `(reset)`: the host runs each script on a fresh solver, and cvc5's `(reset)` would
+        // undo the `+--flag`s the host set on it through the API.
+        super::process::script(false, &self.hosted.options, text, "\n")
     }
 }
 
