@@ -63,6 +63,8 @@ const Z3_RULES: &[Rule] = &[
     ("*threads*", TIMING),
     ("*parallel*", TIMING),
     ("*dbg*", OUTPUT),
+    ("*validate*", Class::Unsafe("debug self-checks: they print and abort, they do not search")),
+    ("*check_lemmas*", Class::Unsafe("debug self-checks: they print and abort, they do not search")),
     ("combined_solver.*", TIMING),
     ("*model*", OUTPUT),
     ("*proof*", OUTPUT),
