@@ -21,6 +21,38 @@ pub struct EngineInfo {
     pub dialect: String,
     /// Capabilities the generators ask before building a construct.
     pub capabilities: BTreeSet<String>,
+    /// The engine's own documented options, as the installed engine listed them when it
+    /// opened (empty when it lists none). Legs choose among them; only what an engine knows is
+    /// here, so a leg never sends an option another version of it lacks. Not serialized: it is
+    /// read afresh by whoever opens the engine, and findings record the options a case used.
+    #[serde(skip)]
+    pub options: Vec<EngineOption>,
+}
+
+/// One documented option of an engine, with the values it takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineOption {
+    pub name: String,
+    /// Where the engine files it (a module, a help section, a category); may be empty.
+    pub group: String,
+    pub domain: OptionDomain,
+    /// The default value as the engine prints it.
+    pub default: Option<String>,
+}
+
+/// The values an option takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum OptionDomain {
+    Bool,
+    /// An integer, within the bounds the engine states.
+    Int {
+        min: Option<i64>,
+        max: Option<i64>,
+    },
+    /// One of the listed words.
+    Choice(Vec<String>),
+    /// Anything else (strings, reals, file names): the engine's own word for the type.
+    Other(String),
 }
 
 impl EngineInfo {
@@ -203,6 +235,7 @@ pub fn info_for(spec: &EngineSpec, version: String, dialect: &str, caps: &[&str]
         location: spec.location.clone(),
         dialect: dialect.to_string(),
         capabilities: caps.iter().map(|c| c.to_string()).collect(),
+        options: Vec::new(),
     }
 }
 

@@ -23,7 +23,7 @@ pub mod value;
 pub mod worker;
 
 pub use bag::{Diff, Relation, Rows};
-pub use engine::{Availability, Engine, EngineFactory, EngineInfo, EngineSpec, SetupError};
+pub use engine::{Availability, Engine, EngineFactory, EngineInfo, EngineOption, EngineSpec, OptionDomain, SetupError};
 pub use groups::Groups;
 pub use kind::{
     oracle_names, parse_oracles, Check, CheckOptions, Detail, Evidence, FindingClass, GenOptions, Generator, Helpers,

@@ -8,7 +8,8 @@ builds has `version` and `handle(request) -> reply` (dicts). Adding a library is
 and one line in crates/engines/src/transport/bridge.rs (HOST). Comunica's Node host (comunica.js)
 speaks the same protocol.
 
-At start the host writes {"hello": "<engine version>"}; then one reply per request line.
+`--options FLAG...` prints the engine's option list as JSON after checking the flags (the SMT
+solvers, smtlib.py). At start the host writes {"hello": "<engine version>"}; then one reply per request line.
 """
 import json
 import os
@@ -24,6 +25,14 @@ def main():
         return 2
     if "--version" in sys.argv[2:]:
         print(MODULES[name]().version)
+        return 0
+    if sys.argv[2:3] == ["--options"]:
+        # The engine's option list, after checking the flags the user gave (smtlib.py).
+        try:
+            print(json.dumps(MODULES[name]().options(sys.argv[3:])))
+        except Exception as e:
+            sys.stderr.write("%s\n" % e)
+            return 2
         return 0
     # Replies get a private copy of stdout, and file descriptor 1 becomes stderr: an engine
     # writing to stdout itself (DuckDB draws a progress bar there for a query past 2 s) would

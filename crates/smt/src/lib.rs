@@ -9,6 +9,7 @@ pub mod eval;
 pub mod generator;
 pub mod materialize;
 pub mod minimize;
+pub mod options;
 pub mod oracles;
 pub mod rejected;
 pub mod repro;

@@ -15,7 +15,7 @@ use crate::generator::{empty_case, load_seeds, supported_by_all, Seed};
 use crate::schedule::Schedule;
 use crate::script::Script;
 use crate::seedcheck::{self, Vetting};
-use crate::solvers::{self, base_name, safe_options};
+use crate::solvers::{self, base_name};
 use crate::storm::{self, Entry, Params, Step};
 use crate::term::{Arena, TermId};
 use crate::SmtOracle;
@@ -371,13 +371,7 @@ impl Materializer {
     fn sample_options(&self, rng: &mut impl Rng) -> BTreeMap<String, Vec<(String, String)>> {
         let mut out = BTreeMap::new();
         for e in &self.key.engines {
-            let mut chosen = Vec::new();
-            for (k, vals) in safe_options(&e.name) {
-                // Each option independently, so most instances keep most defaults.
-                if rng.gen_bool(0.15) {
-                    chosen.push((k.to_string(), vals[rng.gen_range(0..vals.len())].to_string()));
-                }
-            }
+            let chosen = crate::options::draw(e, rng);
             if !chosen.is_empty() {
                 out.insert(e.label.clone(), chosen);
             }

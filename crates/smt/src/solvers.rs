@@ -1,7 +1,7 @@
 //! What the SMT leg knows about each solver, keyed by its registry name: the theories and
-//! commands it takes (the generator asks these) and the options that must not change an
-//! answer (the differential oracle draws from these). Solver adapters (in
-//! `crosscheck-engines`) only report what they are; these facts are the leg's.
+//! commands it takes (the generator asks these). Solver adapters (in `crosscheck-engines`)
+//! only report what they are; these facts are the leg's (and `options.rs` has which of a
+//! solver's own options may be sampled).
 
 use crosscheck_core::EngineInfo;
 
@@ -70,52 +70,6 @@ pub fn has(info: &EngineInfo, capability: &str) -> bool {
 }
 
 pub use crosscheck_core::engine::base_name;
-
-/// Z3 parameters that select heuristics or alternative procedures, never the semantics.
-const Z3_SAFE: &[(&str, &[&str])] = &[
-    ("smt.arith.solver", &["2", "6"]),
-    ("smt.random_seed", &["1", "2", "3", "7", "42"]),
-    ("sat.random_seed", &["1", "5", "9"]),
-    ("smt.phase_selection", &["0", "1", "2", "4", "5"]),
-    ("smt.relevancy", &["0", "1"]),
-    ("rewriter.flat", &["false"]),
-    ("smt.arith.random_initial_value", &["true"]),
-    ("smt.restart_strategy", &["0", "2", "3"]),
-    ("rewriter.hoist_mul", &["true"]),
-    ("rewriter.arith_lhs", &["true"]),
-];
-
-const CVC5_SAFE: &[(&str, &[&str])] = &[
-    ("seed", &["1", "2", "3", "17"]),
-    ("sat-random-seed", &["1", "5"]),
-    ("simplification", &["none"]),
-    ("decision", &["justification", "internal"]),
-    ("arith-rewrite-equalities", &["true"]),
-    ("nl-ext-tplanes", &["true"]),
-    ("repeat-simp", &["true"]),
-];
-
-const CVC4_SAFE: &[(&str, &[&str])] = &[
-    ("random-seed", &["1", "2", "3"]),
-    ("simplification", &["none"]),
-    ("decision", &["justification", "internal"]),
-    ("arith-rewrite-equalities", &["true"]),
-];
-
-const YICES_SAFE: &[(&str, &[&str])] = &[("random-seed", &["1", "2", "3", "11"])];
-
-/// Options of a solver that must not change a `sat`/`unsat` answer (seeds, heuristics,
-/// preprocessing, alternative arithmetic/bit-vector back ends): each instance draws a random
-/// subset, recorded in the case so that it replays exactly.
-pub fn safe_options(engine_name: &str) -> &'static [(&'static str, &'static [&'static str])] {
-    match base_name(engine_name) {
-        "z3" => Z3_SAFE,
-        "cvc5" | "cvc5-py" => CVC5_SAFE,
-        "cvc4" => CVC4_SAFE,
-        "yices" => YICES_SAFE,
-        _ => &[],
-    }
-}
 
 #[cfg(test)]
 mod tests {

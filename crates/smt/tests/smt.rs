@@ -7,6 +7,8 @@ mod budget;
 mod common;
 #[path = "smt/model_fallback.rs"]
 mod model_fallback;
+#[path = "smt/options.rs"]
+mod options;
 #[path = "smt/reply_reader.rs"]
 mod reply_reader;
 #[path = "smt/seeds.rs"]

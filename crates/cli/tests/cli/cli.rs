@@ -405,3 +405,39 @@ fn two_sqlite_releases_agree_on_a_fixed_seed() {
     assert_eq!(s["findings"], 0, "{s}");
     assert!(s["engines"][1]["version"].as_str().is_some_and(|v| v.starts_with("SQLite ")), "{s}");
 }
+
+/// A finding's sampled solver options are in finding.json and in repro.smt2, and `replay`
+/// sends them: the same finding with an option the solver refuses no longer reproduces.
+#[test]
+fn an_smt_finding_replays_with_its_options() {
+    if !crosscheck_engines::testing::available(&crosscheck_engines::smt::z3::FACTORY) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = run(
+        &words(
+            "run smt --engines mutant:z3:flip-verdict --tests 40 --seed 3 --workers 1 --reduce-time 0 --out out --json",
+        ),
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let label = "mutant:z3:flip-verdict";
+    let with_options = finding_dirs(&tmp.path().join("out")).into_iter().find_map(|d| {
+        let text = std::fs::read_to_string(d.join("finding.json")).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let opts = json.pointer("/case/options")?.get(label)?.as_array()?.clone();
+        (!opts.is_empty()).then_some((d, json, opts))
+    });
+    let Some((dir, mut json, opts)) = with_options else { panic!("no finding drew options") };
+    let repro = std::fs::read_to_string(dir.join("repro.smt2")).expect("repro.smt2");
+    for o in &opts {
+        let line = format!("(set-option :{} {})", o[0].as_str().unwrap_or(""), o[1].as_str().unwrap_or(""));
+        assert!(repro.contains(&line), "{line} not in repro.smt2:\n{repro}");
+    }
+    let d = dir.to_str().expect("utf8");
+    assert_eq!(run(&["replay", d], tmp.path()).status.code(), Some(1), "reproduces with its options");
+    json["case"]["options"][label] = serde_json::json!([["smt.no_such_option_here", "true"]]);
+    std::fs::write(dir.join("finding.json"), json.to_string()).expect("write");
+    let r = run(&["replay", d], tmp.path());
+    assert_eq!(r.status.code(), Some(0), "z3 refuses the option, so nothing reproduces: {}", stderr(&r));
+}

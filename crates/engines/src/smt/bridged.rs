@@ -20,20 +20,24 @@ pub struct Hosted {
     pub lib: Library,
     /// `(set-option ...)` lines sent at the start of every script (from the engine location).
     pub options: Vec<String>,
+    /// `+--flag`s of the engine location, set on every fresh solver by the host.
+    pub flags: Vec<String>,
 }
 
 pub struct BridgedSolver {
     info: EngineInfo,
     hosted: Hosted,
     bridge: Option<Bridge>,
-    /// The host has run a script since it started: the next one starts with `(reset)`, as
-    /// for a solver binary (the host runs each script on a fresh solver all the same).
-    used: bool,
 }
 
 impl BridgedSolver {
     pub fn new(spec: &EngineSpec, version: String, dialect: &str, hosted: Hosted) -> BridgedSolver {
-        BridgedSolver { info: info_for(spec, version, dialect, &[]), hosted, bridge: None, used: false }
+        BridgedSolver { info: info_for(spec, version, dialect, &[]), hosted, bridge: None }
+    }
+
+    /// The options the library listed (see `options`).
+    pub fn set_options(&mut self, options: Vec<crosscheck_core::EngineOption>) {
+        self.info.options = options;
     }
 
     fn spawn(&mut self) -> Result<(), Outcome> {
@@ -48,7 +52,6 @@ impl BridgedSolver {
         match Bridge::spawn(&launch) {
             Ok((b, _version)) => {
                 self.bridge = Some(b);
-                self.used = false;
                 Ok(())
             }
             Err(SetupError { message, .. }) => Err(Outcome::Error {
@@ -58,10 +61,10 @@ impl BridgedSolver {
         }
     }
 
-    fn script(&mut self, text: &str) -> String {
-        let script = super::process::script(self.used, &self.hosted.options, text, "\n");
-        self.used = true;
-        script
+    fn script(&self, text: &str) -> String {
+        // No `(reset)`: the host runs each script on a fresh solver, and cvc5's `(reset)` would
+        // undo the `+--flag`s the host set on it through the API.
+        super::process::script(false, &self.hosted.options, text, "\n")
     }
 }
 
@@ -89,7 +92,9 @@ impl Engine for BridgedSolver {
         let script = self.script(text);
         let Some(bridge) = self.bridge.as_mut() else { return Outcome::error("no solver bridge") };
         let start = Instant::now();
-        match bridge.request(&serde_json::json!({"op": "run", "script": script}), start + limit) {
+        match bridge
+            .request(&serde_json::json!({"op": "run", "script": script, "flags": self.hosted.flags}), start + limit)
+        {
             Ok(reply) => match reply.get("out").and_then(Json::as_str) {
                 Some(out) => parse_answers(out),
                 None => Outcome::error(format!("{} bridge: unexpected reply {reply}", self.info.name)),

@@ -12,5 +12,6 @@ pub static FACTORY: Entry<Binary> = Entry {
         args: &["--lang", "smt2", "--incremental", "--strings-exp"],
         dialect: "smtlib",
         install: "scripts/install-smt-solvers.sh (apt-get install cvc4)",
+        lister: super::options::Lister::CvcHelp,
     },
 };

@@ -13,6 +13,7 @@ pub static FACTORY: Entry<Binary> = Entry {
         args: &["--lang", "smt2", "--incremental"],
         dialect: "smtlib",
         install: "scripts/install-smt-solvers.sh (apt-get install cvc5)",
+        lister: super::options::Lister::CvcHelp,
     },
 };
 

@@ -6,6 +6,7 @@ pub mod bitwuzla;
 pub mod bridged;
 pub mod cvc4;
 pub mod cvc5;
+pub mod options;
 pub mod process;
 pub mod sexp;
 pub mod yices;
@@ -17,7 +18,7 @@ use crate::{available_if, Opener};
 use bridged::{BridgedSolver, Hosted};
 use crosscheck_core::engine::{Availability, EngineFactory, EngineSpec, SetupError};
 use crosscheck_core::Engine;
-use process::{binary_availability, probe_version, split_location, Launch, SolverProcess};
+use process::{binary_availability, probe_version, split_location, Launch, SolverProcess, PROBE_LIMIT};
 use std::path::PathBuf;
 
 /// Every SMT solver crosscheck knows.
@@ -35,6 +36,8 @@ pub struct Binary {
     pub args: &'static [&'static str],
     pub dialect: &'static str,
     pub install: &'static str,
+    /// How the solver lists its options.
+    pub lister: options::Lister,
 }
 
 impl Opener for Binary {
@@ -51,8 +54,11 @@ impl Opener for Binary {
             })?,
         };
         let version = probe_version(&program, VERSION_ARGS).map_err(|e| SetupError::new(format!("{name}: {e}")))?;
+        let listed = options::list(self.lister, &program, &version);
         let args = self.args.iter().map(|a| a.to_string()).chain(flags).collect();
-        Ok(Box::new(SolverProcess::new(spec, version, self.dialect, Launch { program, args, options })))
+        let mut solver = SolverProcess::new(spec, version, self.dialect, Launch { program, args, options });
+        solver.set_options(listed);
+        Ok(Box::new(solver))
     }
 }
 
@@ -73,6 +79,25 @@ impl Bridged {
     fn version(&self, python: &PathBuf) -> Result<String, String> {
         probe_version(python, &["-c", HOST, self.lib.host, "--version"])
     }
+
+    /// The library's option list, after it has accepted `flags` (an error says which it refused).
+    fn options(&self, python: &PathBuf, flags: &[String]) -> Result<Vec<crosscheck_core::EngineOption>, String> {
+        let mut cmd = std::process::Command::new(python);
+        cmd.args(["-I", "-c", HOST, self.lib.host, "--options"]).args(flags);
+        match crate::transport::run_once(&mut cmd, "", PROBE_LIMIT) {
+            Ok(crate::transport::RunOnce::Exited { status, stdout, .. }) if status.success() => {
+                Ok(options::parse_host_list(&stdout))
+            }
+            Ok(crate::transport::RunOnce::Exited { stderr, .. }) => {
+                let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+                Err(format!("{} refused the flags {}: {last}", self.lib.product, flags.join(" ")))
+            }
+            Ok(crate::transport::RunOnce::TimedOut { .. }) => {
+                Err(format!("{} did not list its options", self.lib.product))
+            }
+            Err(e) => Err(format!("cannot run {}: {e}", python.display())),
+        }
+    }
 }
 
 impl Opener for Bridged {
@@ -83,9 +108,11 @@ impl Opener for Bridged {
         available_if(found, self.lib.install)
     }
 
-    /// LOCATION: `[VENV-OR-PYTHON][+OPTION...]`, as for a solver binary.
+    /// LOCATION: `[VENV-OR-PYTHON][+OPTION...]`, as for a solver binary; a `+--flag` is set
+    /// as the solver option of that name on every fresh solver (cvc5 `setOption`, Bitwuzla
+    /// `Options.set`), and one the library refuses stops the engine here.
     fn open(&self, name: &'static str, spec: &EngineSpec) -> Result<Box<dyn Engine>, SetupError> {
-        let (path, _flags, options) = split_location(spec.location.as_deref());
+        let (path, flags, options) = split_location(spec.location.as_deref());
         let python = match path {
             Some(p) => python_at(name, &self.lib, &p, None)?,
             None => default_python()
@@ -93,6 +120,10 @@ impl Opener for Bridged {
         };
         let version =
             self.version(&python).map_err(|e| SetupError::new(format!("{name}: {e}; {}", self.lib.install)))?;
-        Ok(Box::new(BridgedSolver::new(spec, version, self.dialect, Hosted { python, lib: self.lib, options })))
+        let listed = self.options(&python, &flags).map_err(|e| SetupError::new(format!("{name}: {e}")))?;
+        let mut solver =
+            BridgedSolver::new(spec, version, self.dialect, Hosted { python, lib: self.lib, options, flags });
+        solver.set_options(listed);
+        Ok(Box::new(solver))
     }
 }

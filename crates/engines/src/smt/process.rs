@@ -116,6 +116,11 @@ impl SolverProcess {
         SolverProcess { info, launch, proc: None, used: false }
     }
 
+    /// The options the solver listed (see `options`).
+    pub fn set_options(&mut self, options: Vec<crosscheck_core::EngineOption>) {
+        self.info.options = options;
+    }
+
     fn spawn(&mut self) -> Result<(), Outcome> {
         let mut cmd = Command::new(&self.launch.program);
         cmd.args(&self.launch.args);

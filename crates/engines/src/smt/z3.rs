@@ -12,5 +12,6 @@ pub static FACTORY: Entry<Binary> = Entry {
         args: &["-in"],
         dialect: "z3",
         install: "scripts/install-smt-solvers.sh (pip install z3-solver into .venv, or apt-get install z3)",
+        lister: super::options::Lister::Z3,
     },
 };
