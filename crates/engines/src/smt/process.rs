@@ -187,8 +187,22 @@ impl SolverProcess {
                 }
             }
         }
+        if sets_lasting_option(text) {
+            // z3 keeps module parameters across `(reset)` (`smt.random_seed`, `smt.arith.nl`):
+            // the next script must not run under this one's options.
+            self.proc = None;
+        }
         parse_answers(&lines.join("\n"))
     }
+}
+
+/// Whether a script sets an option besides those every script sets for itself, which a
+/// solver might keep past `(reset)`.
+fn sets_lasting_option(text: &str) -> bool {
+    text.match_indices("(set-option :").any(|(i, m)| {
+        let name = text[i + m.len()..].split(|c: char| c.is_whitespace() || c == ')').next().unwrap_or("");
+        !matches!(name, "produce-models" | "print-success")
+    })
 }
 
 /// `text` as a script for a solver that has run one before (`used`: it starts with `(reset)`),
@@ -292,6 +306,13 @@ mod tests {
         assert!(
             matches!(parse_answers("(error \"line 1: bad\")"), Outcome::Error { message, .. } if message == "line 1: bad")
         );
+    }
+
+    #[test]
+    fn a_script_with_its_own_options_needs_a_fresh_process() {
+        assert!(!sets_lasting_option("(set-option :produce-models true)\n(check-sat)"));
+        assert!(sets_lasting_option("(set-option :produce-models true)\n(set-option :smt.random_seed 5)"));
+        assert!(!sets_lasting_option("(assert (= x 1))\n(check-sat)"));
     }
 
     #[test]

@@ -47,3 +47,19 @@ fn timeout_kills_and_respawns() {
     let o = z3.run("(declare-fun p () Bool)\n(assert p)\n(check-sat)\n", Duration::from_secs(20));
     assert!(matches!(&o, Outcome::Verdicts { answers, .. } if answers == &vec![Verdict::Sat]), "{o:?}");
 }
+
+/// z3 keeps module parameters across `(reset)`: a script's own options must not reach the
+/// next script (the leg draws options per instance and records only those).
+#[test]
+fn options_of_one_script_do_not_reach_the_next() {
+    let Some(mut e) = open("z3") else { return };
+    let third = "(declare-const r Real)\n(assert (= (* 3 r) 1))\n(check-sat)\n(get-value (r))\n";
+    let model = |o: Outcome| match o {
+        Outcome::Verdicts { model: Some(m), .. } => m,
+        other => panic!("z3: {other:?}"),
+    };
+    let decimal = model(e.run(&format!("(set-option :pp.decimal true)\n{third}"), Duration::from_secs(20)));
+    assert!(decimal.contains("0.333"), "the option applies to its own script: {decimal}");
+    let plain = model(e.run(third, Duration::from_secs(20)));
+    assert!(plain.contains("(/ 1.0 3.0)") || plain.contains("(/ 1 3)"), "leaked into the next script: {plain}");
+}
