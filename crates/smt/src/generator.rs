@@ -163,6 +163,7 @@ pub fn empty_case(index: u64, params: Params) -> SmtCase {
         index,
         min: None,
         pending: None,
+        derived: None,
     }
 }
 

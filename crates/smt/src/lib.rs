@@ -5,9 +5,11 @@
 pub mod budget;
 pub mod case;
 pub mod eval;
+pub mod fusion;
 pub mod generator;
 pub mod materialize;
 pub mod minimize;
+pub mod opfuzz;
 pub mod oracles;
 pub mod repro;
 pub mod script;
@@ -18,6 +20,7 @@ pub mod solvers;
 pub mod split;
 pub mod storm;
 pub mod term;
+pub mod yinyang;
 
 pub use case::SmtCase;
 use crosscheck_core::{
@@ -39,6 +42,11 @@ impl Kind for SmtKind {
         if oracles.contains(&SmtOracle::Differential) && engines.len() < 2 {
             return Err("the differential oracle needs two or more engines (e.g. --engines z3,cvc5, or two versions: \
                         --engines z3@new,z3@old=/usr/bin/z3)"
+                .into());
+        }
+        if oracles.contains(&SmtOracle::Opfuzz) && engines.len() < 2 {
+            return Err("the opfuzz oracle judges operator mutants differentially and needs two or more engines \
+                        (e.g. --engines z3,cvc5, or two versions: --engines z3@new,z3@old=/usr/bin/z3)"
                 .into());
         }
         Ok(())
@@ -99,6 +107,9 @@ impl Kind for SmtKind {
     }
 
     fn shrink(&self, case: &SmtCase) -> Vec<SmtCase> {
+        if let Some(d) = &case.derived {
+            return yinyang::shrink(case, d);
+        }
         shrink::shrink(case)
     }
 

@@ -158,6 +158,8 @@ pub struct Materializer {
     reference: Reference,
     cache: Option<Prepared>,
     pub stats: PrepStats,
+    /// The yinyang oracles' seed statuses (`crate::yinyang`).
+    pub(crate) yinyang: crate::yinyang::Memo,
 }
 
 impl Materializer {
@@ -173,12 +175,13 @@ impl Materializer {
             reference: Reference::new(&key.engines),
             cache: None,
             stats: PrepStats::default(),
+            yinyang: crate::yinyang::Memo::default(),
             key,
         }
     }
 
     /// The seed of a round: a fresh shuffle of the seed list for every pass over it.
-    fn seed_for(&self, round: u64, attempt: u64) -> Seed {
+    pub(crate) fn seed_for(&self, round: u64, attempt: u64) -> Seed {
         if self.random {
             let mut rng =
                 crosscheck_core::rng(self.key.seed, 0x5eed_0000 ^ round.wrapping_mul(7919).wrapping_add(attempt));
@@ -309,7 +312,7 @@ impl Materializer {
         }
     }
 
-    fn sample_options(&self, rng: &mut impl Rng) -> BTreeMap<String, Vec<(String, String)>> {
+    pub(crate) fn sample_options(&self, rng: &mut impl Rng) -> BTreeMap<String, Vec<(String, String)>> {
         let mut out = BTreeMap::new();
         for e in &self.key.engines {
             let mut chosen = Vec::new();
@@ -326,8 +329,17 @@ impl Materializer {
         out
     }
 
+    /// The generation seed, the engines under test, the parameters, and how many seeds a
+    /// round may try (for `crate::yinyang`).
+    pub(crate) fn setup(&self) -> (u64, &[EngineInfo], Params, u64) {
+        (self.key.seed, &self.key.engines, self.key.params, if self.random { 32 } else { self.seeds.len() as u64 })
+    }
+
     /// The case at `index` of the stream, as the generator made it before it was split.
     fn case(&mut self, index: u64, pending: &Pending, oracle: SmtOracle, helpers: &mut Helpers<'_>) -> SmtCase {
+        if matches!(oracle, SmtOracle::Fusion | SmtOracle::Opfuzz) {
+            return crate::yinyang::case(self, index, oracle, helpers);
+        }
         let round = pending.round;
         if self.cache.as_ref().map(|p| p.round) != Some(round) {
             self.cache = self.prepare(round, helpers);
@@ -369,6 +381,7 @@ impl Materializer {
             index,
             min: None,
             pending: None,
+            derived: None,
         }
     }
 }

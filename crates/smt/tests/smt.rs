@@ -13,3 +13,5 @@ mod reply_reader;
 mod solvers;
 #[path = "smt/split.rs"]
 mod split;
+#[path = "smt/yinyang.rs"]
+mod yinyang;
