@@ -11,3 +11,5 @@ mod split;
 mod tidy;
 #[path = "cli/tune.rs"]
 mod tune;
+#[path = "cli/yinyang.rs"]
+mod yinyang;

@@ -48,10 +48,10 @@ pub enum Fault {
     /// (`(assert (or ...))`): a solver whose case split loses the conflict of a branch. An
     /// instance satisfiable by construction (STORM's) never shows it; an unsat fusion does.
     UnsatOrAsSat,
-    /// Reads `bvxnor` as `bvxor` (the script text is rewritten before the solver sees it): one
-    /// mis-evaluated operator, which an operator mutant that introduces it shows against a
-    /// correct solver, and seeds without that operator never do.
-    BvxnorAsBvxor,
+    /// Reads `(bvuge a b)` as `(bvule a b)`, its operands swapped (the script text is rewritten
+    /// before the solver sees it): one mis-evaluated operator, which an operator mutant that
+    /// introduces it shows against a correct solver, and seeds without it never do.
+    BvugeSwapped,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -66,7 +66,7 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("setting-drop", Fault::SettingDrop),
     ("inflate-estimate", Fault::InflateEstimate),
     ("unsat-or-as-sat", Fault::UnsatOrAsSat),
-    ("bvxnor-as-bvxor", Fault::BvxnorAsBvxor),
+    ("bvuge-swapped", Fault::BvugeSwapped),
 ];
 
 /// FNV-1a: stable across runs and builds, so a replay injects the same fault.
@@ -195,7 +195,7 @@ impl Engine for Mutant {
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
         let rewritten = match self.fault {
             Fault::DmlNullTrue => null_as_true(text),
-            Fault::BvxnorAsBvxor if text.contains("(bvxnor ") => Some(text.replace("(bvxnor ", "(bvxor ")),
+            Fault::BvugeSwapped if text.contains("(bvuge ") => Some(text.replace("(bvuge ", "(bvule ")),
             _ => None,
         };
         let mut out = self.inner.run(rewritten.as_deref().unwrap_or(text), limit);

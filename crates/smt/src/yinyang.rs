@@ -111,7 +111,11 @@ fn status_of(seed: &Seed, tested: &[&str], helpers: &mut Helpers<'_>) -> Option<
     let (first, v) = decided.first()?.clone();
     if decided.iter().any(|(_, w)| *w != v) {
         let all: Vec<String> = decided.iter().map(|(w, v)| format!("{w}: {v}")).collect();
-        crosscheck_core::notes::note(format!("reference solvers disagree on seed {} ({}); not used", seed.name, all.join(", ")));
+        crosscheck_core::notes::note(format!(
+            "reference solvers disagree on seed {} ({}); not used",
+            seed.name,
+            all.join(", ")
+        ));
         return None;
     }
     let who = decided.iter().map(|(w, _)| w.as_str()).collect::<Vec<_>>().join(" and ");
@@ -149,7 +153,8 @@ pub fn case(m: &mut Materializer, index: u64, oracle: SmtOracle, helpers: &mut H
         if !usable(&seed) {
             continue;
         }
-        let st = m.yinyang.status.entry(seed.name.clone()).or_insert_with(|| status_of(&seed, &tested, helpers)).clone();
+        let st =
+            m.yinyang.status.entry(seed.name.clone()).or_insert_with(|| status_of(&seed, &tested, helpers)).clone();
         let Some(st) = st else { continue };
         match &first {
             None => first = Some((seed, st)),
@@ -309,7 +314,9 @@ pub fn explain(d: &Derivation) -> String {
              occurrence equals the variable it replaced, so a model would satisfy an unsat seed:\n\
              the expected answer is unsat.\n",
         ),
-        _ => s.push_str("\nOperator mutant of a seed (type-aware operator mutation), judged by the solvers' disagreement.\n"),
+        _ => s.push_str(
+            "\nOperator mutant of a seed (type-aware operator mutation), judged by the solvers' disagreement.\n",
+        ),
     }
     for seed in &d.seeds {
         let _ = writeln!(s, "  seed {seed}");

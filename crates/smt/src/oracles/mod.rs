@@ -26,7 +26,8 @@ pub enum SmtOracle {
 }
 
 impl Oracle for SmtOracle {
-    const ALL: &'static [SmtOracle] = &[SmtOracle::Storm, SmtOracle::Differential, SmtOracle::Model, SmtOracle::Fusion, SmtOracle::Opfuzz];
+    const ALL: &'static [SmtOracle] =
+        &[SmtOracle::Storm, SmtOracle::Differential, SmtOracle::Model, SmtOracle::Fusion, SmtOracle::Opfuzz];
 
     fn name(self) -> &'static str {
         match self {

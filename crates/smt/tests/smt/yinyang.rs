@@ -8,10 +8,11 @@ use crosscheck_smt::fusion::{self, Input, FUNCTIONS};
 use crosscheck_smt::generator::{load_seeds, shipped_seeds_dir};
 use crosscheck_smt::{SmtKind, SmtOracle};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::time::Duration;
 
 fn verdict(e: &mut dyn Engine, script: &str) -> Option<Verdict> {
-    match e.run(script, Duration::from_secs(5)) {
+    match e.run(script, Duration::from_secs(3)) {
         Outcome::Verdicts { answers, .. } => answers.first().copied(),
         _ => None,
     }
@@ -45,7 +46,13 @@ fn every_inversion_identity_is_valid() {
 
 fn seeds_with_status(status: &str) -> Vec<crosscheck_smt::generator::Seed> {
     let (seeds, _) = load_seeds(&shipped_seeds_dir());
-    seeds.into_iter().filter(|s| s.script.to_text().contains(&format!(":status {status}"))).collect()
+    // Theories decided quickly, so that the test is short; strings for the string functions.
+    let quick = ["QF_LIA", "QF_LRA", "QF_BV", "QF_S", "QF_SLIA"];
+    seeds
+        .into_iter()
+        .filter(|s| s.script.to_text().contains(&format!(":status {status}")))
+        .filter(|s| s.script.logic().is_some_and(|l| quick.contains(&l)))
+        .collect()
 }
 
 /// Fusions of shipped seeds of the same status (from their `set-info`; every sat seed's model
@@ -56,13 +63,13 @@ fn fused_seeds_keep_their_status_on_z3_and_cvc5() {
     let mut checked = BTreeMap::new();
     for (status, want) in [("sat", Verdict::Sat), ("unsat", Verdict::Unsat)] {
         let seeds = seeds_with_status(status);
-        assert!(seeds.len() >= 4, "{status}: {}", seeds.len());
+        assert!(seeds.len() >= 3, "{status}: {}", seeds.len());
         let mut rng = crosscheck_core::rng(5, 0);
         let pairs: Vec<(usize, usize)> = (0..seeds.len())
             .flat_map(|i| (i + 1..seeds.len()).map(move |j| (i, j)))
             .filter(|&(i, j)| fusion::share_a_sort(&seeds[i].script, &seeds[j].script))
             .collect();
-        for k in 0..16 {
+        for k in 0..8 {
             let (i, j) = pairs[(k * 13) % pairs.len()];
             let (a, b) = (&seeds[i], &seeds[j]);
             let mut model = |s: &crosscheck_smt::generator::Seed| -> Option<String> {
@@ -78,7 +85,7 @@ fn fused_seeds_keep_their_status_on_z3_and_cvc5() {
             let Some(f) = fusion::fuse(&ia, &ib, &mut rng) else { continue };
             let mut text = String::new();
             if let Some(l) = &f.logic {
-                text.push_str(&format!("(set-logic {l})\n"));
+                let _ = writeln!(text, "(set-logic {l})");
             } else {
                 text.push_str("(set-logic ALL)\n");
             }
@@ -87,7 +94,7 @@ fn fused_seeds_keep_their_status_on_z3_and_cvc5() {
                 text.push('\n');
             }
             for a in &f.asserts {
-                text.push_str(&format!("(assert {a})\n"));
+                let _ = writeln!(text, "(assert {a})");
             }
             text.push_str("(check-sat)\n");
             for (name, e) in [("z3", &mut z3), ("cvc5", &mut cvc5)] {
@@ -99,7 +106,7 @@ fn fused_seeds_keep_their_status_on_z3_and_cvc5() {
     }
     // Most fusions are decided, so the test can fail.
     for (status, name) in [("sat", "z3"), ("unsat", "z3"), ("sat", "cvc5"), ("unsat", "cvc5")] {
-        assert!(checked.get(&(status, name, true)).copied().unwrap_or(0) >= 8, "{checked:?}");
+        assert!(checked.get(&(status, name, true)).copied().unwrap_or(0) >= 4, "{checked:?}");
     }
 }
 
@@ -108,7 +115,8 @@ fn fused_seeds_keep_their_status_on_z3_and_cvc5() {
 pub fn stream(oracle: SmtOracle, engines: &mut [Box<dyn Engine>], n: u64) -> BTreeMap<String, u64> {
     let infos: Vec<EngineInfo> = engines.iter().map(|e| e.info().clone()).collect();
     let kind = SmtKind;
-    let opts_g = GenOptions { seed: 11, seeds_dir: Some(shipped_seeds_dir()) };
+    // The random seed generator's seeds: decided fast, so the stream is short.
+    let opts_g = GenOptions { seed: 11, seeds_dir: None };
     let mut gen = kind.generator(&opts_g, &infos).unwrap_or_else(|e| panic!("generator: {e}"));
     let mut h = helpers(&infos);
     let mut counts = BTreeMap::new();
