@@ -13,3 +13,5 @@ mod split;
 mod tidy;
 #[path = "cli/tune.rs"]
 mod tune;
+#[path = "cli/yinyang.rs"]
+mod yinyang;

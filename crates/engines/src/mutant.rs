@@ -44,6 +44,14 @@ pub enum Fault {
     /// statement: an estimator that takes a conjunct for a thousandfold more rows instead of
     /// fewer (the target of `cert`).
     InflateEstimate,
+    /// Answers `sat` instead of `unsat` when the script asserts a disjunction at the top level
+    /// (`(assert (or ...))`): a solver whose case split loses the conflict of a branch. An
+    /// instance satisfiable by construction (STORM's) never shows it; an unsat fusion does.
+    UnsatOrAsSat,
+    /// Reads `(bvuge a b)` as `(bvule a b)`, its operands swapped (the script text is rewritten
+    /// before the solver sees it): one mis-evaluated operator, which an operator mutant that
+    /// introduces it shows against a correct solver, and seeds without it never do.
+    BvugeSwapped,
 }
 
 pub const FAULTS: &[(&str, Fault)] = &[
@@ -57,6 +65,8 @@ pub const FAULTS: &[(&str, Fault)] = &[
     ("subquery-drop", Fault::SubqueryDrop),
     ("setting-drop", Fault::SettingDrop),
     ("inflate-estimate", Fault::InflateEstimate),
+    ("unsat-or-as-sat", Fault::UnsatOrAsSat),
+    ("bvuge-swapped", Fault::BvugeSwapped),
 ];
 
 /// FNV-1a: stable across runs and builds, so a replay injects the same fault.
@@ -183,7 +193,11 @@ impl Engine for Mutant {
     }
 
     fn run(&mut self, text: &str, limit: Duration) -> Outcome {
-        let rewritten = if self.fault == Fault::DmlNullTrue { null_as_true(text) } else { None };
+        let rewritten = match self.fault {
+            Fault::DmlNullTrue => null_as_true(text),
+            Fault::BvugeSwapped if text.contains("(bvuge ") => Some(text.replace("(bvuge ", "(bvule ")),
+            _ => None,
+        };
         let mut out = self.inner.run(rewritten.as_deref().unwrap_or(text), limit);
         if let Some(changed) = setting_change(text) {
             self.changed = changed;
@@ -233,6 +247,11 @@ impl Engine for Mutant {
             (Outcome::Rows(r), Fault::DupRow) => {
                 if let Some(first) = r.rows.first().cloned() {
                     r.rows.insert(0, first);
+                }
+            }
+            (Outcome::Verdicts { answers, .. }, Fault::UnsatOrAsSat) if text.contains("(assert (or ") => {
+                for a in answers.iter_mut().filter(|a| **a == Verdict::Unsat) {
+                    *a = Verdict::Sat;
                 }
             }
             (Outcome::Verdicts { answers, .. }, Fault::FlipVerdict) => {

@@ -43,6 +43,9 @@ pub struct SmtCase {
     /// serializes as cases always did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Pending>,
+    /// How a `fusion` or `opfuzz` instance was made, with the status fusion guarantees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<crate::yinyang::Derivation>,
 }
 
 /// What a worker needs to build a case's instance deterministically: the generator's options

@@ -228,6 +228,7 @@ mod tests {
             index: 3,
             min: None,
             pending: None,
+            derived: None,
         }
     }
 

@@ -167,6 +167,7 @@ pub fn empty_case(index: u64, params: Params) -> SmtCase {
         index,
         min: None,
         pending: None,
+        derived: None,
     }
 }
 

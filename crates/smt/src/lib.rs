@@ -6,9 +6,11 @@ pub mod budget;
 pub mod case;
 pub mod ddmin;
 pub mod eval;
+pub mod fusion;
 pub mod generator;
 pub mod materialize;
 pub mod minimize;
+pub mod opfuzz;
 pub mod options;
 pub mod oracles;
 pub mod rejected;
@@ -23,6 +25,7 @@ pub mod solvers;
 pub mod split;
 pub mod storm;
 pub mod term;
+pub mod yinyang;
 
 pub use case::SmtCase;
 use crosscheck_core::{
@@ -44,6 +47,11 @@ impl Kind for SmtKind {
         if oracles.contains(&SmtOracle::Differential) && engines.len() < 2 {
             return Err("the differential oracle needs two or more engines (e.g. --engines z3,cvc5, or two versions: \
                         --engines z3@new,z3@old=/usr/bin/z3)"
+                .into());
+        }
+        if oracles.contains(&SmtOracle::Opfuzz) && engines.len() < 2 {
+            return Err("the opfuzz oracle judges operator mutants differentially and needs two or more engines \
+                        (e.g. --engines z3,cvc5, or two versions: --engines z3@new,z3@old=/usr/bin/z3)"
                 .into());
         }
         Ok(())
@@ -107,11 +115,17 @@ impl Kind for SmtKind {
     }
 
     fn shrink(&self, case: &SmtCase) -> Vec<SmtCase> {
-        shrink::shrink(case)
+        self.shrink_lazy(case).collect()
     }
 
+    /// A yinyang case keeps its status known only through its own steps (a sat fusion is
+    /// only weakened, an unsat one only strengthened); every other case goes through the fast
+    /// phase and STORM's search.
     fn shrink_lazy(&self, case: &SmtCase) -> Box<dyn Iterator<Item = SmtCase> + '_> {
-        shrink::shrink_iter(case)
+        match &case.derived {
+            Some(d) => Box::new(yinyang::shrink(case, d).into_iter()),
+            None => shrink::shrink_iter(case),
+        }
     }
 
     /// A case counts under its seed's theory family (generated seeds) or logic (seed files).

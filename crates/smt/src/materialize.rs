@@ -177,6 +177,8 @@ pub struct Materializer {
     /// Prepared seeds by name; `None` for a seed that gave no instance.
     cache: HashMap<String, Option<Prepared>>,
     pub stats: PrepStats,
+    /// The yinyang oracles' seed statuses (`crate::yinyang`).
+    pub(crate) yinyang: crate::yinyang::Memo,
 }
 
 impl Materializer {
@@ -192,6 +194,7 @@ impl Materializer {
             current: None,
             cache: HashMap::new(),
             stats: PrepStats::default(),
+            yinyang: crate::yinyang::Memo::default(),
             key,
         }
     }
@@ -199,6 +202,11 @@ impl Materializer {
     /// The labels the schedule visits in turn (for tests and the benchmark).
     pub fn labels(&self) -> Vec<&str> {
         self.schedule.labels()
+    }
+
+    /// The schedule's seed of a round's attempt (for `crate::yinyang`, which pairs seeds).
+    pub(crate) fn seed_for(&self, round: u64, attempt: u64) -> Option<Seed> {
+        self.schedule.seed(self.key.seed, round, attempt).map(|(seed, _)| seed)
     }
 
     /// The seed a round settles on: the schedule's, or the next ones in its group when a seed
@@ -368,7 +376,7 @@ impl Materializer {
         }
     }
 
-    fn sample_options(&self, rng: &mut impl Rng) -> BTreeMap<String, Vec<(String, String)>> {
+    pub(crate) fn sample_options(&self, rng: &mut impl Rng) -> BTreeMap<String, Vec<(String, String)>> {
         let mut out = BTreeMap::new();
         for e in &self.key.engines {
             let chosen = crate::options::draw(e, rng);
@@ -379,8 +387,17 @@ impl Materializer {
         out
     }
 
+    /// The generation seed, the engines under test, the parameters, and how many seeds
+    /// `round` may try (for `crate::yinyang`).
+    pub(crate) fn setup(&self, round: u64) -> (u64, &[EngineInfo], Params, u64) {
+        (self.key.seed, &self.key.engines, self.key.params, self.schedule.tries(self.key.seed, round))
+    }
+
     /// The case at `index` of the stream, as the generator made it before it was split.
     fn case(&mut self, index: u64, pending: &Pending, oracle: SmtOracle, helpers: &mut Helpers<'_>) -> SmtCase {
+        if matches!(oracle, SmtOracle::Fusion | SmtOracle::Opfuzz) {
+            return crate::yinyang::case(self, index, oracle, helpers);
+        }
         let round = pending.round;
         if self.current.as_ref().map(|(r, _)| *r) != Some(round) {
             let name = self.prepare(round, helpers);
@@ -424,6 +441,7 @@ impl Materializer {
             index,
             min: None,
             pending: None,
+            derived: None,
         }
     }
 }

@@ -242,6 +242,7 @@ mod tests {
             index: 7,
             min: None,
             pending: None,
+            derived: None,
         }
     }
 

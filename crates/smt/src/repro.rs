@@ -47,6 +47,9 @@ pub fn reproducers(
         case.tactic.as_deref().unwrap_or("none")
     );
     let _ = writeln!(head, "expected: {}\nactual:   {}", ev.expected, ev.actual.replace('\n', " "));
+    if let Some(d) = &case.derived {
+        head.push_str(&crate::yinyang::explain(d));
+    }
     if case.sat_by_construction {
         let _ = writeln!(
             head,

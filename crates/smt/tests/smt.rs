@@ -17,3 +17,5 @@ mod seeds;
 mod solvers;
 #[path = "smt/split.rs"]
 mod split;
+#[path = "smt/yinyang.rs"]
+mod yinyang;

@@ -4,7 +4,9 @@
 //! (the solver's model must satisfy every assertion).
 
 pub mod differential;
+pub mod fusion;
 pub mod model;
+pub mod opfuzz;
 pub mod storm;
 
 pub use model::{model_violation, second_opinion};
@@ -19,16 +21,21 @@ pub enum SmtOracle {
     Storm,
     Differential,
     Model,
+    Fusion,
+    Opfuzz,
 }
 
 impl Oracle for SmtOracle {
-    const ALL: &'static [SmtOracle] = &[SmtOracle::Storm, SmtOracle::Differential, SmtOracle::Model];
+    const ALL: &'static [SmtOracle] =
+        &[SmtOracle::Storm, SmtOracle::Differential, SmtOracle::Model, SmtOracle::Fusion, SmtOracle::Opfuzz];
 
     fn name(self) -> &'static str {
         match self {
             SmtOracle::Storm => "storm",
             SmtOracle::Differential => "differential",
             SmtOracle::Model => "model",
+            SmtOracle::Fusion => "fusion",
+            SmtOracle::Opfuzz => "opfuzz",
         }
     }
 }
@@ -52,6 +59,8 @@ impl SmtOracle {
             SmtOracle::Storm => storm::check(case, engines, opts),
             SmtOracle::Differential => differential::check(case, engines, opts),
             SmtOracle::Model => model::check(case, engines, helpers, opts),
+            SmtOracle::Fusion => fusion::check(case, engines, opts),
+            SmtOracle::Opfuzz => opfuzz::check(case, engines, opts),
         }
     }
 }

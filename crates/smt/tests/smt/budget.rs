@@ -31,6 +31,7 @@ fn hard(index: u64) -> SmtCase {
         index,
         min: None,
         pending: None,
+        derived: None,
     }
 }
 

@@ -30,6 +30,7 @@ fn case(logic: &str, decls: &[&str], asserts: &[&str]) -> SmtCase {
         index: 0,
         min: None,
         pending: None,
+        derived: None,
     }
 }
 
