@@ -8,8 +8,8 @@ fn z3_here() -> bool {
     crosscheck_engines::testing::available(&crosscheck_engines::smt::z3::FACTORY)
 }
 
-/// Findings and the first finding's reproducer of `crosscheck run smt <args> --json`.
-fn campaign(args: &str) -> (u64, String) {
+/// Findings and the reproducers of `crosscheck run smt <args> --json`.
+fn campaign(args: &str) -> (u64, Vec<String>) {
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let line = format!("run smt {args} --seed 1 --workers 1 --out out --json");
     let o = run(&line.split_whitespace().collect::<Vec<_>>(), tmp.path());
@@ -18,14 +18,20 @@ fn campaign(args: &str) -> (u64, String) {
     let findings = s["findings"].as_u64().unwrap_or_else(|| panic!("findings in {s}"));
     // Exit 0 without findings, 1 with.
     assert_eq!(o.status.code(), Some(i32::from(findings > 0)), "{line}: {err}");
-    let repro = first_repro(&tmp.path().join("out/findings"));
-    (findings, repro)
+    (findings, repros(&tmp.path().join("out/findings")))
 }
 
-fn first_repro(dir: &Path) -> String {
+fn repros(dir: &Path) -> Vec<String> {
     let mut dirs: Vec<_> = std::fs::read_dir(dir).map(|r| r.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     dirs.sort();
-    dirs.iter().find_map(|d| std::fs::read_to_string(d.join("repro.smt2")).ok()).unwrap_or_default()
+    dirs.iter().filter_map(|d| std::fs::read_to_string(d.join("repro.smt2")).ok()).collect()
+}
+
+/// Wrong answers among the reproducers: sampled options also reach real crashes of the
+/// solver (z3 5.4.1's `smt.sls.enable` on strings: "NOT IMPLEMENTED YET"), which are the
+/// solver's bugs, not the oracle's false alarms.
+fn wrong_answers(repros: &[String]) -> Vec<&String> {
+    repros.iter().filter(|r| r.contains("class: soundness")).collect()
 }
 
 #[test]
@@ -33,12 +39,14 @@ fn fusion_catches_a_solver_that_answers_sat_on_unsat_disjunctions() {
     if !z3_here() {
         return;
     }
-    let (n, repro) = campaign("--engines mutant:z3:unsat-or-as-sat --oracle fusion --tests 100");
+    let (n, repros) = campaign("--engines mutant:z3:unsat-or-as-sat --oracle fusion --tests 100");
     assert!(n >= 1, "fusion missed the planted fault");
-    assert!(repro.contains("expected: unsat") && repro.contains("UNSAT fusion of two unsat seeds"), "{repro}");
+    let caught = |r: &&String| r.contains("expected: unsat") && r.contains("UNSAT fusion of two unsat seeds");
+    assert!(repros.iter().any(|r| caught(&r)), "{repros:?}");
     // STORM's instances are satisfiable by construction: this fault never shows there.
-    assert_eq!(campaign("--engines mutant:z3:unsat-or-as-sat --oracle storm --tests 100").0, 0);
-    assert_eq!(campaign("--engines z3 --oracle fusion --tests 100").0, 0);
+    let storm = campaign("--engines mutant:z3:unsat-or-as-sat --oracle storm --tests 100").1;
+    assert_eq!(wrong_answers(&storm), Vec::<&String>::new());
+    assert_eq!(wrong_answers(&campaign("--engines z3 --oracle fusion --tests 100").1), Vec::<&String>::new());
 }
 
 #[test]
@@ -46,12 +54,22 @@ fn opfuzz_catches_a_misread_operator_against_the_correct_solver() {
     if !z3_here() {
         return;
     }
-    let (n, repro) = campaign("--engines mutant:z3:bvuge-swapped,z3 --oracle opfuzz --tests 500");
+    // The shipped seeds hold no bvuge (the generated ones do, and there every oracle meets it).
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../smt/seeds");
+    let seeds = seeds.display();
+    let (n, repros) =
+        campaign(&format!("--engines mutant:z3:bvuge-swapped,z3 --oracle opfuzz --tests 500 --seeds {seeds}"));
     assert!(n >= 1, "opfuzz missed the planted fault");
-    assert!(repro.contains("Operator mutant of a seed") && repro.contains(" -> bvuge"), "{repro}");
-    // The generated seeds hold no bvuge: STORM (and the differential oracle) on them never see it.
-    assert_eq!(campaign("--engines mutant:z3:bvuge-swapped,z3 --oracle storm,differential --tests 200").0, 0);
-    assert_eq!(campaign("--engines z3@a,z3@b --oracle opfuzz --tests 300").0, 0);
+    let caught = |r: &String| {
+        r.contains("Operator mutant of a seed") && r.contains(" -> bvuge") && r.contains("class: soundness")
+    };
+    assert!(repros.iter().any(caught), "{repros:?}");
+    // STORM and the differential oracle on those seeds never see the fault.
+    let others =
+        format!("--engines mutant:z3:bvuge-swapped,z3 --oracle storm,differential --tests 200 --seeds {seeds}");
+    assert_eq!(wrong_answers(&campaign(&others).1), Vec::<&String>::new());
+    let real = campaign(&format!("--engines z3@a,z3@b --oracle opfuzz --tests 300 --seeds {seeds}")).1;
+    assert_eq!(wrong_answers(&real), Vec::<&String>::new());
 }
 
 #[test]
