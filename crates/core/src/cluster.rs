@@ -29,8 +29,12 @@
 //!   [`Engine::reset`] (a fresh database) is no statement: `resets` counts it apart.
 //!   `per_query_loop_calls` is what [`execute_unclustered`] would send for the same part.
 //!
+//! - [`uniform::Uniform`]: a full trie of given shape (the seed's examples, tests, benchmark).
+//!
 //! After [`execute`] the engine is back at the root's state (every node left is undone; the
 //! root is not, as the seed's prose says), outside any transaction.
+
+pub mod uniform;
 
 use crate::engine::{Engine, SetupError};
 use crate::outcome::Outcome;
@@ -348,8 +352,7 @@ pub fn execute<T: TestTree>(
         w.s.must_one(settings.texts.begin(), Tally::Mark)?;
     }
     let root = tree.root();
-    w.visit(tree, &root, observer)?;
-    if w.marked.first() == Some(&true) {
+    if w.visit(tree, &root, observer)? {
         let release = settings.texts.release(0);
         w.s.must(&[release], Tally::Mark)?;
     }
@@ -375,7 +378,13 @@ impl Walk<'_> {
         self.path.len()
     }
 
-    fn visit<T: TestTree>(&mut self, tree: &mut T, node: &T::Node, obs: &mut dyn Observer) -> Result<(), ClusterError> {
+    /// Runs a node's queries and subtrees; true if it set a savepoint.
+    fn visit<T: TestTree>(
+        &mut self,
+        tree: &mut T,
+        node: &T::Node,
+        obs: &mut dyn Observer,
+    ) -> Result<bool, ClusterError> {
         self.s.c.nodes += 1;
         let depth = self.depth();
         let part = self.s.s.part;
@@ -412,7 +421,7 @@ impl Walk<'_> {
             }
         }
         self.marked.pop();
-        Ok(())
+        Ok(mark)
     }
 
     /// Applies `step`; false (with the state back at the current node) if the engine refused it.
