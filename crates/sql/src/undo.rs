@@ -19,6 +19,7 @@
 //! on every engine that has them, and it needs no transaction, so an engine's own error
 //! handling inside transactions never enters the test.
 
+use crosscheck_core::cluster::uniform::Writer;
 use crosscheck_core::cluster::{Undo, UndoTexts};
 
 /// The dialects a clustered run knows how to undo on.
@@ -131,6 +132,37 @@ impl UndoTexts for SqlUndo {
 
     fn auto(&self) -> Undo {
         Undo::Inverse
+    }
+}
+
+/// The rows of a [`crosscheck_core::cluster::uniform::Uniform`] trie in SQL: one keyed table
+/// `cc_rows`, a row per statement, removed by the dialect's inverse DELETE.
+pub struct UniformSql(pub SqlUndo);
+
+impl UniformSql {
+    pub const TABLE: &'static str = "cc_rows";
+
+    pub fn new(dialect: UndoDialect) -> UniformSql {
+        UniformSql(SqlUndo::new(dialect, vec![Self::TABLE.into()]))
+    }
+}
+
+impl Writer for UniformSql {
+    fn setup(&self) -> Vec<String> {
+        vec![format!("CREATE TABLE {} (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR(20))", Self::TABLE)]
+    }
+
+    fn add(&self, n: u64) -> String {
+        format!("INSERT INTO {} VALUES ({n}, 'r{n}')", Self::TABLE)
+    }
+
+    fn remove(&self, n: u64) -> Option<String> {
+        let row = [("id".to_string(), n.to_string()), ("name".to_string(), format!("'r{n}'"))];
+        Some(self.0.delete_row(Self::TABLE, &row, Some(&[0])))
+    }
+
+    fn list(&self) -> String {
+        format!("SELECT id FROM {} ORDER BY id", Self::TABLE)
     }
 }
 
