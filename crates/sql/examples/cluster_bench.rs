@@ -2,7 +2,7 @@
 //! INSERTs with queries at every node (a summary's databases: each node one more row, each
 //! database queried), against the seed's per-query loop.
 //!
-//! `cargo run --release -p crosscheck-sql --example cluster_bench [-- --engines sqlite,duckdb,postgres,mariadb --depth 5 --fanout 4 --queries 3 --repeat 3]`
+//! `cargo run --release -p crosscheck-sql --example cluster_bench [-- --engines sqlite,duckdb,postgres,mariadb --depth 5 --fanout 4 --queries 3 --repeat 3 --ways loop,inverse,savepoint,reset]`
 //!
 //! Prints, per engine and way of running: calls (every statement sent), statements, queries,
 //! undos, marks (BEGIN / SAVEPOINT / RELEASE / COMMIT), the calls the per-query loop makes for
@@ -25,10 +25,12 @@ struct Options {
     fanout: usize,
     queries: usize,
     repeat: usize,
+    /// `loop`, `inverse`, `savepoint`, `reset`: the ways to run (all by default).
+    ways: Vec<String>,
 }
 
 fn options() -> Result<Options, String> {
-    let mut o = Options { engines: vec![], depth: 5, fanout: 4, queries: 3, repeat: 3 };
+    let mut o = Options { engines: vec![], depth: 5, fanout: 4, queries: 3, repeat: 3, ways: vec![] };
     o.engines = ["sqlite", "duckdb", "postgres", "mariadb"].map(String::from).to_vec();
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -40,6 +42,7 @@ fn options() -> Result<Options, String> {
             "--fanout" => o.fanout = number()?,
             "--queries" => o.queries = number()?,
             "--repeat" => o.repeat = number()?.max(1),
+            "--ways" => o.ways = value.split(',').map(String::from).collect(),
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -114,6 +117,13 @@ fn bench(o: &Options, name: &str) -> Result<(), String> {
         ways.insert(2, Way::Clustered(Undo::Savepoint));
     }
     for way in ways {
+        let word = match way {
+            Way::Loop => "loop".to_string(),
+            Way::Clustered(u) => u.to_string(),
+        };
+        if !o.ways.is_empty() && !o.ways.contains(&word) {
+            continue;
+        }
         let mut secs = Vec::new();
         let mut last = None;
         for _ in 0..o.repeat {
