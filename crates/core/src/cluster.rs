@@ -197,6 +197,14 @@ impl Part {
     fn takes(self, child: usize) -> bool {
         self.workers <= 1 || child % self.workers == self.worker
     }
+
+    /// The queries of a node at `depth` this part runs: the root's are worker 0's.
+    fn queries<T: TestTree>(self, tree: &mut T, node: &T::Node, depth: usize) -> Vec<(u64, String)> {
+        if depth == 0 && self.worker != 0 {
+            return Vec::new();
+        }
+        tree.queries(node)
+    }
 }
 
 /// How to execute.
@@ -388,7 +396,7 @@ impl Walk<'_> {
         self.s.c.nodes += 1;
         let depth = self.depth();
         let part = self.s.s.part;
-        let queries = if depth == 0 && part.worker != 0 { Vec::new() } else { tree.queries(node) };
+        let queries = part.queries(tree, node, depth);
         let children = tree.children(node);
         let texts = self.s.s.texts;
         let mark =
@@ -531,7 +539,7 @@ impl Loop<'_> {
         self.s.c.nodes += 1;
         let depth = self.path.len();
         let part = self.s.s.part;
-        let queries = if depth == 0 && part.worker != 0 { Vec::new() } else { tree.queries(node) };
+        let queries = part.queries(tree, node, depth);
         for (id, q) in &queries {
             let path_len: usize = self.path.iter().map(Vec::len).sum();
             self.s.c.per_query_loop_calls += self.s.loop_calls(path_len);
