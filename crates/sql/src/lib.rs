@@ -34,6 +34,7 @@ pub mod repro;
 pub mod signature;
 pub mod split;
 pub mod typed;
+pub mod undo;
 
 pub use case::{Query, SqlCase};
 
