@@ -354,7 +354,7 @@ fn seeded(
             None => answers.push((&r.verdict, 1)),
         }
     }
-    answers.sort_by(|a, b| b.1.cmp(&a.1));
+    answers.sort_by_key(|a| std::cmp::Reverse(a.1));
     let conflict = answers.get(1).and_then(|(v, _)| match v {
         Verdict::Resolved(a) | Verdict::Refuted(a) => Some(a.clone()),
         _ => None,
