@@ -102,6 +102,10 @@ struct Common {
     /// Parallel tool runs: queries of a batch (z3, cvc5, clingo) or programs (eva)
     #[arg(long, default_value_t = 1)]
     workers: usize,
+    /// Runs per query with different solver seeds (z3, cvc5): a query counts as solved when
+    /// at least half of them solve it, and is charged their mean
+    #[arg(long, default_value_t = 1)]
+    seeds: usize,
     /// The tool's binary (default: the project virtualenv, then PATH)
     #[arg(long)]
     tool: Option<PathBuf>,
@@ -138,6 +142,10 @@ struct TuneArgs {
     /// Start from this recipe instead of the default (warm start)
     #[arg(long)]
     from: Option<PathBuf>,
+    /// Continue the run whose --out directory this is: evaluations its journals hold
+    /// (evals/*.jsonl) are read back, not run again
+    #[arg(long, value_name = "DIR")]
+    resume: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -156,6 +164,7 @@ struct Unit {
     best: Evaluation,
     recipe: RecipeFile,
     evaluations: usize,
+    resumed: usize,
     runs: usize,
     charged: Duration,
     wall: Duration,
@@ -174,7 +183,14 @@ fn search(a: TuneArgs) -> Result<i32> {
     if a.max_len == 0 {
         return Err(user("tune: --max-len must be at least 1"));
     }
-    let c = check(&a.common)?;
+    let mut c = check(&a.common)?;
+    if let Some(dir) = &a.resume {
+        if !dir.join("evals").is_dir() {
+            return Err(user(format!("tune: --resume {}: no evals/ journal directory there", dir.display())));
+        }
+        c.out = dir.clone();
+    }
+    c.journal = Some(a.resume.is_some());
     let units = build(kind, &c)?;
     let from = a.from.as_deref().map(|p| read_recipe(p, kind)).transpose()?;
     let algo = match a.algo {
@@ -229,9 +245,13 @@ struct Checked {
     limit: Duration,
     resource: Resource,
     workers: usize,
+    seeds: usize,
     tool: Option<PathBuf>,
     out: PathBuf,
     json: bool,
+    /// Keep a journal of evaluations in `out/evals/` (a search), reading one back first when
+    /// `Some(true)` (`--resume`).
+    journal: Option<bool>,
 }
 
 fn check(c: &Common) -> Result<Checked> {
@@ -246,8 +266,8 @@ fn check(c: &Common) -> Result<Checked> {
             _ => return Err(user(format!("tune: --limit {}: with --resource counter, a number of units", c.limit))),
         },
     };
-    if c.workers == 0 {
-        return Err(user("tune: --workers must be at least 1"));
+    if c.workers == 0 || c.seeds == 0 {
+        return Err(user("tune: --workers and --seeds must be at least 1"));
     }
     if let Some(t) = &c.tool {
         if !t.is_file() {
@@ -260,9 +280,11 @@ fn check(c: &Common) -> Result<Checked> {
         limit,
         resource: c.resource,
         workers: c.workers,
+        seeds: c.seeds,
         tool: c.tool.clone(),
         out: c.out.clone(),
         json: c.json,
+        journal: None,
     })
 }
 
@@ -342,7 +364,7 @@ fn each_unit(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(t) = units.get(i) else { break };
-                let r = one_unit(t.as_ref(), c.limit, inner, job);
+                let r = one_unit(t.as_ref(), c, inner, job);
                 if r.is_err() {
                     next.store(units.len(), Ordering::Relaxed);
                 }
@@ -354,9 +376,19 @@ fn each_unit(
     results.into_iter().flatten().collect()
 }
 
-fn one_unit(t: &dyn Target, limit: Duration, workers: usize, job: &Job<'_>) -> Result<Unit> {
+fn one_unit(t: &dyn Target, c: &Checked, workers: usize, job: &Job<'_>) -> Result<Unit> {
     let start = Instant::now();
-    let mut ev = Evaluator::new(t, limit, workers);
+    let mut ev = Evaluator::new(t, c.limit, workers);
+    ev.seeds = c.seeds;
+    if let Some(resume) = c.journal {
+        let dir = c.out.join("evals");
+        std::fs::create_dir_all(&dir).map_err(|e| user(format!("tune: {}: {e}", dir.display())))?;
+        let path = dir.join(format!("{}.jsonl", t.name()));
+        ev.keep_journal(&path, t.name(), resume).map_err(|e| user(format!("tune: --resume: {e}")))?;
+        if ev.resumed > 0 {
+            eprintln!("tune: {}: {} evaluations read back from {}", t.name(), ev.resumed, path.display());
+        }
+    }
     let name = t.name().to_string();
     ev.progress = Some(Box::new(move |line: &str| eprintln!("tune: {name}: {line}")));
     let (default, best) = job(t, &mut ev)?;
@@ -384,6 +416,7 @@ fn one_unit(t: &dyn Target, limit: Duration, workers: usize, job: &Job<'_>) -> R
         best,
         recipe,
         evaluations: ev.evaluations,
+        resumed: ev.resumed,
         runs: ev.runs,
         charged: ev.charged,
         wall: start.elapsed(),
@@ -394,6 +427,7 @@ fn one_unit(t: &dyn Target, limit: Duration, workers: usize, job: &Job<'_>) -> R
 fn verdict(v: &Verdict) -> String {
     match v {
         Verdict::Resolved(a) | Verdict::Refuted(a) => a.clone(),
+        Verdict::Unreachable => "unreachable".into(),
         Verdict::Unresolved => "-".into(),
     }
 }
@@ -450,10 +484,11 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
             json!({
                 "name": u.name, "items": u.items.len(),
                 "default_resolved": u.default.resolved(), "tuned_resolved": u.best.resolved(),
+                "default_unreachable": u.default.unreachable(), "tuned_unreachable": u.best.unreachable(),
                 "default_cost": finite(u.default.cost.0), "tuned_cost": finite(u.best.cost.0),
                 "default_used": c.resource.show(u.default.used), "tuned_used": c.resource.show(u.best.used),
                 "recipe": u.recipe.to_string(),
-                "evaluations": u.evaluations, "runs": u.runs,
+                "evaluations": u.evaluations, "resumed": u.resumed, "runs": u.runs,
                 "tuning_used": c.resource.show(u.charged), "tuning_wall_s": u.wall.as_secs_f64(),
                 "disagreements": u.findings,
             })
@@ -468,7 +503,11 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
         "items": sum(&|u| u.items.len()),
         "default_resolved": sum(&|u| u.default.resolved()),
         "tuned_resolved": sum(&|u| u.best.resolved()),
+        "default_unreachable": sum(&|u| u.default.unreachable()),
+        "tuned_unreachable": sum(&|u| u.best.unreachable()),
         "evaluations": sum(&|u| u.evaluations),
+        "resumed": sum(&|u| u.resumed),
+        "seeds": c.seeds,
         "runs": sum(&|u| u.runs),
         "tuning_used": units.iter().map(|u| c.resource.show(u.charged)).sum::<f64>(),
         "disagreements": sum(&|u| u.findings.len()),
@@ -502,9 +541,17 @@ fn print_units(units: &[Unit], r: Resource) {
             println!("  finding: {f}");
         }
     }
-    let (d, t): (usize, usize) =
-        units.iter().fold((0, 0), |(d, t), u| (d + u.default.resolved(), t + u.best.resolved()));
+    let sum = |f: &dyn Fn(&Evaluation) -> usize, tuned: bool| -> usize {
+        units.iter().map(|u| f(if tuned { &u.best } else { &u.default })).sum()
+    };
+    let (d, t) = (sum(&Evaluation::resolved, false), sum(&Evaluation::resolved, true));
+    let (du, tu) = (sum(&Evaluation::unreachable, false), sum(&Evaluation::unreachable, true));
+    let unreachable = if du + tu > 0 { format!(" ({du} and {tu} of them unreachable)") } else { String::new() };
     let evals: usize = units.iter().map(|u| u.evaluations).sum();
     let used = units.iter().map(|u| u.charged).sum::<Duration>();
-    println!("total: default {d}, tuned {t} resolved; {evals} evaluations, {} {} of tool runs", r.text(used), r.unit());
+    println!(
+        "total: default {d}, tuned {t} resolved{unreachable}; {evals} evaluations, {} {} of tool runs",
+        r.text(used),
+        r.unit()
+    );
 }

@@ -11,8 +11,8 @@
 //!
 //! What the seed does not do and crosscheck must: an item resolved one way by one configuration
 //! and another way by another (sat/unsat, Valid/Invalid) is a finding, never a winner; a recipe
-//! that shows a warning sign the default did not (a new Invalid status, a propagation stop,
-//! lost coverage) costs infinity.
+//! that shows a warning sign the default did not (a new Invalid or red status, a propagation
+//! stop: states cut by an alarm, which would make code look dead) costs infinity.
 //!
 //! *Invariant:* this crate knows no query language and depends on no other crosscheck crate;
 //! the targets under `targets/` run their tools as child processes found on PATH or in the
@@ -20,6 +20,7 @@
 
 pub mod cost;
 pub mod eval;
+pub mod journal;
 pub mod poset;
 pub mod recipe;
 pub mod run;
@@ -56,6 +57,11 @@ pub enum Verdict {
     /// A definite answer that does not count as resolving the item (an analyzer's `invalid`:
     /// the goal is to prove properties), still held against every other configuration's.
     Refuted(String),
+    /// The item's code is unreachable: nothing can go wrong there, so it raises no warning
+    /// (the seed counts warnings) and resolves the item; it contradicts no answer. Trusted
+    /// because a run that reached this by cutting states with an alarm shows a guard (a red
+    /// status) and costs infinity unless the default cut the same way.
+    Unreachable,
     /// No answer within the limit (unknown, timeout, crash, out of memory).
     Unresolved,
 }
@@ -69,12 +75,9 @@ pub struct StageRun {
     pub used: Duration,
     /// The run hit its limit.
     pub over: bool,
-    /// Warning signs of an untrustworthy run ("invalid:<item>", "stopped-propagation"): a
+    /// Warning signs of an untrustworthy run ("red: <item>", "stopping propagation"): a
     /// recipe showing one the default run did not costs infinity.
     pub guards: BTreeSet<String>,
-    /// How much of the input the run reached (statements), where the tool says: a recipe that
-    /// reaches less than the default costs infinity (dead code the default did not have).
-    pub coverage: Option<u64>,
     /// Why a run failed without an answer, for the record (a solver's error line).
     pub note: Option<String>,
 }
@@ -102,4 +105,20 @@ pub trait Target: Sync {
     /// Runs `ingredient` on `items` with at most `budget` of the resource. A [`Sharing::PerItem`]
     /// target is given one item at a time.
     fn run(&self, ingredient: &Ingredient, items: &[usize], budget: Duration) -> Result<StageRun, TargetError>;
+    /// The tool's answers depend on a random seed (a solver's), so one run per item measures
+    /// one draw: the evaluator may average over several.
+    fn randomized(&self) -> bool {
+        false
+    }
+    /// [`Target::run`] with the tool's random seeds moved by `seed` (0: as the ingredient says).
+    fn run_seeded(
+        &self,
+        ingredient: &Ingredient,
+        items: &[usize],
+        budget: Duration,
+        seed: u64,
+    ) -> Result<StageRun, TargetError> {
+        let _ = seed;
+        self.run(ingredient, items, budget)
+    }
 }

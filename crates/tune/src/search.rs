@@ -49,8 +49,9 @@ pub struct Params {
     pub seed: u64,
     /// A recipe to start from instead of the default (warm start).
     pub init: Option<Recipe>,
-    /// Re-measure a winner that beats the default on time alone, and the default, this many
-    /// times, keeping the winner only if its mean use is lower by more than [`MARGIN`] (noise).
+    /// Re-measure the winner and the candidates whose costs are close to its (as many items
+    /// resolved, within [`MARGIN`] of its time), this many times each, and keep the lowest mean;
+    /// a winner on time alone must beat the default's mean by more than [`MARGIN`] (noise).
     pub confirm: usize,
 }
 
@@ -123,8 +124,8 @@ pub fn optimize(ev: &mut Evaluator<'_>, p: &Params) -> Result<Tuned, TargetError
         }
     }
     let mut best = settle(ev, &history, best, &default)?;
-    if best.recipe != default.recipe && best.resolved() == default.resolved() && p.confirm > 0 {
-        best = confirm(ev, best, &default, p.confirm)?;
+    if best.recipe != default.recipe && p.confirm > 0 {
+        best = confirm(ev, &history, best, &default, p.confirm)?;
     }
     Ok(Tuned { default, best, history })
 }
@@ -150,29 +151,61 @@ fn settle(
     }
 }
 
-/// Re-measures a time-only winner against the default: it is kept only if its mean use of the
-/// resource stays below the default's by more than [`MARGIN`] (two runs of one configuration
-/// differ by a few percent on a loaded machine).
+/// Re-measures the winner and the recipes whose costs are close to its (as many items
+/// resolved, a use within [`MARGIN`] of its) `n` times each, and keeps the lowest mean use: one
+/// measurement of a configuration differs from the next by a few percent on a loaded machine,
+/// so the first ranking among close recipes is noise. A candidate that resolves fewer items
+/// when measured again drops out. When the winner resolves no more than the default, the
+/// default is measured too and the winner must use less by more than [`MARGIN`].
 fn confirm(
     ev: &mut Evaluator<'_>,
+    history: &[(Recipe, Cost, Option<String>)],
     best: Evaluation,
     default: &Evaluation,
     n: usize,
 ) -> Result<Evaluation, TargetError> {
-    let (mut b, mut d) = (best.used, default.used);
-    for _ in 0..n {
-        let again = ev.evaluate_fresh(&best.recipe)?;
-        if again.resolved() < best.resolved() || !again.cost.is_finite() {
-            return Ok(default.clone());
+    let mut close = vec![best.clone()];
+    for (r, c, rej) in history {
+        let Some(e) = ev.cached(r) else { continue };
+        let near = e.resolved() == best.resolved() && e.used.as_secs_f64() <= best.used.as_secs_f64() * (1.0 + MARGIN);
+        if near && rej.is_none() && c.is_finite() && *r != default.recipe && close.iter().all(|k| k.recipe != *r) {
+            close.push(e.clone());
         }
-        b += again.used;
-        d += ev.evaluate_fresh(&default.recipe)?.used;
     }
-    Ok(if b.as_secs_f64() < d.as_secs_f64() * (1.0 - MARGIN) { best } else { default.clone() })
+    close.truncate(CLOSE);
+    let mut kept: Vec<(f64, Evaluation)> = Vec::new();
+    'each: for e in close {
+        let mut total = e.used.as_secs_f64();
+        for _ in 0..n {
+            let again = ev.evaluate_fresh(&e.recipe)?;
+            if again.resolved() < e.resolved() || !again.cost.is_finite() {
+                continue 'each;
+            }
+            total += again.used.as_secs_f64();
+        }
+        #[allow(clippy::cast_precision_loss)] // a few measurements
+        kept.push((total / (n + 1) as f64, e));
+    }
+    kept.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some((mean, winner)) = kept.into_iter().next() else { return Ok(default.clone()) };
+    if winner.resolved() > default.resolved() {
+        return Ok(winner);
+    }
+    let mut d = default.used.as_secs_f64();
+    for _ in 0..n {
+        d += ev.evaluate_fresh(&default.recipe)?.used.as_secs_f64();
+    }
+    #[allow(clippy::cast_precision_loss)] // a few measurements
+    let d = d / (n + 1) as f64;
+    Ok(if mean < d * (1.0 - MARGIN) { winner } else { default.clone() })
 }
 
-/// How much less of the resource a time-only winner must use than the default.
+/// How much less of the resource a time-only winner must use than the default, and how close
+/// in use two recipes resolving as many items are for the first ranking to be noise.
 pub const MARGIN: f64 = 0.1;
+
+/// At most this many close recipes (the winner first) are measured again.
+const CLOSE: usize = 4;
 
 struct Strategy {
     algo: Algo,

@@ -69,3 +69,38 @@ fn a_small_search_on_a_fixture_is_never_worse_than_the_default() {
     assert_eq!(tuned.default.resolved(), 6);
     assert!(tuned.best.resolved() >= 6);
 }
+
+fn dead_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/eva-dead").join(name)
+}
+
+#[test]
+fn code_proven_dead_by_precision_resolves_its_properties() {
+    let Some(bin) = frama_c() else { return };
+    let t = Eva::new(&bin, "dead.c", &[dead_fixture("dead.c")], &[]).expect("frama-c lists the properties");
+    assert_eq!(t.items(), 4);
+    let mut ev = Evaluator::new(&t, Duration::from_secs(20), 1);
+    let default = ev.evaluate(&t.space().default.clone()).expect("eva runs");
+    assert_eq!((default.resolved(), default.unreachable()), (2, 0));
+    let split = ev.evaluate(&with_knob(&t, "slevel", "10")).expect("eva runs");
+    assert!(split.rejected.is_none(), "{:?}", split.rejected);
+    assert_eq!((split.resolved(), split.unreachable()), (4, 2), "t[x] proven, the overflow's branch dead");
+    assert!(split.cost.lt(default.cost));
+}
+
+#[test]
+fn code_made_dead_by_an_alarm_never_wins() {
+    let Some(bin) = frama_c() else { return };
+    let t = Eva::new(&bin, "cut.c", &[dead_fixture("cut.c")], &[]).expect("frama-c lists the properties");
+    let mut ev = Evaluator::new(&t, Duration::from_secs(20), 1);
+    let default = ev.evaluate(&t.space().default.clone()).expect("eva runs");
+    assert!(default.rejected.is_none());
+    assert_eq!((default.resolved(), default.unreachable()), (2, 0));
+    let split = ev.evaluate(&with_knob(&t, "slevel", "10")).expect("eva runs");
+    // The cut leaves r + 1 dead while t[k] stays Unknown: without the red status the recipe
+    // would resolve as much as the default, sooner.
+    assert_eq!(split.unreachable(), 1);
+    let why = split.rejected.unwrap_or_default();
+    assert!(why.contains("red: cut.c:11:main:index_bound:k < 4"), "{why}");
+    assert!(!split.cost.is_finite());
+}

@@ -40,6 +40,8 @@ struct Toy {
     resolves: fn(&str, &str, usize) -> Option<&'static str>,
     secs: fn(&str) -> u64,
     guards: fn(&str) -> Vec<&'static str>,
+    /// A randomized toy: the answer of item `i` under solver seed `s`, charged `1 + s` seconds.
+    by_seed: Option<fn(usize, u64) -> Option<&'static str>>,
 }
 
 impl Toy {
@@ -49,7 +51,7 @@ impl Toy {
         let knobs = vec![Knob::new("delay", &["1", "2", "4", "8"], 0), Knob::new("narrow", &["1", "2"], 0)];
         let mut space = Space { domains, knobs, default: Recipe(vec![]), slices: true };
         space.default = Recipe(vec![space.plain(i)]);
-        Toy { space, n: 10, sharing: Sharing::PerRun, resolves, secs: |_| 1, guards: |_| vec![] }
+        Toy { space, n: 10, sharing: Sharing::PerRun, resolves, secs: |_| 1, guards: |_| vec![], by_seed: None }
     }
 }
 
@@ -83,7 +85,22 @@ impl Target for Toy {
                 .collect()
         };
         let guards: BTreeSet<String> = (self.guards)(d).into_iter().map(String::from).collect();
-        Ok(StageRun { verdicts, used: t.min(budget), over, guards, coverage: None, note: None })
+        Ok(StageRun { verdicts, used: t.min(budget), over, guards, note: None })
+    }
+    fn randomized(&self) -> bool {
+        self.by_seed.is_some()
+    }
+    fn run_seeded(
+        &self,
+        ing: &Ingredient,
+        items: &[usize],
+        budget: Duration,
+        seed: u64,
+    ) -> Result<StageRun, TargetError> {
+        let Some(answer) = self.by_seed else { return self.run(ing, items, budget) };
+        let verdicts =
+            items.iter().filter_map(|&i| answer(i, seed).map(|a| (i, Verdict::Resolved(a.into())))).collect();
+        Ok(StageRun { verdicts, used: Duration::from_secs(1 + seed), ..StageRun::default() })
     }
 }
 
@@ -276,4 +293,69 @@ fn recipe_files_replay_by_name() {
     let mut bad = back.clone();
     bad.stages[0].domain = "apron".into();
     assert_eq!(bad.resolve(&t.space), Err("unknown domain \"apron\"".into()));
+}
+
+#[test]
+fn a_resumed_search_reads_its_evaluations_back_instead_of_running_them() {
+    let t = Toy::new(|d, delay, i| ((d == "zones" && i < 5) || (d == "boxes" && delay == "4")).then_some("valid"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("toy.jsonl");
+    let p = Params { confirm: 0, ..params(Algo::Dars, 3) };
+    let limit = Duration::from_secs(10);
+    let mut ev = Evaluator::new(&t, limit, 1);
+    ev.keep_journal(&path, "toy", false).expect("journal");
+    let first = optimize(&mut ev, &p).expect("toy");
+    let ran = ev.runs;
+    assert!(ran > 0 && first.best.resolved() > first.default.resolved());
+
+    // Stopped half way, its last line cut short as a crash leaves it.
+    let text = std::fs::read_to_string(&path).expect("journal");
+    let lines: Vec<&str> = text.lines().collect();
+    let keep = lines.len() / 2;
+    std::fs::write(&path, format!("{}\n{}", lines[..keep].join("\n"), &lines[keep][..12])).expect("write");
+    let mut half = Evaluator::new(&t, limit, 1);
+    half.keep_journal(&path, "toy", true).expect("resume");
+    assert_eq!(half.resumed, keep - 1, "the header and the cut line are not evaluations");
+    let second = optimize(&mut half, &p).expect("toy");
+    assert_eq!(second.best.recipe, first.best.recipe);
+    assert!(half.runs > 0 && half.runs < ran, "{} of {ran} runs again", half.runs);
+
+    // The journal is whole again: resuming once more runs nothing.
+    let mut whole = Evaluator::new(&t, limit, 1);
+    whole.keep_journal(&path, "toy", true).expect("resume");
+    let third = optimize(&mut whole, &p).expect("toy");
+    assert_eq!((third.best.recipe, whole.runs), (first.best.recipe, 0));
+    assert_eq!(third.best.cost, first.best.cost);
+
+    // A journal measured under another limit does not compare.
+    let mut other = Evaluator::new(&t, Duration::from_secs(5), 1);
+    let err = other.keep_journal(&path, "toy", true).expect_err("another limit");
+    assert!(err.contains("written for toy"), "{err}");
+}
+
+#[test]
+fn solver_seeds_are_averaged_and_a_seed_that_flips_an_answer_is_a_finding() {
+    let mut t = Toy::new(|_, _, _| None);
+    t.sharing = Sharing::PerItem;
+    t.n = 4;
+    t.by_seed = Some(|i, s| match (i, s) {
+        (0, _) | (1 | 2, 0) | (2, 1) => Some("sat"),
+        (3, 0) => Some("sat"),
+        (3, 1) => Some("unsat"),
+        _ => None,
+    });
+    let mut one = Evaluator::new(&t, Duration::from_secs(10), 1);
+    let e = one.evaluate(&t.space.default).expect("toy");
+    assert_eq!((e.resolved(), one.findings.len(), one.runs), (4, 0, 4), "one seed sees no flip");
+
+    let mut three = Evaluator::new(&t, Duration::from_secs(10), 2);
+    three.seeds = 3;
+    let e = three.evaluate(&t.space.default).expect("toy");
+    assert_eq!(three.runs, 12, "each item under each seed");
+    let got: Vec<bool> = e.items.iter().map(|r| matches!(r.verdict, Verdict::Resolved(_))).collect();
+    assert_eq!(got[..3], [true, false, true], "resolved when at least half of the seeds resolve it");
+    assert_eq!(e.items[0].used, Duration::from_secs(2), "the mean of 1, 2 and 3 s");
+    assert_eq!(three.findings.len(), 1);
+    assert_eq!(three.findings[0].item, 3);
+    assert!(e.rejected.is_some_and(|w| w.contains("under another seed")));
 }

@@ -82,6 +82,33 @@ fn a_counter_limited_tuning_repeats_exactly() {
     }
 }
 
+/// A run resumed from its own --out directory reads every evaluation back from the journal:
+/// the same recipe, the same units, and no solver run but the ones the search never made.
+#[test]
+fn a_resumed_tuning_runs_nothing_it_already_ran() {
+    let Some(_) = z3() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    batch(&tmp.path().join("a"), 3);
+    let line = "tune --target z3 --workload a --resource counter --limit 50000000 --max-len 2 --i-dom 1 --i-set 2 --seeds 2 --json";
+    let go = |extra: &str| {
+        let all = format!("{line} {extra}");
+        let o = run(&all.split(' ').collect::<Vec<_>>(), tmp.path());
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        summary(&o)
+    };
+    let first = go("--out x");
+    let journal = std::fs::read_to_string(tmp.path().join("x/evals/z3.jsonl")).expect("journal");
+    let measured = journal.lines().count() - 1;
+    assert!(measured >= 2 && first["resumed"] == 0, "{first}");
+    assert_eq!(first["seeds"], 2);
+    let again = go("--resume x");
+    assert_eq!(again["resumed"].as_u64(), Some(measured as u64), "{again}");
+    assert_eq!(again["units"][0]["recipe"], first["units"][0]["recipe"]);
+    assert_eq!(again["units"][0]["tuned_used"], first["units"][0]["tuned_used"]);
+    let reruns = again["runs"].as_u64().unwrap_or(u64::MAX);
+    assert!(reruns < first["runs"].as_u64().unwrap_or(0), "{reruns} runs again: only the winner's re-measurement");
+}
+
 #[test]
 fn a_configuration_that_flips_answers_exits_1() {
     let Some(z3) = z3() else { return };
@@ -122,6 +149,8 @@ fn bad_tune_input_gets_one_line_and_exit_2() {
         ("tune --target cvc5 --workload . --resource counter --limit 1000", "only z3"),
         ("tune --target z3 --workload . --algo ga", "ga"),
         ("tune --target z3 --workload . --max-len 0", "--max-len"),
+        ("tune --target z3 --workload . --seeds 0", "--seeds"),
+        ("tune --target z3 --workload . --resume nowhere", "no evals/"),
         ("tune --target z3 --workload . --tool /no/such/z3", "/no/such/z3"),
         ("tune eval bad.json --workload .", "not a recipe file"),
         ("tune eval none.json --workload .", "none.json"),

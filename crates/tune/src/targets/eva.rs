@@ -2,10 +2,18 @@
 //! item = one RTE property of a C program (`-rte`, reported with `-report-untried` so that every
 //! configuration has the same denominator); resolved = Valid. Ingredient = one Eva run: a set
 //! of domains beside `cvalue` (their lattice by inclusion is the precision poset) and numeric
-//! knobs. An Invalid status is a definite answer that resolves nothing; a run that shows an
-//! Invalid status, a "stopping propagation" or fewer reached statements than the default gets
-//! an infinite cost from the evaluator (the seed's naive cost would pick it: it has fewer
-//! Unknowns because less code was analysed).
+//! knobs. An Invalid status is a definite answer that resolves nothing. A property Eva reports
+//! Dead is unreachable: it raises no warning, so it resolves the item, as the seed counts.
+//!
+//! Dead code is trusted only when precision made it: Eva drops a state only where a condition
+//! is infeasible or where an alarm holds for all of it (a *red* status, "stopping
+//! propagation"), and after an Unknown alarm it keeps the states where it does not hold, as
+//! every configuration does. So a run whose red statuses (`-eva-report-red-statuses`: invalid
+//! for some state, even where the consolidated status is Unknown) are all the default's has
+//! dead code only where no execution goes without undefined behaviour the default reports too;
+//! a run with a red status or a propagation stop the default did not show gets an infinite cost
+//! from the evaluator (the seed's naive cost would pick it: fewer Unknowns, because the cut
+//! code was never analysed).
 
 use crate::run::run_charged;
 use crate::{Ingredient, Knob, Poset, Recipe, Sharing, Space, StageRun, Target, TargetError, Verdict};
@@ -43,9 +51,11 @@ pub struct Eva {
     space: Space,
 }
 
-/// What one report says.
+/// What one run reports: a status per property, in the report's order, and the properties
+/// that were invalid for some state.
 struct Report {
     statuses: Vec<(String, String)>,
+    red: Vec<String>,
 }
 
 impl Eva {
@@ -79,13 +89,17 @@ impl Eva {
     fn report(&self, analysis: &[String], limit: Duration) -> Result<(Report, crate::run::Ran), TargetError> {
         let io = |what: String| move |source| TargetError::Io { what, source };
         let dir = tempfile::tempdir().map_err(io("creating a temporary directory".into()))?;
-        let csv = dir.path().join("report.csv");
+        let (csv, red) = (dir.path().join("report.csv"), dir.path().join("red.csv"));
         let mut cmd = Command::new(&self.binary);
         cmd.args(&self.files).args(&self.extra).arg("-rte").args(analysis);
+        if !analysis.is_empty() {
+            cmd.arg("-eva-report-red-statuses").arg(&red);
+        }
         cmd.args(["-then", "-report-untried", "-report-csv"]).arg(&csv);
         let ran = run_charged(&mut cmd, "", limit).map_err(io(format!("running {}", self.binary.display())))?;
         let text = std::fs::read_to_string(&csv).unwrap_or_default();
-        Ok((Report { statuses: parse_csv(&text) }, ran))
+        let red = std::fs::read_to_string(&red).unwrap_or_default();
+        Ok((Report { statuses: numbered(parse_csv(&text)), red: parse_red(&red) }, ran))
     }
 
     fn arguments(&self, ing: &Ingredient) -> Vec<String> {
@@ -149,16 +163,31 @@ fn parse_csv(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The statements Eva reached, summed over its summary's "N statements reached" lines.
-fn reached(log: &str) -> Option<u64> {
-    let counts: Vec<u64> = log
-        .lines()
-        .filter_map(|l| {
-            let before = l.split(" statements reached").next().filter(|_| l.contains(" statements reached"))?;
-            before.split_whitespace().last()?.parse().ok()
+/// Keys made unique in report order: a macro expanded twice on one line gives two properties
+/// with one text (bzip2's `UPHEAP`), the second is `key #2`. RTE's properties and the report's
+/// order do not depend on Eva's configuration, so the numbering names the same property in
+/// every run.
+fn numbered(rows: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    rows.into_iter()
+        .map(|(k, status)| {
+            let n = seen.entry(k.clone()).or_insert(0);
+            *n += 1;
+            (if *n == 1 { k } else { format!("{k} #{n}") }, status)
         })
-        .collect();
-    (!counts.is_empty()).then(|| counts.iter().sum())
+        .collect()
+}
+
+/// The keys of an `-eva-report-red-statuses` file (tab-separated: directory, file, line,
+/// function, kind, name, contexts, status, property), as [`parse_csv`] writes them.
+fn parse_red(text: &str) -> Vec<String> {
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.len() >= 9).then(|| format!("{}:{}:{}:{}:{}", f[1], f[2], f[3], f[5], f[8]))
+        })
+        .collect()
 }
 
 impl Eva {
@@ -179,7 +208,7 @@ impl Eva {
         if ran.stdout.contains("stopping propagation") {
             out.guards.insert("stopping propagation".into());
         }
-        out.coverage = reached(&ran.stdout);
+        out.guards.extend(report.red.iter().map(|k| format!("red: {k}")));
         for (key, status) in report.statuses {
             let Some(&i) = self.index.get(&key) else { continue };
             if status == "Invalid" {
@@ -191,6 +220,7 @@ impl Eva {
             let v = match status.as_str() {
                 "Valid" => Verdict::Resolved("valid".into()),
                 "Invalid" => Verdict::Refuted("invalid".into()),
+                "Dead" => Verdict::Unreachable,
                 _ => Verdict::Unresolved,
             };
             out.verdicts.push((i, v));
@@ -278,11 +308,12 @@ mod tests {
         let rows = parse_csv(csv);
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0], ("t.c:4:main:index_bound:i < 10".to_string(), "Valid".to_string()));
-        let log = "  In this function, 29 statements reached (out of 29): 100% coverage.\n";
-        assert_eq!(reached(log), Some(29));
-        let log2 = "  In these functions, 438 statements reached (out of 708): 61% coverage.\n";
-        assert_eq!(reached(log2), Some(438));
-        assert_eq!(reached("nothing"), None);
+        let twice = numbered(vec![("k".into(), "Valid".into()), ("k".into(), "Dead".into()), ("j".into(), "".into())]);
+        let keys: Vec<&str> = twice.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["k", "k #2", "j"]);
+        let red = "directory\tfile\tline\tfunction\tkind\tname\t#contexts\tstatus\tproperty\n\
+                   .\tcut.c\t10\tmain\tProperty\tindex_bound\t1\tUnknown\tk < 4\n";
+        assert_eq!(parse_red(red), ["cut.c:10:main:index_bound:k < 4"]);
     }
 
     #[test]

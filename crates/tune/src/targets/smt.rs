@@ -105,7 +105,29 @@ impl Smt {
         Ok(self)
     }
 
-    fn command(&self, ing: &Ingredient, text: &str, budget: Duration) -> (Command, String) {
+    /// The ingredient's settings, its random seeds moved by `seed`: a seed the ingredient leaves
+    /// at the solver's default (0 for both solvers) becomes `seed`.
+    fn settings(&self, ing: &Ingredient, seed: u64) -> Vec<(String, String)> {
+        let mut out = self.space.changed(ing);
+        if seed == 0 {
+            return out;
+        }
+        let seeds: &[&str] = match self.solver {
+            Solver::Z3 => &["smt.random_seed", "sat.random_seed"],
+            Solver::Cvc5 => &["seed", "sat-random-seed"],
+        };
+        for name in seeds {
+            let base: u64 = self.space.value(ing, name).and_then(|v| v.parse().ok()).unwrap_or(0);
+            let v = (base + seed).to_string();
+            match out.iter_mut().find(|(k, _)| k == name) {
+                Some(kv) => kv.1 = v,
+                None => out.push(((*name).to_string(), v)),
+            }
+        }
+        out
+    }
+
+    fn command(&self, ing: &Ingredient, text: &str, budget: Duration, seed: u64) -> (Command, String) {
         let mut cmd = Command::new(&self.binary);
         if self.counter {
             cmd.arg("-st").arg(format!("rlimit={}", budget.as_nanos()));
@@ -118,7 +140,7 @@ impl Smt {
                 if let Some((_, tactic)) = Z3_TACTICS.iter().find(|(n, t)| *n == d && !t.is_empty()) {
                     input = text.replace("(check-sat)", &format!("(check-sat-using {tactic})"));
                 }
-                for (k, v) in self.space.changed(ing) {
+                for (k, v) in self.settings(ing, seed) {
                     cmd.arg(format!("{k}={v}"));
                 }
             }
@@ -127,7 +149,7 @@ impl Smt {
                 if let Some((_, opt)) = CVC5_MODES.iter().find(|(n, o)| *n == d && !o.is_empty()) {
                     cmd.arg(opt);
                 }
-                for (k, v) in self.space.changed(ing) {
+                for (k, v) in self.settings(ing, seed) {
                     cmd.arg(if v == "true" { format!("--{k}") } else { format!("--{k}={v}") });
                 }
             }
@@ -177,9 +199,21 @@ impl Target for Smt {
         Sharing::PerItem
     }
     fn run(&self, ing: &Ingredient, items: &[usize], budget: Duration) -> Result<StageRun, TargetError> {
+        self.run_seeded(ing, items, budget, 0)
+    }
+    fn randomized(&self) -> bool {
+        true
+    }
+    fn run_seeded(
+        &self,
+        ing: &Ingredient,
+        items: &[usize],
+        budget: Duration,
+        seed: u64,
+    ) -> Result<StageRun, TargetError> {
         let mut out = StageRun::default();
         for &i in items {
-            let (mut cmd, input) = self.command(ing, &self.texts[i], budget);
+            let (mut cmd, input) = self.command(ing, &self.texts[i], budget, seed);
             let cap = if self.counter { COUNTER_CPU_CAP } else { budget };
             let ran = run_charged(&mut cmd, &input, cap)
                 .map_err(|source| TargetError::Io { what: format!("running {}", self.binary.display()), source })?;
