@@ -126,7 +126,6 @@ const CVC4_RULES: &[Rule] = &[
     ("bv-eq-slicer", Class::Unsafe("refuses anything but pure QF_BV")),
     ("*sat-solver*", Class::Unsafe("build-dependent: Debian's CVC4 lists back ends it lacks")),
     ("*aig*", Class::Unsafe("build-dependent: needs ABC, which Debian's CVC4 lacks")),
-    ("bool-to-bv", Class::Unsafe("CVC4 refuses it with its quantified bit-vector instantiation")),
 ];
 
 /// cvc5 and CVC4 (options named as their command lines and `setOption` name them).
@@ -141,6 +140,9 @@ const CVC_RULES: &[Rule] = &[
     ("*sygus*", SEMANTICS),
     ("*pars*", SEMANTICS),
     ("global-negate", SEMANTICS),
+    // Refused at the first option when no logic is set yet (as a quantified one): "bool-to-bv
+    // != off not supported with CBQI BV for quantified logics" (cvc5 1.0.3, CVC4 1.8).
+    ("bool-to-bv", Class::Unsafe("refused with the quantified bit-vector instantiation")),
     ("safe-*", SEMANTICS),
     ("unconstrained-simp", INCREMENTAL),
     ("ackermann", INCREMENTAL),
