@@ -126,6 +126,7 @@ const CVC4_RULES: &[Rule] = &[
     ("bv-eq-slicer", Class::Unsafe("refuses anything but pure QF_BV")),
     ("*sat-solver*", Class::Unsafe("build-dependent: Debian's CVC4 lists back ends it lacks")),
     ("*aig*", Class::Unsafe("build-dependent: needs ABC, which Debian's CVC4 lacks")),
+    ("inst-when", Class::Unsafe("CVC4 1.8 lists a mode it refuses: \"pre-full ... not supported\"")),
 ];
 
 /// cvc5 and CVC4 (options named as their command lines and `setOption` name them).
