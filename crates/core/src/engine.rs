@@ -38,6 +38,10 @@ pub struct EngineOption {
     pub domain: OptionDomain,
     /// The default value as the engine prints it.
     pub default: Option<String>,
+    /// The engine marks it for experts only (cvc5's "EXPERTS only", its `expert` category,
+    /// which its `safe` and `stable` modes refuse).
+    #[serde(default)]
+    pub expert: bool,
 }
 
 /// The values an option takes.

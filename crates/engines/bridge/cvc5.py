@@ -34,7 +34,9 @@ def cvc5_options(flags):
     for name in solver.getOptionNames():
         info = solver.getOptionInfo(name)
         kind, default = info.get("type"), info.get("default")
-        item = {"name": name, "group": str(info.get("category", "")).split(".")[-1].lower()}
+        group = str(info.get("category", "")).split(".")[-1].lower()
+        # cvc5's safe and stable modes refuse its expert options.
+        item = {"name": name, "group": group, "expert": group == "expert"}
         if kind is bool:
             item.update(kind="bool", default=str(default).lower())
         elif kind is int:

@@ -330,8 +330,11 @@ pub fn fuse(a: &Input<'_>, b: &Input<'_>, rng: &mut impl Rng) -> Option<Fused> {
         v.extend(constraints);
         v
     };
+    // A product fusion leaves the linear fragment: its nonlinear counterpart, not `ALL`, in
+    // which Yices refuses nonlinear terms (it decides them only under a nonlinear logic).
     let logic = match (a.script.logic(), b.script.logic()) {
-        (Some(la), Some(lb)) if la == lb && !nonlinear && !la.contains("DL") => Some(la.to_string()),
+        (Some(la), Some(lb)) if la == lb && nonlinear => Some(crate::opfuzz::widen_logic(la)),
+        (Some(la), Some(lb)) if la == lb && !la.contains("DL") => Some(la.to_string()),
         _ => None,
     };
     Some(Fused { logic, decls, asserts, how })

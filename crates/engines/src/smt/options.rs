@@ -92,7 +92,7 @@ pub fn parse_z3(text: &str) -> Vec<EngineOption> {
             other => OptionDomain::Other(other.to_string()),
         };
         let name = if module.is_empty() { name.to_string() } else { format!("{module}.{name}") };
-        out.push(EngineOption { name, group: module.clone(), domain, default });
+        out.push(EngineOption { name, group: module.clone(), domain, default, expert: false });
     }
     out
 }
@@ -118,11 +118,13 @@ fn cvc_options(program: &Path) -> Vec<EngineOption> {
 }
 
 /// `--help` of cvc5/CVC4: `From the X module:` headers, then `  --name[=ARG] | --alias  text`
-/// with the text going on over indented lines; a `[*]` at its end marks a Boolean.
+/// with the text going on over indented lines; a `[*]` at its end marks a Boolean, an
+/// `(EXPERTS only)` in it (wrapped or not) an expert option.
 pub fn parse_cvc_help(text: &str) -> Vec<EngineOption> {
     let mut group = String::from("common");
     let mut out: Vec<EngineOption> = Vec::new();
-    let mut bool_marks: Vec<bool> = Vec::new();
+    // Per option: its description so far, whitespace-normalized.
+    let mut texts: Vec<String> = Vec::new();
     for line in text.lines() {
         if let Some(g) = line.strip_prefix("From the ").and_then(|l| l.strip_suffix(" module:")) {
             group = g.to_string();
@@ -139,20 +141,28 @@ pub fn parse_cvc_help(text: &str) -> Vec<EngineOption> {
                 Some("N") => OptionDomain::Int { min: None, max: None },
                 Some(a) => OptionDomain::Other(a.to_string()),
             };
-            out.push(EngineOption { name: name.to_string(), group: group.clone(), domain, default: None });
-            bool_marks.push(false);
+            out.push(EngineOption {
+                name: name.to_string(),
+                group: group.clone(),
+                domain,
+                default: None,
+                expert: false,
+            });
+            texts.push(String::new());
         }
-        if line.starts_with("  ") && line.trim_end().ends_with("[*]") {
-            if let Some(m) = bool_marks.last_mut() {
-                *m = true;
-            }
+        if let (true, Some(t)) = (line.starts_with("  "), texts.last_mut()) {
+            t.push(' ');
+            t.push_str(line.trim());
         }
     }
     // A flag without an argument and without `[*]` is an action (`--help`, `--version`).
     out.into_iter()
-        .zip(bool_marks)
-        .filter(|(o, marked)| *marked || o.domain != OptionDomain::Bool)
-        .map(|(o, _)| o)
+        .zip(texts)
+        .filter(|(o, t)| t.ends_with("[*]") || o.domain != OptionDomain::Bool)
+        .map(|(o, t)| {
+            let expert = t.split_whitespace().collect::<Vec<_>>().join(" ").contains("(EXPERTS only)");
+            EngineOption { expert, ..o }
+        })
         .collect()
 }
 
@@ -194,6 +204,7 @@ pub fn parse_host_list(text: &str) -> Vec<EngineOption> {
                 group: word(v, "group").unwrap_or_default(),
                 domain,
                 default: word(v, "default"),
+                expert: v.get("expert").and_then(Json::as_bool).unwrap_or(false),
             })
         })
         .collect()
@@ -245,7 +256,7 @@ fn yices() -> Vec<EngineOption> {
                 k if k.contains('|') => OptionDomain::Choice(k.split('|').map(str::to_string).collect()),
                 k => OptionDomain::Other(k.to_string()),
             };
-            EngineOption { name: format!("yices-{name}"), group: "yices".into(), domain, default: None }
+            EngineOption { name: format!("yices-{name}"), group: "yices".into(), domain, default: None, expert: false }
         })
         .collect()
 }
@@ -281,6 +292,10 @@ mod tests {
         assert_eq!(o[0].domain, OptionDomain::Bool);
         assert_eq!(o[0].group, "Arithmetic Theory");
         assert_eq!(o[2].domain, OptionDomain::Int { min: None, max: None });
+        assert_eq!(o.iter().map(|o| o.expert).collect::<Vec<_>>(), [false, false, true]);
+        let wrapped = "  --bv-propagate         use bit-vector propagation in the bit-blaster (EXPERTS\n                         only) [*]\n";
+        let o = parse_cvc_help(wrapped);
+        assert!(o[0].expert && o[0].domain == OptionDomain::Bool, "{o:?}");
         let (modes, default) = parse_cvc_modes("Available modes:\n+ unate\n  text\n+ both (default)\n  text\n");
         assert_eq!(modes, ["unate", "both"]);
         assert_eq!(default.as_deref(), Some("both"));

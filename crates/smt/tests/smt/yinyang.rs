@@ -141,3 +141,19 @@ fn fusion_stream_on_z3_finds_nothing() {
     assert!(counts.keys().all(|k| !k.starts_with("finding")), "{counts:#?}");
     assert!(counts.get("pass").copied().unwrap_or(0) >= 30, "{counts:#?}");
 }
+
+/// A product fusion of two linear seeds is stated in the nonlinear logic, which Yices decides
+/// (under `ALL` it refused every one: 72 of 1,401 checks of a 2-minute campaign, besides
+/// the seeds marked rejected after them).
+#[test]
+fn fusion_stream_on_yices_is_not_refused_as_nonlinear() {
+    let Some(yices) = open("yices") else { return };
+    let mut engines = vec![yices];
+    let counts = stream(SmtOracle::Fusion, &mut engines, 150);
+    eprintln!("{counts:#?}");
+    assert!(
+        counts.keys().all(|k| !k.contains("non-linear") && !k.contains("rejected by") && !k.starts_with("finding")),
+        "{counts:#?}"
+    );
+    assert!(counts.get("pass").copied().unwrap_or(0) >= 30, "{counts:#?}");
+}
