@@ -4,6 +4,7 @@
 //! solver's own options may be sampled).
 
 use crosscheck_core::EngineInfo;
+use std::fmt::Write as _;
 
 const ALL: &[&str] = &["z3", "cvc5", "yices", "bitwuzla", "cvc4"];
 /// The solvers with integer and real arithmetic (Bitwuzla has neither).
@@ -71,6 +72,72 @@ pub fn has(info: &EngineInfo, capability: &str) -> bool {
 
 pub use crosscheck_core::engine::base_name;
 
+/// A model as SMT-LIB 2.6 reads it. z3 before 4.8.11 wrote string literals with C escapes
+/// (`"77\xe9"` is three characters to it, `\n` a newline, `\\` one backslash), where 2.6 has
+/// only `\u{..}`: read as 2.6 by the checking solver, its own correct model looked violated.
+pub fn model_in_smtlib26<'a>(info: &EngineInfo, model: &'a str) -> std::borrow::Cow<'a, str> {
+    if base_name(&info.name) == "z3" && version_below(&info.version, &[4, 8, 11]) {
+        std::borrow::Cow::Owned(c_escapes_to_smtlib26(model))
+    } else {
+        std::borrow::Cow::Borrowed(model)
+    }
+}
+
+/// Whether a dotted version (`4.8.10`, `4.8.10 - 64 bit`) is below `bound`; an unreadable one
+/// is not.
+fn version_below(version: &str, bound: &[u32]) -> bool {
+    let digits = version.split(|c: char| !c.is_ascii_digit() && c != '.').find(|w| w.contains('.'));
+    let Some(parts) = digits.map(|w| w.split('.').map(str::parse::<u32>).collect::<Result<Vec<_>, _>>()) else {
+        return false;
+    };
+    parts.map(|p| p.as_slice() < bound).unwrap_or(false)
+}
+
+/// Rewrites the C escapes inside string literals as `\u{..}`; everything outside string
+/// literals, and doubled quotes within them, stay as they are.
+fn c_escapes_to_smtlib26(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if c == '"' {
+            in_string = !in_string;
+        }
+        if !(in_string && c == '\\') {
+            out.push(c);
+            continue;
+        }
+        let code = match chars.peek().copied() {
+            Some('x') => {
+                chars.next();
+                let hex: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit)).take(2).collect();
+                u32::from_str_radix(&hex, 16).ok()
+            }
+            Some(e @ ('\\' | 'n' | 't' | 'r' | 'a' | 'b' | 'f' | 'v')) => {
+                chars.next();
+                Some(match e {
+                    'n' => 0x0a,
+                    't' => 0x09,
+                    'r' => 0x0d,
+                    'a' => 0x07,
+                    'b' => 0x08,
+                    'f' => 0x0c,
+                    'v' => 0x0b,
+                    _ => 0x5c,
+                })
+            }
+            _ => None,
+        };
+        match code {
+            Some(code) => {
+                let _ = write!(out, "\\u{{{code:x}}}");
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +147,22 @@ mod tests {
         assert_eq!(base_name("mutant:mutant:z3:flip-verdict:crash"), "z3");
         assert_eq!(base_name("yices"), "yices");
         assert!(capabilities("mutant:yices:flip-verdict").contains(&"needs-logic"));
+    }
+
+    #[test]
+    fn old_z3_string_escapes_become_smtlib26() {
+        let model = "(\n (define-fun a () String \"77\\xe9\")\n (define-fun c () String \"\\n\\x09\\\\y\"\"q\")\n)";
+        let fixed = c_escapes_to_smtlib26(model);
+        assert_eq!(
+            fixed,
+            "(\n (define-fun a () String \"77\\u{e9}\")\n (define-fun c () String \"\\u{a}\\u{9}\\u{5c}y\"\"q\")\n)"
+        );
+        let info = |version: &str| EngineInfo { name: "z3".into(), version: version.into(), ..EngineInfo::default() };
+        assert_eq!(model_in_smtlib26(&info("4.8.10"), model), fixed);
+        assert_eq!(model_in_smtlib26(&info("4.8.11"), model), model);
+        assert_eq!(model_in_smtlib26(&info("5.4.1"), model), model);
+        assert!(
+            version_below("4.8.5", &[4, 8, 11]) && !version_below("4.12.1", &[4, 8, 11]) && !version_below("?", &[4])
+        );
     }
 }

@@ -64,6 +64,7 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], helpers: &mut Help
         if answers.first() != Some(&Verdict::Sat) {
             continue;
         }
+        let m = &crate::solvers::model_in_smtlib26(engines[k].info(), m).into_owned();
         let violated = match model_violation(case, m) {
             Ok(v) => v,
             Err(_) => match second_opinion(case, m, engines, k, helpers, opts) {
