@@ -8,6 +8,7 @@
 pub mod bag;
 pub mod board;
 pub mod books;
+pub mod cluster;
 pub mod dedup;
 pub mod engine;
 pub mod groups;
