@@ -35,6 +35,7 @@ pub mod signature;
 pub mod split;
 pub mod summary;
 pub mod typed;
+pub mod undo;
 
 pub use case::{Query, SqlCase};
 
