@@ -13,6 +13,7 @@
 //! referencing row is added). Only text is permuted: integers are ordered and stay fixed, and
 //! so do atoms a query names as constants.
 
+use super::mixed::{Check, Step};
 use super::spec::{ColType, Spec, SpecError};
 use crate::ast::{BinOp, ColRef, Expr, Lit, Stmt};
 use crosscheck_core::Value;
@@ -61,6 +62,8 @@ pub struct Universe<'s> {
     images: Vec<Vec<usize>>,
     /// Tables in the order their rows are numbered.
     pub order: Vec<usize>,
+    /// Each check with the position (in `order`) of the last table it reads.
+    checks: Vec<(Check, Option<usize>)>,
 }
 
 /// What a search did besides finding databases.
@@ -70,6 +73,8 @@ pub struct Pruned {
     pub by_rule: u64,
     /// Children dropped because an isomorphic database comes first.
     pub by_symmetry: u64,
+    /// Children dropped by a mixed-constraint check over complete tables (with their subtrees).
+    pub by_check: u64,
 }
 
 impl<'s> Universe<'s> {
@@ -114,7 +119,16 @@ impl<'s> Universe<'s> {
                 .collect();
             images.push(image);
         }
-        Ok(Universe { spec, rows, images, order })
+        let pos = |t: &usize| order.iter().position(|o| o == t);
+        let checks = spec
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Check { check, .. } => Some((check.clone(), check.reads.iter().filter_map(pos).max())),
+                Step::Generate { .. } => None,
+            })
+            .collect();
+        Ok(Universe { spec, rows, images, order, checks })
     }
 
     /// The children of database `db` (sorted row indices) in search order, with the pruning
@@ -129,10 +143,12 @@ impl<'s> Universe<'s> {
             }
             let mut child = db.to_vec();
             child.push(r);
-            if self.canonical(&child) {
-                out.push(child);
-            } else {
+            if !self.canonical(&child) {
                 pruned.by_symmetry += 1;
+            } else if !self.complete_checks_hold(&child) {
+                pruned.by_check += 1;
+            } else {
+                out.push(child);
             }
         }
         out
@@ -161,6 +177,27 @@ impl<'s> Universe<'s> {
         })
     }
 
+    /// The checks whose tables can no longer change below `db` (every table they read comes
+    /// before the table of `db`'s last row) hold on it.
+    fn complete_checks_hold(&self, db: &[usize]) -> bool {
+        let Some(&last) = db.last() else { return true };
+        let p = self.order.iter().position(|&t| t == self.rows[last].table).unwrap_or(0);
+        let complete: Vec<&Check> =
+            self.checks.iter().filter(|(_, l)| l.is_none_or(|l| l < p)).map(|(c, _)| c).collect();
+        complete.is_empty() || {
+            let tables = self.tables(db);
+            complete.iter().all(|c| c.holds(&tables))
+        }
+    }
+
+    /// Whether `db` is a test database: every check holds on it.
+    pub fn is_test(&self, db: &[usize]) -> bool {
+        self.checks.is_empty() || {
+            let tables = self.tables(db);
+            self.checks.iter().all(|(c, _)| c.holds(&tables))
+        }
+    }
+
     /// Whether no permutation maps `db` to a greater bit vector.
     pub fn canonical(&self, db: &[usize]) -> bool {
         let mut img = Vec::with_capacity(db.len());
@@ -172,13 +209,15 @@ impl<'s> Universe<'s> {
         })
     }
 
-    /// Visits every canonical database depth-first (the empty one first); returns what was
-    /// pruned.
+    /// Visits every canonical test database depth-first (the empty one first, if it is a
+    /// test); returns what was pruned.
     pub fn for_each(&self, visit: &mut dyn FnMut(&[usize])) -> Pruned {
         let mut pruned = Pruned::default();
         let mut stack = vec![Vec::new()];
         while let Some(db) = stack.pop() {
-            visit(&db);
+            if self.is_test(&db) {
+                visit(&db);
+            }
             let mut kids = self.children(&db, &mut pruned);
             kids.reverse();
             stack.extend(kids);
@@ -238,17 +277,35 @@ fn bits_cmp(a: &[usize], b: &[usize]) -> Ordering {
 }
 
 /// Tables with every referenced table before the tables that reference it.
-fn table_order(spec: &Spec) -> Result<Vec<usize>, SpecError> {
-    let mut order = Vec::new();
+/// The order the mixed constraints generate tables in; within one step, referenced tables
+/// first. A foreign key to a table generated later is an error.
+pub fn table_order(spec: &Spec) -> Result<Vec<usize>, SpecError> {
+    let mut order: Vec<usize> = Vec::new();
     let mut placed = vec![false; spec.tables.len()];
-    while order.len() < spec.tables.len() {
-        let next = (0..spec.tables.len())
-            .find(|&t| !placed[t] && spec.tables[t].foreign.iter().all(|fk| placed[fk.table] && fk.table != t));
-        let Some(t) = next else {
-            return Err(SpecError("foreign keys form a cycle (a table referencing itself included)".into()));
-        };
-        placed[t] = true;
-        order.push(t);
+    let mut steps: Vec<Vec<usize>> = Vec::new();
+    for s in &spec.steps {
+        if let Step::Generate { tables } = s {
+            let defs: Vec<usize> = if tables.is_empty() {
+                (0..spec.tables.len()).filter(|t| !steps.iter().flatten().any(|x| x == t)).collect()
+            } else {
+                tables.iter().filter(|t| !steps.iter().flatten().any(|x| x == *t)).copied().collect()
+            };
+            steps.push(defs);
+        }
+    }
+    for mut step in steps {
+        while !step.is_empty() {
+            let next =
+                step.iter().position(|&t| spec.tables[t].foreign.iter().all(|fk| placed[fk.table] && fk.table != t));
+            let Some(i) = next else {
+                let names: Vec<&str> = step.iter().map(|&t| spec.tables[t].name.as_str()).collect();
+                let msg = format!("foreign keys of {} name a table generated later or form a cycle", names.join(", "));
+                return Err(SpecError(msg));
+            };
+            let t = step.remove(i);
+            placed[t] = true;
+            order.push(t);
+        }
     }
     Ok(order)
 }

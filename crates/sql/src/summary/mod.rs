@@ -7,12 +7,15 @@
 //! A *test* is a (query, database) pair whose query has a single expected answer on the
 //! database and whose answer meets the output constraints.
 
+pub mod check;
 pub mod data;
 pub mod eval;
+pub mod mixed;
 pub mod query;
 pub mod spec;
 #[cfg(test)]
 mod tests;
+pub mod tree;
 
 use crosscheck_core::Rows;
 use data::{Pruned, Universe};

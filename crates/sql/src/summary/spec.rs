@@ -2,6 +2,7 @@
 //! input constraints on queries and on data, and the output constraints. Parsed once into
 //! plain types; every mistake is one line naming where it is (`line N: ...`), never a panic.
 
+use super::mixed::{def_use, parse_check, Step};
 use crate::ast::{Agg, SqlType};
 use serde::Deserialize;
 
@@ -12,6 +13,12 @@ pub struct Spec {
     pub query: QuerySpec,
     pub data: DataSpec,
     pub output: OutputSpec,
+    /// Mixed constraints in order (empty: every table generated at once, no check).
+    pub steps: Vec<Step>,
+    /// The order the steps generate tables in (every table, referenced tables first).
+    pub generation: Vec<usize>,
+    /// What the def-use analysis warns about.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -181,6 +188,18 @@ struct RawSpec {
     query: Option<RawQuery>,
     data: Option<RawData>,
     output: Option<RawOutput>,
+    #[serde(default)]
+    constraint: Vec<RawConstraint>,
+}
+
+/// One mixed constraint: `generate = [tables]` (declarative) or `check = "..."` with `uses`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConstraint {
+    generate: Option<Vec<String>>,
+    check: Option<String>,
+    #[serde(default)]
+    uses: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -289,9 +308,47 @@ pub fn parse(text: &str) -> Result<Spec, SpecError> {
     let query = query(text, raw.query)?;
     let data = data(raw.data);
     let output = output(text, raw.output)?;
-    let spec = Spec { tables, query, data, output };
+    let mut spec =
+        Spec { tables, query, data, output, steps: Vec::new(), generation: Vec::new(), warnings: Vec::new() };
     check_domains(text, &spec)?;
+    spec.steps = steps(text, &spec, &raw.constraint)?;
+    if spec.steps.is_empty() {
+        spec.steps.push(Step::Generate { tables: Vec::new() });
+    }
+    let (generation, warnings) = def_use(&spec, &spec.steps)?;
+    (spec.generation, spec.warnings) = (generation, warnings);
     Ok(spec)
+}
+
+fn table_index(text: &str, spec: &Spec, name: &str) -> Result<usize, SpecError> {
+    let here = find(text, &format!("\"{name}\""));
+    spec.tables.iter().position(|t| t.name == name).ok_or_else(|| at(text, here, format!("no table {name}")))
+}
+
+fn steps(text: &str, spec: &Spec, raw: &[RawConstraint]) -> Result<Vec<Step>, SpecError> {
+    let mut out = Vec::new();
+    for (i, c) in raw.iter().enumerate() {
+        let n = i + 1;
+        let step = match (&c.generate, &c.check) {
+            (Some(g), None) if c.uses.is_empty() => {
+                let tables = g.iter().map(|t| table_index(text, spec, t)).collect::<Result<_, _>>()?;
+                Step::Generate { tables }
+            }
+            (None, Some(check)) => {
+                let uses = c.uses.iter().map(|t| table_index(text, spec, t)).collect::<Result<_, _>>()?;
+                let check = parse_check(spec, check)
+                    .map_err(|e| at(text, find(text, check), format!("constraint {n}: {e}")))?;
+                Step::Check { uses, check }
+            }
+            _ => {
+                return Err(SpecError(format!(
+                    "constraint {n}: give either generate = [...] or check = \"...\" with uses"
+                )))
+            }
+        };
+        out.push(step);
+    }
+    Ok(out)
 }
 
 fn tables(text: &str, raw: &[RawTable]) -> Result<Vec<Table>, SpecError> {

@@ -193,3 +193,51 @@ fn foreign_keys_prune_and_keep_orbits() {
     }
     assert_eq!(s.count_databases(&[]).map(|c| c.0), Ok((id + fixed) / 2));
 }
+
+const MIXED: &str = include_str!("../../summaries/mixed.toml");
+
+#[test]
+fn a_check_prunes_and_keeps_exactly_the_classes_it_accepts() {
+    for k in [2, 3] {
+        let s = with_atoms(MIXED, k);
+        let (n, pruned) = match s.count_databases(&[]) {
+            Ok(c) => c,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(pruned.by_check > 0, "the check prunes subtrees at k = {k}");
+        // Independently: every class of the unconstrained schema, filtered by the predicate.
+        let free = with_atoms(NATURAL, k);
+        let check = s.spec.steps.iter().find_map(|st| match st {
+            super::mixed::Step::Check { check, .. } => Some(check.clone()),
+            _ => None,
+        });
+        let Some(check) = check else { panic!("the example has a check") };
+        let u = match Universe::new(&free.spec, &[]) {
+            Ok(u) => u,
+            Err(e) => panic!("{e}"),
+        };
+        let mut want = 0u64;
+        u.for_each(&mut |db| want += u64::from(check.holds(&u.tables(db))));
+        assert_eq!(n, want, "k = {k}");
+    }
+}
+
+#[test]
+fn def_use_errors_on_a_broken_chain_and_warns_on_undeclared_reads() {
+    let head = "[[table]]\nname = \"a\"\ncolumns = [{ name = \"x\", type = \"text\" }]\n\
+                [[table]]\nname = \"b\"\ncolumns = [{ name = \"y\", type = \"text\" }]\n[query]\n";
+    let broken = format!("{head}[[constraint]]\ngenerate = [\"a\"]\n[[constraint]]\nuses = [\"b\"]\ncheck = \"COUNT(b) > 0\"\n[[constraint]]\ngenerate = [\"b\"]\n");
+    let e = Summary::parse(&broken).err().map(|e| e.0).unwrap_or_default();
+    assert!(e.contains("def-use chain broken"), "{e}");
+    let undeclared = format!(
+        "{head}[[constraint]]\ngenerate = []\n[[constraint]]\nuses = [\"a\"]\ncheck = \"COUNT(a) <= COUNT(b)\"\n"
+    );
+    let s = summary(&undeclared);
+    assert!(s.spec.warnings.iter().any(|w| w.contains("reads b not in its uses")), "{:?}", s.spec.warnings);
+    let twice = format!("{head}[[constraint]]\ngenerate = [\"a\", \"b\"]\n[[constraint]]\ngenerate = [\"a\"]\n");
+    let s = summary(&twice);
+    assert!(s.spec.warnings.iter().any(|w| w.contains("multiple generation of a")), "{:?}", s.spec.warnings);
+    let never = format!("{head}[[constraint]]\ngenerate = [\"a\"]\n");
+    let e = Summary::parse(&never).err().map(|e| e.0).unwrap_or_default();
+    assert!(e.contains("no constraint generates b"), "{e}");
+}
