@@ -42,12 +42,13 @@ fn as_set(rows: &Rows, opts: &CompareOptions) -> Rows {
     Rows::new(rows.columns.clone(), kept.collect())
 }
 
-/// `None` when `outcome` is the expected answer (as bags, or as sets under set semantics).
-pub fn judge(expected: &Rows, outcome: &Outcome, bag: bool) -> Option<Wrong> {
+/// `None` when `outcome` is the expected answer: as bags when `exact` (bag semantics, or an
+/// answer SQL keeps free of duplicates), else as sets.
+pub fn judge(expected: &Rows, outcome: &Outcome, exact: bool) -> Option<Wrong> {
     let opts = CompareOptions::default();
     match outcome {
         Outcome::Rows(actual) => {
-            let d = if bag {
+            let d = if exact {
                 diff(expected, actual, &opts)
             } else {
                 diff(&as_set(expected, &opts), &as_set(actual, &opts), &opts)

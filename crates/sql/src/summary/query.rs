@@ -76,6 +76,14 @@ impl SummaryQuery {
         self.group_by.is_empty() && self.terms.iter().any(Term::is_agg) && self.terms.iter().any(|t| !t.is_agg())
     }
 
+    /// Whether SQL itself says the answer has no duplicate rows (SELECT DISTINCT, or one row
+    /// per group): such an answer is compared exactly even under set semantics, so a
+    /// duplicated row is wrong.
+    pub fn duplicate_free(&self) -> bool {
+        let grouped = !self.group_by.is_empty() || self.terms.iter().any(Term::is_agg);
+        grouped || self.distinct
+    }
+
     /// Text constants the query names: atoms that must stay fixed under isomorphism.
     pub fn text_constants(&self) -> Vec<String> {
         let wh = self.where_.iter().filter_map(|c| match &c.right {
