@@ -9,6 +9,8 @@ use crate::dialect::Dialect;
 use crate::print::ToSql;
 use crosscheck_core::bag::diff;
 use crosscheck_core::{CompareOptions, Outcome, Rows};
+// Writing into a String cannot fail.
+use std::fmt::Write as _;
 
 /// Why an answer is wrong.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -53,7 +55,7 @@ pub fn judge(expected: &Rows, outcome: &Outcome, exact: bool) -> Option<Wrong> {
             } else {
                 diff(&as_set(expected, &opts), &as_set(actual, &opts), &opts)
             };
-            (!d.is_empty()).then(|| Wrong::Rows { missing: d.missing.len(), extra: d.extra.len() })
+            (!d.is_empty()).then_some(Wrong::Rows { missing: d.missing.len(), extra: d.extra.len() })
         }
         Outcome::Error { message, .. } => Some(Wrong::Error { message: message.clone() }),
         other => Some(Wrong::Lost { what: other.to_string() }),
@@ -93,11 +95,11 @@ pub fn reproducer(
     out.push_str(&q.to_select(&summary.spec).to_sql(d));
     out.push_str(";\n");
     let semantics = if summary.spec.output.bag { "bag" } else { "set" };
-    out.push_str(&format!("-- expected ({semantics} semantics): {}\n", show(&exp.rows)));
+    let _ = writeln!(out, "-- expected ({semantics} semantics): {}", show(&exp.rows));
     let actual = match outcome {
         Outcome::Rows(r) => show(r),
         other => other.to_string(),
     };
-    out.push_str(&format!("-- {engine} answered: {actual}\n"));
+    let _ = writeln!(out, "-- {engine} answered: {actual}");
     out
 }

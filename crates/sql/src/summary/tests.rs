@@ -65,7 +65,7 @@ fn burnside_per_table(spec: &Spec) -> u64 {
         let mut product = 1u64;
         for t in &spec.tables {
             // Rows of the table as atom tuples (all columns text in these schemas).
-            let rows: Vec<Vec<usize>> = (0..k.pow(t.columns.len() as u32))
+            let rows: Vec<Vec<usize>> = (0..k.pow(u32::try_from(t.columns.len()).unwrap_or(0)))
                 .map(|mut n| {
                     (0..t.columns.len())
                         .map(|_| {
