@@ -177,6 +177,21 @@ fn list(a: &ListArgs) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
+/// The `--json` summary, with the fields of every command's (PRODUCT.md) and per-engine
+/// counters.
+#[derive(serde::Serialize)]
+struct RunSummary {
+    tests: u64,
+    tests_per_sec: f64,
+    valid_pct: f64,
+    /// Wrong answers, every test counted.
+    findings: u64,
+    /// Distinct ones: per engine, query and class.
+    distinct: usize,
+    engines: Vec<serde_json::Value>,
+    time: serde_json::Value,
+}
+
 /// A distinct wrong answer: the first occurrence and how often it recurred.
 struct Finding {
     engine: String,
@@ -403,15 +418,16 @@ fn report(a: &RunArgs, runs: &[EngineRun], findings: &BTreeMap<(String, usize, S
                         "skipped": r.skipped })
             })
             .collect();
-        let summary = json!({
-            "tests": tests,
-            "tests_per_sec": if secs > 0.0 { tests as f64 / secs } else { 0.0 },
-            "valid_pct": 100.0,
-            "findings": runs.iter().map(|r| r.wrong).sum::<u64>(),
-            "distinct": findings.len(),
-            "engines": engines,
-            "time": { "generate": 0.0, "execute": secs, "check": 0.0 },
-        });
+        let summary = RunSummary {
+            tests,
+            tests_per_sec: if secs > 0.0 { tests as f64 / secs } else { 0.0 },
+            valid_pct: 100.0,
+            findings: runs.iter().map(|r| r.wrong).sum::<u64>(),
+            distinct: findings.len(),
+            engines,
+            time: json!({ "generate": 0.0, "execute": secs, "check": 0.0 }),
+        };
+        let summary = serde_json::to_string(&summary).unwrap_or_default();
         println!("{summary}");
         return;
     }
