@@ -13,7 +13,8 @@ use crosscheck_sql::dialect::{by_name, Dialect};
 use crosscheck_sql::print::ToSql;
 use crosscheck_sql::summary::check::{judge, reproducer, Wrong};
 use crosscheck_sql::summary::data::Universe;
-use crosscheck_sql::summary::tree::{schema, Pending, Skipped, SummaryTree};
+use crosscheck_sql::summary::eval::evaluate;
+use crosscheck_sql::summary::tree::{schema, Expected, Pending, Skipped, SummaryTree};
 use crosscheck_sql::summary::Summary;
 use crosscheck_sql::undo::{SqlUndo, UndoDialect};
 use serde_json::json;
@@ -108,6 +109,9 @@ fn load(a: &SpecArgs) -> Result<Summary> {
     let mut s = Summary::parse(&text).map_err(|e| user(format!("{}: {e}", a.spec.display())))?;
     if let Some(k) = a.atoms {
         s.spec.data.text_atoms = k;
+    }
+    for w in &s.spec.warnings {
+        eprintln!("crosscheck: warning: {}: {w}", a.spec.display());
     }
     Ok(s)
 }
@@ -347,7 +351,7 @@ fn run_part(
     for class in s.classes() {
         let pending = Pending::default();
         let mut tree = SummaryTree::new(s, &class, d, pending.clone()).map_err(|e| user(e.to_string()))?;
-        let mut answers: Vec<(crosscheck_sql::summary::tree::Expected, Outcome, Wrong)> = Vec::new();
+        let mut answers: Vec<(Expected, Outcome, Wrong)> = Vec::new();
         let mut tests = 0u64;
         let mut observe = |id: u64, o: &Outcome| {
             let Some(exp) = pending.borrow_mut().remove(&id) else { return };
@@ -373,6 +377,8 @@ fn run_part(
                 res.found[i].count += 1;
                 continue;
             }
+            let exact = s.spec.output.bag || queries[exp.query].duplicate_free();
+            let (exp, o) = reduce_rows(&mut *engine, s, &tree, d, exp, o, exact, limit);
             let script = reproducer(s, &tree.universe, &exp, &o, &info.label, d);
             firsts.insert(key, res.found.len());
             let f = Finding {
@@ -387,6 +393,50 @@ fn run_part(
         }
     }
     Ok(res)
+}
+
+/// Drops the rows of a wrong answer's database one at a time while the engine still answers
+/// the query wrongly (each candidate on a fresh database, its expected output from the
+/// evaluator): the reproducer keeps only rows the wrong answer needs.
+#[allow(clippy::too_many_arguments)]
+fn reduce_rows(
+    engine: &mut dyn crosscheck_core::Engine,
+    s: &Summary,
+    tree: &SummaryTree<'_>,
+    d: &dyn Dialect,
+    mut exp: Expected,
+    mut outcome: Outcome,
+    exact: bool,
+    limit: Duration,
+) -> (Expected, Outcome) {
+    let query = s.queries()[exp.query].to_select(&s.spec).to_sql(d);
+    let setup: Vec<String> = schema(s).iter().map(|st| st.to_sql(d)).collect();
+    let mut i = 0;
+    while i < exp.db.len() {
+        let mut db = exp.db.clone();
+        db.remove(i);
+        let Ok(rows) = evaluate(&s.spec, s.queries()[exp.query], &tree.universe.tables(&db)) else {
+            i += 1;
+            continue;
+        };
+        if engine.reset().is_err() {
+            break;
+        }
+        let inserts = db.iter().map(|&r| tree.universe.insert(r).to_sql(d));
+        let loaded = setup
+            .iter()
+            .cloned()
+            .chain(inserts)
+            .all(|t| matches!(engine.run(&t, limit), Outcome::Done | Outcome::Rows(_)));
+        let got = engine.run(&query, limit);
+        if loaded && judge(&rows, &got, exact).is_some() {
+            exp = Expected { query: exp.query, db, rows };
+            outcome = got;
+        } else {
+            i += 1;
+        }
+    }
+    (exp, outcome)
 }
 
 fn write_findings(out: &Path, findings: &BTreeMap<(String, usize, String), Finding>) -> Result<()> {
