@@ -3,6 +3,8 @@
 
 #[path = "cli/cli.rs"]
 mod cli;
+#[path = "cli/cluster.rs"]
+mod cluster;
 #[path = "cli/datalog.rs"]
 mod datalog;
 #[path = "cli/report.rs"]

@@ -2,7 +2,7 @@
 //! that prefix once; a depth-first walk of the test trie branches with an undo.
 //!
 //! Language-neutral: the trie's statements are text for one [`Engine`], and what an undo is
-//! spelled as comes from the leg ([`UndoTexts`]; the SQL leg's is `crosscheck_sql::undo`).
+//! spelled as comes from the leg ([`UndoTexts`], one per dialect of the leg).
 //!
 //! # API (agreed with the summary enumerator; the shape of `/work/notes/cluster-api.md`)
 //! - [`TestTree`]: the trie, produced lazily. [`TestTree::setup`] runs once on a fresh engine
@@ -23,8 +23,8 @@
 //! - Answers and failed steps go to an [`Observer`] (any `FnMut(u64, &Outcome)` is one).
 //! - [`Counters`]: what the engine was asked. `calls` is every [`Engine::run`]; it splits into
 //!   `statements` (setup, clear, prefix, steps), `queries`, `undos` (every call spent going
-//!   back: inverse statements, rollbacks, a clear and its replay) and `marks` (BEGIN,
-//!   SAVEPOINT, RELEASE, COMMIT). The seed counts database calls without the savepoint marks
+//!   back: inverse statements, rollbacks, a clear and its replay) and `marks` (what opens and
+//!   ends a transaction, sets and releases a savepoint). The seed counts database calls without the savepoint marks
 //!   (its `setSavepoint` sits in an undo object's constructor): [`Counters::seed_calls`].
 //!   [`Engine::reset`] (a fresh database) is no statement: `resets` counts it apart.
 //!   `per_query_loop_calls` is what [`execute_unclustered`] would send for the same part.
@@ -56,7 +56,7 @@ pub struct Step {
 pub trait TestTree {
     type Node;
     fn root(&mut self) -> Self::Node;
-    /// Statements run once on the fresh engine before anything else (e.g. CREATE TABLE); never
+    /// Statements run once on the fresh engine before anything else (the schema); never
     /// undone, never repeated (the per-query loop clears data, not the schema).
     fn setup(&mut self) -> Vec<String>;
     /// The root's own statements: every test begins with them after the clear. Run once by
@@ -120,18 +120,18 @@ impl fmt::Display for Undo {
 
 /// What an undo needs from the leg's dialect.
 pub trait UndoTexts {
-    /// Opens the transaction savepoints live in, where the engine needs one (PostgreSQL:
-    /// outside a transaction a savepoint is an error; MariaDB: autocommit ends it at once).
+    /// Opens the transaction savepoints live in, where the engine needs one (outside a
+    /// transaction a savepoint may be an error, or end with the statement under autocommit).
     fn begin(&self) -> Option<String>;
     /// Ends what `begin` opened, keeping the root's state.
     fn commit(&self) -> Option<String>;
-    /// `None`: the engine has no savepoints (DuckDB).
+    /// `None`: the engine has no savepoints.
     fn savepoint(&self, depth: usize) -> Option<String>;
     fn rollback_to(&self, depth: usize) -> String;
     fn release(&self, depth: usize) -> String;
     /// The clear: statements that take the engine back to the state right after setup.
     fn reset(&self) -> Vec<String>;
-    /// An error inside a transaction aborts it until a rollback (PostgreSQL), so with
+    /// An error inside a transaction aborts it until a rollback, so with
     /// savepoints a node whose queries may fail needs one of its own.
     fn errors_abort(&self) -> bool {
         false
@@ -196,6 +196,14 @@ impl Part {
 
     fn takes(self, child: usize) -> bool {
         self.workers <= 1 || child % self.workers == self.worker
+    }
+
+    /// The queries of a node at `depth` this part runs: the root's are worker 0's.
+    fn queries<T: TestTree>(self, tree: &mut T, node: &T::Node, depth: usize) -> Vec<(u64, String)> {
+        if depth == 0 && self.worker != 0 {
+            return Vec::new();
+        }
+        tree.queries(node)
     }
 }
 
@@ -388,7 +396,7 @@ impl Walk<'_> {
         self.s.c.nodes += 1;
         let depth = self.depth();
         let part = self.s.s.part;
-        let queries = if depth == 0 && part.worker != 0 { Vec::new() } else { tree.queries(node) };
+        let queries = part.queries(tree, node, depth);
         let children = tree.children(node);
         let texts = self.s.s.texts;
         let mark =
@@ -531,7 +539,7 @@ impl Loop<'_> {
         self.s.c.nodes += 1;
         let depth = self.path.len();
         let part = self.s.s.part;
-        let queries = if depth == 0 && part.worker != 0 { Vec::new() } else { tree.queries(node) };
+        let queries = part.queries(tree, node, depth);
         for (id, q) in &queries {
             let path_len: usize = self.path.iter().map(Vec::len).sum();
             self.s.c.per_query_loop_calls += self.s.loop_calls(path_len);
