@@ -12,6 +12,7 @@ mod replay;
 mod report;
 mod run;
 mod split;
+mod summary;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -55,6 +56,9 @@ enum Command {
     Split(split::SplitCommand),
     /// Tailor a tool's configuration to a workload and a limit (TAILOR); `tune eval` replays a recipe
     Tune(Box<tune::TuneCmd>),
+    /// Test summaries: bounded-exhaustive queries and databases from a spec (count, list, run)
+    #[command(subcommand)]
+    Summary(summary::SummaryCmd),
     /// Re-run a finding: exit 1 if it still reproduces, 0 if not
     Replay(replay::ReplayArgs),
     /// Minimize a finding with its own oracle; writes reduced.* beside the original
@@ -128,6 +132,7 @@ fn dispatch(cmd: Command) -> Result<i32> {
         Command::SplitSmt { files } => split::smt_solve(&files),
         Command::SplitSql { files } => split::sql_run(&files),
         Command::Tune(cmd) => tune::tune(*cmd),
+        Command::Summary(cmd) => summary::summary(cmd),
         Command::Replay(args) => replay::replay(args),
         Command::Reduce(args) => replay::reduce(args),
         Command::Worker => run::worker(),

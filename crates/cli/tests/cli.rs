@@ -11,6 +11,8 @@ mod datalog;
 mod report;
 #[path = "cli/split.rs"]
 mod split;
+#[path = "cli/summary.rs"]
+mod summary;
 #[path = "cli/tidy.rs"]
 mod tidy;
 #[path = "cli/tune.rs"]

@@ -33,6 +33,7 @@ pub mod reduce;
 pub mod repro;
 pub mod signature;
 pub mod split;
+pub mod summary;
 pub mod typed;
 pub mod undo;
 
