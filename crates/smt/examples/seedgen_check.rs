@@ -51,7 +51,7 @@ fn main() {
         let mut disagree = 0;
         for i in 0..per {
             let mut rng = crosscheck_core::rng(1, i);
-            let text = seed_of(&mut rng, f, Allow { const_arrays: true, small_floats: false });
+            let text = seed_of(&mut rng, f, Allow { const_arrays: true, small_floats: false, wide_chars: true });
             let mut verdicts = Vec::new();
             for (k, e) in engines.iter_mut().enumerate() {
                 let mut caps = crosscheck_smt::generator::required_caps(f.logic);

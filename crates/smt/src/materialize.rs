@@ -249,6 +249,9 @@ impl Materializer {
         if text.contains("Float16") || text.contains(" 5 11)") {
             caps.push("fp-small");
         }
+        if text.contains("\\u{1F600}") || text.contains("\\u{2FFFF}") {
+            caps.push("unicode-strings");
+        }
         let names = self.reference.vetting_order();
         match seedcheck::vet(&seed.script, &caps, &names, helpers, self.reference.timeout) {
             Vetting::Agreed => self.stats.vetted_two += 1,

@@ -82,6 +82,7 @@ impl Schedule {
         let allow = Allow {
             const_arrays: engines.iter().all(|e| solvers::has(e, "const-arrays")),
             small_floats: engines.iter().all(|e| solvers::has(e, "fp-small")),
+            wide_chars: engines.iter().all(|e| solvers::has(e, "unicode-strings") || !solvers::has(e, "theory:string")),
         };
         Schedule { groups, allow }
     }

@@ -37,6 +37,9 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     // which reject such a seed and have it skipped with a note, see `crate::rejected`).
     ("theory:datatypes", &["z3", "cvc5", "cvc4"]),
     ("theory:string-ext", &["z3", "cvc5"]),
+    // String literals with code points above 0xFF (`\u{1F600}`); z3 before 4.8.11 had 8-bit
+    // characters and reads such an escape as its nine characters (see `SINCE`).
+    ("unicode-strings", &["z3", "cvc5", "cvc4"]),
     ("theory:fp-real", &["z3", "cvc5"]),
     ("theory:int-bv", &["z3", "cvc5", "cvc4"]),
     ("theory:ubv-to-int", &["z3", "cvc5-py"]),
@@ -65,9 +68,15 @@ pub fn capabilities(engine_name: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// Whether the solver of `info` has `capability` (what it declares itself, or the leg's table).
+/// Capabilities a solver gained at a version: older releases lack them.
+const SINCE: &[(&str, &str, &[u32])] = &[("z3", "unicode-strings", &[4, 8, 11])];
+
+/// Whether the solver of `info` has `capability` (what it declares itself, or the leg's table
+/// for its version).
 pub fn has(info: &EngineInfo, capability: &str) -> bool {
-    info.has(capability) || capabilities(&info.name).contains(&capability)
+    let name = base_name(&info.name);
+    let too_old = SINCE.iter().any(|(s, c, v)| *s == name && *c == capability && version_below(&info.version, v));
+    info.has(capability) || (capabilities(&info.name).contains(&capability) && !too_old)
 }
 
 pub use crosscheck_core::engine::base_name;
@@ -161,6 +170,9 @@ mod tests {
         assert_eq!(model_in_smtlib26(&info("4.8.10"), model), fixed);
         assert_eq!(model_in_smtlib26(&info("4.8.11"), model), model);
         assert_eq!(model_in_smtlib26(&info("5.4.1"), model), model);
+        // The same z3 before 4.8.11 has 8-bit strings: no wide code points are generated for it.
+        assert!(!has(&info("4.8.10"), "unicode-strings") && has(&info("4.8.11"), "unicode-strings"));
+        assert!(has(&info("4.8.10"), "theory:string"));
         assert!(
             version_below("4.8.5", &[4, 8, 11]) && !version_below("4.12.1", &[4, 8, 11]) && !version_below("?", &[4])
         );

@@ -187,6 +187,7 @@ pub struct Gen<'a, R: Rng> {
     pub(crate) const_arrays: bool,
     /// The two floating-point formats in use, the common one first.
     pub(crate) floats: [(u32, u32); 2],
+    pub(crate) wide_chars: bool,
 }
 
 /// What the engines under test take beyond a family's theories.
@@ -197,10 +198,12 @@ pub struct Allow {
     /// Floating-point formats other than Float32 and Float64 (cvc5 needs `--fp-exp`), whose
     /// instances z3 solves many times faster: Float16 replaces Float32, Float32 Float64.
     pub small_floats: bool,
+    /// String literals with code points above 0xFF (z3 before 4.8.11 reads them otherwise).
+    pub wide_chars: bool,
 }
 
 impl Allow {
-    pub const ALL: Allow = Allow { const_arrays: true, small_floats: true };
+    pub const ALL: Allow = Allow { const_arrays: true, small_floats: true, wide_chars: true };
 }
 
 impl<'a, R: Rng> Gen<'a, R> {
@@ -418,6 +421,7 @@ pub fn seed_of(rng: &mut impl Rng, family: &Family, allow: Allow) -> String {
         fresh: 0,
         const_arrays: allow.const_arrays,
         floats,
+        wide_chars: allow.wide_chars,
     };
     if g.th.datatypes {
         g.dts = datatypes::random_datatypes(&mut g);

@@ -22,7 +22,7 @@ fn every_familys_seeds_are_accepted_by_z3_and_cvc5() {
         for f in FAMILIES.iter().filter(|f| family_supported(f, std::slice::from_ref(&info))) {
             offered += 1;
             for i in 0..3 {
-                let allow = Allow { const_arrays: true, small_floats: name == "z3" };
+                let allow = Allow { const_arrays: true, small_floats: name == "z3", wide_chars: true };
                 let text = seed_of(&mut crosscheck_core::rng(3, i), f, allow);
                 let out = e.run(&text, Duration::from_secs(5));
                 assert!(
