@@ -31,6 +31,17 @@ pub fn wall_cap(cpu: Duration) -> Duration {
 /// wall time passes [`wall_cap`].
 pub fn run_charged(cmd: &mut Command, input: &str, cpu_limit: Duration) -> io::Result<Ran> {
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    // In its own group the child misses the terminal's Ctrl-C, and a killed tuner would leave
+    // it running to its limit: it dies with the thread that waits for it.
+    // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let pid = i32::try_from(child.id()).map_err(|_| io::Error::other("pid out of range"))?;
