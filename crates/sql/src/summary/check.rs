@@ -8,7 +8,7 @@ use super::Summary;
 use crate::dialect::Dialect;
 use crate::print::ToSql;
 use crosscheck_core::bag::diff;
-use crosscheck_core::{CompareOptions, Outcome, Rows};
+use crosscheck_core::{CompareOptions, Outcome, Rows, Value};
 // Writing into a String cannot fail.
 use std::fmt::Write as _;
 
@@ -37,11 +37,15 @@ impl Wrong {
     }
 }
 
-/// Rows with duplicates removed (set semantics: the seed's answers are Alloy sets).
-fn as_set(rows: &Rows, opts: &CompareOptions) -> Rows {
+/// Rows with duplicates removed, first occurrences kept (set semantics: the seed's answers
+/// are Alloy sets); duplicates are judged by the comparison's canonical forms.
+pub(super) fn distinct(rows: Vec<Vec<Value>>, opts: &CompareOptions) -> Vec<Vec<Value>> {
     let mut seen = std::collections::HashSet::new();
-    let kept = rows.rows.iter().filter(|r| seen.insert(r.iter().map(|v| v.canon(opts)).collect::<Vec<_>>())).cloned();
-    Rows::new(rows.columns.clone(), kept.collect())
+    rows.into_iter().filter(|r| seen.insert(r.iter().map(|v| v.canon(opts)).collect::<Vec<_>>())).collect()
+}
+
+fn as_set(rows: &Rows, opts: &CompareOptions) -> Rows {
+    Rows::new(rows.columns.clone(), distinct(rows.rows.clone(), opts))
 }
 
 /// `None` when `outcome` is the expected answer: as bags when `exact` (bag semantics, or an

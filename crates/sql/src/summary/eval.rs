@@ -14,7 +14,6 @@ use super::spec::{CmpOp, Constant, JoinKind, Spec};
 use crate::ast::Agg;
 use crosscheck_core::{Rows, Value};
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
 
 /// Why a query has no single expected answer on a database (it is then not run there).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,15 +65,10 @@ pub fn evaluate(spec: &Spec, q: &SummaryQuery, tables: &[Vec<Vec<Val>>]) -> Resu
         }
     }
     if q.distinct || !spec.output.bag {
-        dedup(&mut out);
+        out = super::check::distinct(out, &crosscheck_core::CompareOptions::default());
     }
     let columns = (0..q.terms.len()).map(|i| format!("c{i}")).collect();
     Ok(Rows::new(columns, out))
-}
-
-fn dedup(rows: &mut Vec<Vec<Value>>) {
-    let mut seen = BTreeSet::new();
-    rows.retain(|r| seen.insert(format!("{r:?}")));
 }
 
 fn from(spec: &Spec, q: &SummaryQuery, tables: &[Vec<Vec<Val>>]) -> Rel {
