@@ -249,7 +249,7 @@ impl Materializer {
         if text.contains("Float16") || text.contains(" 5 11)") {
             caps.push("fp-small");
         }
-        if text.contains("\\u{1F600}") || text.contains("\\u{2FFFF}") {
+        if crate::seedgen::WIDE_CHARS.iter().any(|w| text.contains(w)) {
             caps.push("unicode-strings");
         }
         let names = self.reference.vetting_order();

@@ -12,6 +12,7 @@ mod bv;
 mod datatypes;
 mod fp;
 mod strings;
+pub(crate) use strings::WIDE as WIDE_CHARS;
 
 use rand::Rng;
 use std::fmt::{self, Write as _};

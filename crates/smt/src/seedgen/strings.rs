@@ -10,6 +10,9 @@ use rand::Rng;
 const CHARS: &[&str] =
     &["a", "b", "c", "0", "7", "A", " ", "\"\"", "\\u{48}", "\\u{e9}", "\\u{1F600}", "\\u{2FFFF}", "\\u{0}"];
 
+/// The escapes of `CHARS` above 0xFF, which need the `unicode-strings` capability.
+pub(crate) const WIDE: &[&str] = &["\\u{1F600}", "\\u{2FFFF}"];
+
 impl<R: Rng> Gen<'_, R> {
     pub(crate) fn str_lit(&mut self) -> String {
         let n = self.below(4);
@@ -18,7 +21,7 @@ impl<R: Rng> Gen<'_, R> {
         let narrow = !self.wide_chars;
         let body: String = (0..n)
             .map(|_| *self.pick(CHARS))
-            .map(|c| if narrow && matches!(c, "\\u{1F600}" | "\\u{2FFFF}") { "\\u{e9}" } else { c })
+            .map(|c| if narrow && WIDE.contains(&c) { "\\u{e9}" } else { c })
             .collect();
         format!("\"{body}\"")
     }
