@@ -13,6 +13,7 @@ mod report;
 mod run;
 mod split;
 mod summary;
+mod summary_store;
 mod tune;
 
 use clap::{Parser, Subcommand};

@@ -169,8 +169,9 @@ fn unique_labels(mut engines: Vec<EngineSpec>) -> Vec<EngineSpec> {
     engines
 }
 
-struct Terminal {
-    out: PathBuf,
+/// The terminal: progress lines and new bugs on stderr (also a summary run's findings).
+pub(crate) struct Terminal {
+    pub(crate) out: PathBuf,
 }
 
 impl Sink for Terminal {

@@ -6,20 +6,21 @@
 //! wrong answer. Exit 1 when an engine answered wrongly.
 
 use crate::errors::{user, Result, EXIT_FINDINGS, EXIT_OK};
+use crate::summary_store::{confirm, record, Found, Known};
 use clap::{Args, Subcommand};
 use crosscheck_core::cluster::{self, Counters, Part, Settings, UndoChoice};
-use crosscheck_core::{EngineSpec, Outcome};
+use crosscheck_core::{Engine, EngineSpec, Outcome};
 use crosscheck_sql::dialect::{by_name, Dialect};
 use crosscheck_sql::print::ToSql;
-use crosscheck_sql::summary::check::{judge, reproducer, Wrong};
+use crosscheck_sql::summary::case::to_case;
+use crosscheck_sql::summary::check::{judge, Wrong};
 use crosscheck_sql::summary::data::Universe;
-use crosscheck_sql::summary::eval::evaluate;
 use crosscheck_sql::summary::tree::{schema, Expected, Pending, Skipped, SummaryTree};
 use crosscheck_sql::summary::Summary;
 use crosscheck_sql::undo::{SqlUndo, UndoDialect};
 use serde_json::json;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 #[derive(Subcommand)]
@@ -86,9 +87,15 @@ pub struct RunArgs {
     /// Workers per engine (the trie is split at its depth-1 subtrees)
     #[arg(long, default_value_t = 1)]
     workers: usize,
-    /// Where findings go
+    /// Where findings go (the store `crosscheck run` writes: findings.db and findings/)
     #[arg(long, default_value = "crosscheck-out")]
     out: PathBuf,
+    /// Time bound for reducing each distinct wrong answer (0 turns reduction off)
+    #[arg(long, default_value = "20s")]
+    reduce_time: String,
+    /// Full finding directories kept per distinct bug
+    #[arg(long, default_value_t = 2)]
+    keep: u32,
     /// Per statement, e.g. 10s
     #[arg(long, default_value = "10s")]
     limit: String,
@@ -190,20 +197,29 @@ struct RunSummary {
     valid_pct: f64,
     /// Wrong answers, every test counted.
     findings: u64,
-    /// Distinct ones: per engine, query and class.
+    /// Distinct bugs, as the store files them (`crosscheck findings`).
     distinct: usize,
     engines: Vec<serde_json::Value>,
-    time: serde_json::Value,
+    time: Times,
 }
 
-/// A distinct wrong answer: the first occurrence and how often it recurred.
-struct Finding {
-    engine: String,
-    query: usize,
-    wrong: Wrong,
-    script: String,
-    dialect: String,
-    count: u64,
+/// Seconds spent, summed over workers: building the trie and the expected answers, running
+/// statements, judging answers, checking and reducing wrong answers.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+struct Times {
+    generate: f64,
+    execute: f64,
+    check: f64,
+    reduce: f64,
+}
+
+impl Times {
+    fn add(&mut self, o: &Times) {
+        self.generate += o.generate;
+        self.execute += o.execute;
+        self.check += o.check;
+        self.reduce += o.reduce;
+    }
 }
 
 /// What one engine's run gave.
@@ -216,14 +232,27 @@ struct EngineRun {
     wrong: u64,
     skipped: Skipped,
     seconds: f64,
+    time: Times,
+}
+
+/// The run's settings, parsed once.
+#[derive(Clone, Copy)]
+struct Plan {
+    undo: UndoChoice,
+    limit: Duration,
+    reduce_time: Duration,
+    workers: usize,
 }
 
 fn run(a: &RunArgs) -> Result<i32> {
     let s = load(&a.spec)?;
     let specs = EngineSpec::parse_list(&a.engines).map_err(|e| user(format!("--engines: {e}")))?;
-    let undo: UndoChoice = a.undo.parse().map_err(|e: String| user(format!("--undo: {e}")))?;
-    let limit = crate::duration::parse(&a.limit).map_err(|e| user(format!("--limit: {e}")))?;
-    let workers = a.workers.max(1);
+    let plan = Plan {
+        undo: a.undo.parse().map_err(|e: String| user(format!("--undo: {e}")))?,
+        limit: crate::duration::parse(&a.limit).map_err(|e| user(format!("--limit: {e}")))?,
+        reduce_time: crate::duration::parse(&a.reduce_time).map_err(|e| user(format!("--reduce-time: {e}")))?,
+        workers: a.workers.max(1),
+    };
     let modes: &[bool] = if a.compare {
         &[true, false]
     } else if a.no_cluster {
@@ -231,76 +260,78 @@ fn run(a: &RunArgs) -> Result<i32> {
     } else {
         &[true]
     };
-    let mut findings: BTreeMap<(String, usize, String), Finding> = BTreeMap::new();
+    let mut found: Vec<Found> = Vec::new();
     let mut runs = Vec::new();
     for spec in &specs {
-        let mut er = EngineRun {
-            label: spec.label.clone().unwrap_or_else(|| spec.name.clone()),
-            version: String::new(),
-            clustered: None,
-            unclustered: None,
-            tests: 0,
-            wrong: 0,
-            skipped: Skipped::default(),
-            seconds: 0.0,
-        };
-        for &clustered in modes {
-            let started = Instant::now();
-            let parts: Vec<Result<PartResult>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..workers)
-                    .map(|w| {
-                        let s = &s;
-                        scope.spawn(move || run_part(s, spec, undo, limit, clustered, Part { worker: w, workers }))
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(user("a worker panicked")))).collect()
-            });
-            let mut total = Counters::default();
-            for p in parts {
-                let p = p?;
-                total.add(&p.counters);
-                er.version = p.version;
-                if clustered || !a.compare {
-                    er.tests += p.tests;
-                    er.wrong += p.found.iter().map(|f| f.count).sum::<u64>();
-                    er.skipped.not_evaluable += p.skipped.not_evaluable;
-                    er.skipped.filtered_by_output += p.skipped.filtered_by_output;
-                    for f in p.found {
-                        let key = (f.engine.clone(), f.query, f.wrong.class().to_string());
-                        match findings.get_mut(&key) {
-                            Some(old) => old.count += f.count,
-                            None => {
-                                findings.insert(key, f);
-                            }
-                        }
-                    }
-                }
-            }
-            let secs = started.elapsed().as_secs_f64();
-            eprintln!(
-                "crosscheck: {} {}: {} calls ({} the per-query loop would make), {:.2} s",
-                er.label,
-                if clustered { "clustered" } else { "unclustered" },
-                total.calls,
-                total.per_query_loop_calls,
-                secs
-            );
-            total.seconds = secs;
-            if clustered {
-                er.seconds = secs;
-                er.clustered = Some(total);
-            } else {
-                if !a.compare {
-                    er.seconds = secs;
-                }
-                er.unclustered = Some(total);
+        runs.push(run_engine(&s, spec, plan, modes, a.compare, &mut found)?);
+    }
+    let distinct = if found.is_empty() { 0 } else { record(&a.out, &found, a.keep, plan.limit)? };
+    report(a, &runs, &found, distinct);
+    Ok(if found.is_empty() { EXIT_OK } else { EXIT_FINDINGS })
+}
+
+/// Every mode on one engine, its workers in threads; its distinct wrong answers join `found`.
+fn run_engine(
+    s: &Summary,
+    spec: &EngineSpec,
+    plan: Plan,
+    modes: &[bool],
+    compare: bool,
+    found: &mut Vec<Found>,
+) -> Result<EngineRun> {
+    let mut er = EngineRun {
+        label: spec.label.clone().unwrap_or_else(|| spec.name.clone()),
+        version: String::new(),
+        clustered: None,
+        unclustered: None,
+        tests: 0,
+        wrong: 0,
+        skipped: Skipped::default(),
+        seconds: 0.0,
+        time: Times::default(),
+    };
+    for &clustered in modes {
+        let started = Instant::now();
+        let parts: Vec<Result<PartResult>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..plan.workers)
+                .map(|w| {
+                    scope.spawn(move || run_part(s, spec, plan, clustered, Part { worker: w, workers: plan.workers }))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(user("a worker panicked")))).collect()
+        });
+        let mut total = Counters::default();
+        for p in parts {
+            let p = p?;
+            total.add(&p.counters);
+            er.version = p.version;
+            // With --compare, the unclustered pass repeats the clustered one's tests.
+            if clustered || !compare {
+                er.tests += p.tests;
+                er.wrong += p.found.iter().map(|f| f.count).sum::<u64>();
+                er.skipped.not_evaluable += p.skipped.not_evaluable;
+                er.skipped.filtered_by_output += p.skipped.filtered_by_output;
+                er.time.add(&p.time);
+                found.extend(p.found);
             }
         }
-        runs.push(er);
+        let secs = started.elapsed().as_secs_f64();
+        let mode = if clustered { "clustered" } else { "unclustered" };
+        eprintln!(
+            "crosscheck: {} {mode}: {} calls ({} the per-query loop would make), {secs:.2} s",
+            er.label, total.calls, total.per_query_loop_calls
+        );
+        total.seconds = secs;
+        if clustered || !compare {
+            er.seconds = secs;
+        }
+        if clustered {
+            er.clustered = Some(total);
+        } else {
+            er.unclustered = Some(total);
+        }
     }
-    write_findings(&a.out, &findings)?;
-    report(a, &runs, &findings);
-    Ok(if findings.is_empty() { EXIT_OK } else { EXIT_FINDINGS })
+    Ok(er)
 }
 
 /// One worker's share on one engine.
@@ -308,19 +339,13 @@ struct PartResult {
     version: String,
     counters: Counters,
     tests: u64,
-    found: Vec<Finding>,
+    found: Vec<Found>,
     skipped: Skipped,
+    time: Times,
 }
 
-fn run_part(
-    s: &Summary,
-    spec: &EngineSpec,
-    undo: UndoChoice,
-    limit: Duration,
-    clustered: bool,
-    part: Part,
-) -> Result<PartResult> {
-    let mut engine = crate::kinds::opener("sql")(spec).map_err(|e| user(e.message))?;
+fn open_part(s: &Summary, spec: &EngineSpec) -> Result<(Box<dyn Engine>, SqlUndo)> {
+    let engine = crate::kinds::opener("sql")(spec).map_err(|e| user(e.message))?;
     let info = engine.info().clone();
     let d = crosscheck_sql::exec::dialect_of(&*engine);
     let Some(ud) = UndoDialect::of(&info.dialect) else {
@@ -337,126 +362,86 @@ fn run_part(
             _ => None,
         })
         .collect();
-    let texts = SqlUndo::new(ud, tables);
-    let settings = Settings { undo: undo.resolve(&texts), texts: &texts, limit, part };
+    Ok((engine, SqlUndo::new(ud, tables)))
+}
+
+fn run_part(s: &Summary, spec: &EngineSpec, plan: Plan, clustered: bool, part: Part) -> Result<PartResult> {
+    let (mut engine, texts) = open_part(s, spec)?;
+    let info = engine.info().clone();
+    let d = crosscheck_sql::exec::dialect_of(&*engine);
+    let settings = Settings { undo: plan.undo.resolve(&texts), texts: &texts, limit: plan.limit, part };
     let mut res = PartResult {
         version: info.version.clone(),
         counters: Counters::default(),
         tests: 0,
         found: Vec::new(),
         skipped: Skipped::default(),
+        time: Times::default(),
     };
     let mut firsts: BTreeMap<(usize, String), usize> = BTreeMap::new();
+    let mut known = Known::default();
     let queries = s.queries();
     for class in s.classes() {
         let pending = Pending::default();
         let mut tree = SummaryTree::new(s, &class, d, pending.clone()).map_err(|e| user(e.to_string()))?;
         let mut answers: Vec<(Expected, Outcome, Wrong)> = Vec::new();
         let mut tests = 0u64;
+        let mut judging = Duration::ZERO;
         let mut observe = |id: u64, o: &Outcome| {
+            let t = Instant::now();
             let Some(exp) = pending.borrow_mut().remove(&id) else { return };
             tests += 1;
             let exact = s.spec.output.bag || queries[exp.query].duplicate_free();
             if let Some(w) = judge(&exp.rows, o, exact) {
                 answers.push((exp, o.clone(), w));
             }
+            judging += t.elapsed();
         };
+        let started = Instant::now();
         let counters = if clustered {
             cluster::execute(&mut tree, &mut *engine, settings, &mut observe)
         } else {
             cluster::execute_unclustered(&mut tree, &mut *engine, settings, &mut observe)
         }
         .map_err(|e| user(format!("{}: {e}", info.label)))?;
+        let all = started.elapsed();
+        res.time.generate += tree.generate.as_secs_f64();
+        res.time.check += judging.as_secs_f64();
+        res.time.execute += all.saturating_sub(tree.generate + judging).as_secs_f64();
         res.counters.add(&counters);
         res.tests += tests;
         res.skipped.not_evaluable += tree.skipped.not_evaluable;
         res.skipped.filtered_by_output += tree.skipped.filtered_by_output;
+        let t = Instant::now();
         for (exp, o, w) in answers {
             let key = (exp.query, w.class().to_string());
             if let Some(&i) = firsts.get(&key) {
                 res.found[i].count += 1;
                 continue;
             }
-            let exact = s.spec.output.bag || queries[exp.query].duplicate_free();
-            let (exp, o) = reduce_rows(&mut *engine, s, &tree, d, exp, o, exact, limit);
-            let script = reproducer(s, &tree.universe, &exp, &o, &info.label, d);
+            let mut setup = schema(s);
+            setup.extend(exp.db.iter().map(|&r| tree.universe.insert(r)));
+            let case = to_case(setup, queries[exp.query].to_select(&s.spec), s.spec.output.bag);
+            let f = confirm(
+                &mut engine,
+                &spec.to_string(),
+                case,
+                &exp.rows,
+                &o,
+                &w,
+                plan.limit,
+                plan.reduce_time,
+                &mut known,
+            );
             firsts.insert(key, res.found.len());
-            let f = Finding {
-                engine: info.label.clone(),
-                query: exp.query,
-                wrong: w,
-                script,
-                dialect: info.dialect.clone(),
-                count: 1,
-            };
             res.found.push(f);
         }
+        res.time.reduce += t.elapsed().as_secs_f64();
     }
     Ok(res)
 }
 
-/// Drops the rows of a wrong answer's database one at a time while the engine still answers
-/// the query wrongly (each candidate on a fresh database, its expected output from the
-/// evaluator): the reproducer keeps only rows the wrong answer needs.
-#[allow(clippy::too_many_arguments)]
-fn reduce_rows(
-    engine: &mut dyn crosscheck_core::Engine,
-    s: &Summary,
-    tree: &SummaryTree<'_>,
-    d: &dyn Dialect,
-    mut exp: Expected,
-    mut outcome: Outcome,
-    exact: bool,
-    limit: Duration,
-) -> (Expected, Outcome) {
-    let query = s.queries()[exp.query].to_select(&s.spec).to_sql(d);
-    let setup: Vec<String> = schema(s).iter().map(|st| st.to_sql(d)).collect();
-    let mut i = 0;
-    while i < exp.db.len() {
-        let mut db = exp.db.clone();
-        db.remove(i);
-        let Ok(rows) = evaluate(&s.spec, s.queries()[exp.query], &tree.universe.tables(&db)) else {
-            i += 1;
-            continue;
-        };
-        if engine.reset().is_err() {
-            break;
-        }
-        let inserts = db.iter().map(|&r| tree.universe.insert(r).to_sql(d));
-        let loaded = setup
-            .iter()
-            .cloned()
-            .chain(inserts)
-            .all(|t| matches!(engine.run(&t, limit), Outcome::Done | Outcome::Rows(_)));
-        let got = engine.run(&query, limit);
-        if loaded && judge(&rows, &got, exact).is_some() {
-            exp = Expected { query: exp.query, db, rows };
-            outcome = got;
-        } else {
-            i += 1;
-        }
-    }
-    (exp, outcome)
-}
-
-fn write_findings(out: &Path, findings: &BTreeMap<(String, usize, String), Finding>) -> Result<()> {
-    if findings.is_empty() {
-        return Ok(());
-    }
-    let dir = out.join("summary-findings");
-    for (i, f) in findings.values().enumerate() {
-        let d = dir.join(format!("{i:04}"));
-        std::fs::create_dir_all(&d).map_err(|e| user(format!("{}: {e}", d.display())))?;
-        let meta = json!({ "engine": f.engine, "query": f.query, "wrong": f.wrong, "count": f.count });
-        let text = serde_json::to_string_pretty(&meta).map_err(|e| user(e.to_string()))?;
-        std::fs::write(d.join("finding.json"), text).map_err(|e| user(format!("{}: {e}", d.display())))?;
-        let repro = d.join(format!("repro.{}.sql", f.dialect));
-        std::fs::write(&repro, &f.script).map_err(|e| user(format!("{}: {e}", repro.display())))?;
-    }
-    Ok(())
-}
-
-fn report(a: &RunArgs, runs: &[EngineRun], findings: &BTreeMap<(String, usize, String), Finding>) {
+fn report(a: &RunArgs, runs: &[EngineRun], found: &[Found], distinct: usize) {
     let tests: u64 = runs.iter().map(|r| r.tests).sum();
     let secs: f64 = runs.iter().map(|r| r.seconds).sum();
     if a.json {
@@ -465,17 +450,19 @@ fn report(a: &RunArgs, runs: &[EngineRun], findings: &BTreeMap<(String, usize, S
             .map(|r| {
                 json!({ "name": r.label, "version": r.version, "tests": r.tests, "wrong": r.wrong,
                         "seconds": r.seconds, "clustered": r.clustered, "unclustered": r.unclustered,
-                        "skipped": r.skipped })
+                        "skipped": r.skipped, "time": r.time })
             })
             .collect();
+        let mut time = Times::default();
+        runs.iter().for_each(|r| time.add(&r.time));
         let summary = RunSummary {
             tests,
             tests_per_sec: if secs > 0.0 { tests as f64 / secs } else { 0.0 },
             valid_pct: 100.0,
             findings: runs.iter().map(|r| r.wrong).sum::<u64>(),
-            distinct: findings.len(),
+            distinct,
             engines,
-            time: json!({ "generate": 0.0, "execute": secs, "check": 0.0 }),
+            time,
         };
         let summary = serde_json::to_string(&summary).unwrap_or_default();
         println!("{summary}");
@@ -483,6 +470,11 @@ fn report(a: &RunArgs, runs: &[EngineRun], findings: &BTreeMap<(String, usize, S
     }
     for r in runs {
         println!("{} {}: {} tests, {} wrong answers, {:.2} s", r.label, r.version, r.tests, r.wrong, r.seconds);
+        let t = &r.time;
+        println!(
+            "  time: generate {:.2} s, execute {:.2} s, check {:.2} s, reduce {:.2} s",
+            t.generate, t.execute, t.check, t.reduce
+        );
         for (name, c) in [("clustered", &r.clustered), ("unclustered", &r.unclustered)] {
             if let Some(c) = c {
                 println!(
@@ -492,10 +484,13 @@ fn report(a: &RunArgs, runs: &[EngineRun], findings: &BTreeMap<(String, usize, S
             }
         }
     }
-    for f in findings.values() {
-        println!("{}: q{} {} ({} tests)", f.engine, f.query, f.wrong.class(), f.count);
-    }
-    if !findings.is_empty() {
-        println!("reproducers in {}", a.out.join("summary-findings").display());
+    if !found.is_empty() {
+        let reduced = found.iter().filter(|f| f.reduced.is_some()).count();
+        println!(
+            "{} wrong answers, {} by query and class ({reduced} reduced): {distinct} distinct bug(s) in {} (crosscheck findings {2}; crosscheck replay DIR)",
+            found.iter().map(|f| f.count).sum::<u64>(),
+            found.len(),
+            a.out.display()
+        );
     }
 }

@@ -21,28 +21,32 @@ struct Kept {
 /// Occurrences of one bug recorded as rows, at most; past them a repeat only counts.
 const ROWS_PER_BUG: u32 = 1000;
 
-/// The findings of one campaign and the bugs they are.
-pub(crate) struct Books {
+/// The findings of one campaign and the bugs they are: the supervisor's, and those of a
+/// command that finds without workers (`crosscheck summary run`).
+pub struct Books {
     campaign: i64,
     /// Full directories per bug (besides a smaller reduced case).
     keep: u32,
-    pub(crate) findings: u64,
+    /// Findings recorded, every occurrence counted.
+    pub findings: u64,
     bugs: Dedup,
     kept: HashMap<String, Kept>,
 }
 
 impl Books {
-    pub(crate) fn new(campaign: i64, keep: u32) -> Books {
+    /// The books of `campaign`, keeping `keep` full directories per bug.
+    pub fn new(campaign: i64, keep: u32) -> Books {
         Books { campaign, keep, findings: 0, bugs: Dedup::default(), kept: HashMap::new() }
     }
 
-    pub(crate) fn distinct(&self) -> usize {
+    /// Distinct bugs so far.
+    pub fn distinct(&self) -> usize {
         self.bugs.len()
     }
 
     /// Writes a finding with its reproducers, counts it and reports it; its id and whether its
     /// signature is a new bug.
-    pub(crate) fn record<K: Kind>(
+    pub fn record<K: Kind>(
         &mut self,
         kind: &K,
         store: &mut Store,

@@ -406,9 +406,10 @@ impl<'a, K: Kind> Worker<'a, K> {
     }
 }
 
-/// Reduces a case with the finding's own oracle as the interestingness test.
+/// Reduces a case with the finding's own oracle as the interestingness test: a worker's, and
+/// that of a command that checks without workers (`crosscheck summary run`).
 #[allow(clippy::too_many_arguments)]
-fn reduce_case<K: Kind>(
+pub fn reduce_case<K: Kind>(
     kind: &K,
     oracle: K::Oracle,
     case: &K::Case,

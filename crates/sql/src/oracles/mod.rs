@@ -20,6 +20,7 @@ mod dqp;
 mod eet;
 mod norec;
 mod pqs;
+mod summary;
 mod tlp;
 
 use crate::case::{Query, SqlCase};
@@ -82,6 +83,8 @@ oracles! {
     Eet = "eet" => eet::Eet,
     Cert = "cert" => cert::Cert,
     Pqs = "pqs" => pqs::Pqs,
+    Summary = "summary" => summary::Summary { bag: false },
+    SummaryBag = "summary-bag" => summary::Summary { bag: true },
 }
 
 impl SqlOracle {

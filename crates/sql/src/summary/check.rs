@@ -1,16 +1,8 @@
-//! Judging an engine's answer against the evaluator's expected output, and the self-contained
-//! reproducer of a mismatch (the schema, the database, the query, expected and actual as
-//! comments), printed in the engine's own dialect.
+//! Judging an engine's answer against the evaluator's expected output (the reproducer of a
+//! wrong answer is the leg's own, through the `summary` oracle: `super::case`).
 
-use super::data::Universe;
-use super::tree::{schema, Expected};
-use super::Summary;
-use crate::dialect::Dialect;
-use crate::print::ToSql;
 use crosscheck_core::bag::diff;
 use crosscheck_core::{CompareOptions, Outcome, Rows, Value};
-// Writing into a String cannot fail.
-use std::fmt::Write as _;
 
 /// Why an answer is wrong.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -33,6 +25,16 @@ impl Wrong {
             Wrong::Rows { .. } => "wrong-rows",
             Wrong::Error { .. } => "error",
             Wrong::Lost { .. } => "lost",
+        }
+    }
+}
+
+impl std::fmt::Display for Wrong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Wrong::Rows { missing, extra } => write!(f, "{missing} rows missing, {extra} extra"),
+            Wrong::Error { message } => write!(f, "an error: {message}"),
+            Wrong::Lost { what } => write!(f, "no answer: {what}"),
         }
     }
 }
@@ -64,46 +66,4 @@ pub fn judge(expected: &Rows, outcome: &Outcome, exact: bool) -> Option<Wrong> {
         Outcome::Error { message, .. } => Some(Wrong::Error { message: message.clone() }),
         other => Some(Wrong::Lost { what: other.to_string() }),
     }
-}
-
-fn show(rows: &Rows) -> String {
-    let cells: Vec<String> =
-        rows.rows.iter().map(|r| r.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")).collect();
-    if cells.is_empty() {
-        "(no rows)".into()
-    } else {
-        cells.iter().map(|c| format!("({c})")).collect::<Vec<_>>().join(" ")
-    }
-}
-
-/// A script the engine's own client runs: schema, rows, query, with what was expected and
-/// what the engine answered as comments.
-pub fn reproducer(
-    summary: &Summary,
-    universe: &Universe<'_>,
-    exp: &Expected,
-    outcome: &Outcome,
-    engine: &str,
-    d: &dyn Dialect,
-) -> String {
-    let mut out = format!("-- crosscheck summary: a wrong answer of {engine}\n");
-    for s in schema(summary) {
-        out.push_str(&s.to_sql(d));
-        out.push_str(";\n");
-    }
-    for &r in &exp.db {
-        out.push_str(&universe.insert(r).to_sql(d));
-        out.push_str(";\n");
-    }
-    let q = summary.queries()[exp.query];
-    out.push_str(&q.to_select(&summary.spec).to_sql(d));
-    out.push_str(";\n");
-    let semantics = if summary.spec.output.bag { "bag" } else { "set" };
-    let _ = writeln!(out, "-- expected ({semantics} semantics): {}", show(&exp.rows));
-    let actual = match outcome {
-        Outcome::Rows(r) => show(r),
-        other => other.to_string(),
-    };
-    let _ = writeln!(out, "-- {engine} answered: {actual}");
-    out
 }

@@ -7,6 +7,7 @@
 //! A *test* is a (query, database) pair whose query has a single expected answer on the
 //! database and whose answer meets the output constraints.
 
+pub mod case;
 pub mod check;
 pub mod data;
 pub mod eval;

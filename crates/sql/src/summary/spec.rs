@@ -511,6 +511,32 @@ fn check_domains(text: &str, spec: &Spec) -> Result<(), SpecError> {
 }
 
 impl Spec {
+    /// A spec of tables alone, as a stored test reads back (`super::case`): what the evaluator
+    /// needs (the tables, the join, the semantics), nothing to enumerate.
+    pub fn of_schema(tables: Vec<Table>, join: JoinKind, bag: bool) -> Spec {
+        let query = QuerySpec {
+            max_terms: 1,
+            max_tables: tables.len().max(1),
+            join,
+            aggregates: Vec::new(),
+            aggregate_alone: false,
+            count_star: false,
+            plain: true,
+            distinct: false,
+            where_: Clause::None,
+            max_where_terms: 1,
+            group_by: Clause::None,
+            having: Clause::None,
+            max_having_terms: 1,
+            operators: Vec::new(),
+            values: Vec::new(),
+        };
+        let data = DataSpec { text_atoms: 0, int_values: Vec::new(), max_rows: None, nulls: false };
+        let output = OutputSpec { bag, nonempty: false, min_rows: None, max_rows: None };
+        let generation = (0..tables.len()).collect();
+        Spec { tables, query, data, output, steps: Vec::new(), generation, warnings: Vec::new() }
+    }
+
     /// The name of text atom `i`, as inserted and compared.
     pub fn atom(i: usize) -> String {
         format!("v{i}")

@@ -241,3 +241,57 @@ fn def_use_errors_on_a_broken_chain_and_warns_on_undeclared_reads() {
     let e = Summary::parse(&never).err().map(|e| e.0).unwrap_or_default();
     assert!(e.contains("no constraint generates b"), "{e}");
 }
+
+/// Every test of a spec read back from the leg's case (what the store keeps and the reducer
+/// shrinks): the same query, the same expected answer; a case outside the fragment is refused.
+#[test]
+fn a_test_read_back_from_its_case_has_the_same_expected_answer() {
+    use super::case::{read, to_case};
+    use super::tree::schema;
+    let where_ = include_str!("../../summaries/where.toml");
+    for text in [CASE1, CASE2, CASE3, NATURAL, where_] {
+        let s = summary(text);
+        let queries = s.queries();
+        let mut checked = 0;
+        for class in s.classes() {
+            let u = Universe::new(&s.spec, &class.fixed).unwrap_or_else(|e| panic!("{e}"));
+            let mut dbs = Vec::new();
+            u.for_each(&mut |db| {
+                if dbs.len() < 12 {
+                    dbs.push(db.to_vec());
+                }
+            });
+            for db in &dbs {
+                let tables = u.tables(db);
+                for &qi in &class.queries {
+                    let q = queries[qi];
+                    let mut setup = schema(&s);
+                    setup.extend(db.iter().map(|&r| u.insert(r)));
+                    let case = to_case(setup, q.to_select(&s.spec), s.spec.output.bag);
+                    let test = read(&case, s.spec.output.bag).unwrap_or_else(|e| panic!("q{qi}: {e}"));
+                    // The same SQL (a flag no term prints, DISTINCT beside COUNT(*) alone, may
+                    // differ), and the same answer.
+                    assert_eq!(test.query.to_select(&s.spec), q.to_select(&s.spec), "q{qi}");
+                    let want = super::eval::evaluate(&s.spec, q, &tables).ok();
+                    assert_eq!(test.expected().ok().map(|e| e.0), want, "q{qi}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 0);
+    }
+    // Out of the fragment: a NULL where the schema refuses one, a text that names no atom.
+    let s = summary(NATURAL);
+    let mut setup = schema(&s);
+    setup.push(crate::ast::Stmt::Insert {
+        table: s.spec.tables[0].name.clone(),
+        columns: s.spec.tables[0].columns.iter().map(|c| c.name.clone()).collect(),
+        values: s.spec.tables[0]
+            .columns
+            .iter()
+            .map(|_| crate::ast::Expr::Lit(crate::ast::Lit::Text("x".into())))
+            .collect(),
+    });
+    let case = to_case(setup, s.queries()[0].to_select(&s.spec), false);
+    assert!(read(&case, false).is_err());
+}

@@ -52,6 +52,8 @@ pub struct SummaryTree<'a> {
     serial: u64,
     pub pruned: Pruned,
     pub skipped: Skipped,
+    /// Time spent listing children and computing expected answers.
+    pub generate: std::time::Duration,
 }
 
 impl<'a> SummaryTree<'a> {
@@ -74,6 +76,7 @@ impl<'a> SummaryTree<'a> {
             serial: 0,
             pruned: Pruned::default(),
             skipped: Skipped::default(),
+            generate: std::time::Duration::ZERO,
         })
     }
 }
@@ -115,21 +118,26 @@ impl TestTree for SummaryTree<'_> {
     }
 
     fn children(&mut self, node: &Vec<usize>) -> Vec<(Step, Vec<usize>)> {
+        let t = std::time::Instant::now();
         let kids = self.universe.children(node, &mut self.pruned);
-        kids.into_iter()
+        let out = kids
+            .into_iter()
             .map(|child| {
                 let r = child.last().copied().unwrap_or_default();
                 let apply = vec![self.universe.insert(r).to_sql(self.dialect)];
                 let inverse = vec![self.universe.delete(r).to_sql(self.dialect)];
                 (Step { apply, inverse }, child)
             })
-            .collect()
+            .collect();
+        self.generate += t.elapsed();
+        out
     }
 
     fn queries(&mut self, node: &Vec<usize>) -> Vec<(u64, String)> {
         if !self.universe.is_test(node) {
             return Vec::new();
         }
+        let t = std::time::Instant::now();
         let tables = self.universe.tables(node);
         self.serial += 1;
         let mut out = Vec::new();
@@ -145,6 +153,7 @@ impl TestTree for SummaryTree<'_> {
                 Err(_) => self.skipped.not_evaluable += 1,
             }
         }
+        self.generate += t.elapsed();
         out
     }
 }
