@@ -334,6 +334,9 @@ fn run_engine(
     Ok(er)
 }
 
+/// How often a worker of a long run prints its progress.
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
 /// One worker's share on one engine.
 struct PartResult {
     version: String,
@@ -387,10 +390,23 @@ fn run_part(s: &Summary, spec: &EngineSpec, plan: Plan, clustered: bool, part: P
         let mut answers: Vec<(Expected, Outcome, Wrong)> = Vec::new();
         let mut tests = 0u64;
         let mut judging = Duration::ZERO;
+        let mut shown = Instant::now();
+        let (done, label) = (res.tests, &info.label);
         let mut observe = |id: u64, o: &Outcome| {
             let t = Instant::now();
             let Some(exp) = pending.borrow_mut().remove(&id) else { return };
             tests += 1;
+            // A long run says it is alive.
+            if t.duration_since(shown) >= PROGRESS_EVERY {
+                shown = t;
+                let wrong = answers.len();
+                eprintln!(
+                    "crosscheck: {label} worker {}/{}: {} tests, {wrong} wrong in this class",
+                    part.worker + 1,
+                    part.workers,
+                    done + tests
+                );
+            }
             let exact = s.spec.output.bag || queries[exp.query].duplicate_free();
             if let Some(w) = judge(&exp.rows, o, exact) {
                 answers.push((exp, o.clone(), w));
