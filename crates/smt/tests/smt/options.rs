@@ -12,15 +12,22 @@ use super::common::open;
 /// Satisfiable in every solver here (QF_BV: Yices wants a logic, Bitwuzla has no integers).
 const SAT: &str = "(set-logic QF_BV)\n(declare-const x (_ BitVec 8))\n(assert (= (bvadd x #x01) #x00))\n(check-sat)\n";
 
-/// Sends `draws` random option sets, each as `(set-option ...)` before [`SAT`]; returns the
-/// failures (option set, what the solver answered).
+/// Satisfiable, outside bit-vectors: cvc5 accepts some options (`bitblast=eager`) in pure
+/// QF_BV only.
+const SAT_LIA: &str = "(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 2))\n(check-sat)\n";
+
+/// Sends `draws` random option sets, each as `(set-option ...)` before [`SAT`] or, every other
+/// time where the solver has integers, [`SAT_LIA`]; returns the failures (option set, what the
+/// solver answered).
 fn failures(engine: &mut dyn Engine, draws: u64) -> Vec<(String, String)> {
     let mut bad = Vec::new();
+    let ints = crosscheck_smt::solvers::has(engine.info(), "theory:int");
     for i in 0..draws {
         let mut rng = crosscheck_core::rng(17, i);
         let drawn = options::draw(engine.info(), &mut rng);
         let set: String = drawn.iter().map(|(k, v)| format!("(set-option :{k} {v})\n")).collect();
-        let out = engine.run(&format!("{set}{SAT}"), Duration::from_secs(20));
+        let problem = if ints && i % 2 == 1 { SAT_LIA } else { SAT };
+        let out = engine.run(&format!("{set}{problem}"), Duration::from_secs(20));
         // A refused option, or a wrong answer; other errors (cvc5 1.0.3 throws "Illegal
         // argument" for `miplib-trick` outside arithmetic) are the solver's own.
         let bad_answer = matches!(&out, Outcome::Verdicts { answers, .. } if !matches!(answers.as_slice(), [Verdict::Sat | Verdict::Unknown]));
