@@ -56,7 +56,11 @@ pub fn confirm(
         other => other,
     };
     let Check::Finding(evidence) = fresh else {
-        let evidence = after_undo(&info, expected, answer, wrong);
+        let fresh = match fresh {
+            Check::Skip(why) => format!("is no test there ({why})"),
+            _ => "answer rightly".to_string(),
+        };
+        let evidence = after_undo(&info, expected, answer, wrong, &fresh);
         return Found { engine: info, spec: spec.to_string(), case, evidence, reduced: None, count: 1 };
     };
     let evidence = *evidence;
@@ -76,7 +80,7 @@ pub fn confirm(
 }
 
 /// The evidence of a wrong answer only the clustered run saw.
-fn after_undo(info: &EngineInfo, expected: &Rows, answer: &Outcome, wrong: &Wrong) -> Evidence {
+fn after_undo(info: &EngineInfo, expected: &Rows, answer: &Outcome, wrong: &Wrong, fresh: &str) -> Evidence {
     let class = match wrong {
         Wrong::Rows { .. } => FindingClass::Logic,
         Wrong::Error { .. } => FindingClass::Error,
@@ -91,7 +95,7 @@ fn after_undo(info: &EngineInfo, expected: &Rows, answer: &Outcome, wrong: &Wron
         engines: vec![info.label.clone()],
         summary: format!(
             "summary: {wrong} in the clustered run (after its inserts and deletes); the same rows \
-             inserted into a fresh database answer rightly"
+             inserted into a fresh database {fresh}"
         ),
         expected: render(expected),
         actual,

@@ -161,10 +161,20 @@ pub(crate) fn verdicts_of(engine: &str, out: &Outcome, case: &SmtCase) -> Result
                     detail: crosscheck_core::Detail::none(),
                 }))
             } else {
-                Err(Check::Skip(format!("{engine}: {message}")))
+                Err(Check::Skip(format!("{engine}: {}", position_last(message))))
             }
         }
         other => Err(Check::Skip(format!("{engine}: unexpected outcome {other}"))),
+    }
+}
+
+/// z3 starts an error with its position (`line 22 column 10: ...`): moved behind the message,
+/// in parentheses, so that skips are counted by what went wrong rather than where.
+fn position_last(message: &str) -> String {
+    let split = message.strip_prefix("line ").and_then(|rest| rest.split_once(": "));
+    match split {
+        Some((pos, what)) if pos.contains(" column ") => format!("{what} (line {pos})"),
+        _ => message.to_string(),
     }
 }
 
@@ -180,4 +190,15 @@ pub(crate) fn run(engine: &mut dyn Engine, case: &SmtCase, opts: &CheckOptions) 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_skip_is_counted_by_the_solver_message_not_its_position() {
+        let moved = super::position_last("line 22 column 10: invalid model value");
+        assert_eq!(moved, "invalid model value (line 22 column 10)");
+        assert_eq!(crosscheck_core::worker::skip_key(&format!("z3: {moved}")), "z3: invalid model value");
+        assert_eq!(super::position_last("unknown logic"), "unknown logic");
+    }
 }
