@@ -92,6 +92,22 @@ pub fn model_in_smtlib26<'a>(info: &EngineInfo, model: &'a str) -> std::borrow::
     }
 }
 
+/// Whether a model holds an approximation rather than a value. Yices prints an irrational
+/// algebraic number (a root, in nonlinear real arithmetic) as a decimal with six digits
+/// (`-2.738613` for -√7.5) and every rational exactly, as an integer or `(/ a b)`: under a
+/// fractional decimal the assertions are evaluated at a point near the solution, not at it
+/// (105 false "invalid models" in a 10-minute model run on Yices 2.6.5).
+pub fn model_is_approximate(info: &EngineInfo, model: &str) -> bool {
+    let fractional = |t: &str| {
+        let t = t.trim_start_matches('-');
+        t.split_once('.').is_some_and(|(int, frac)| {
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            digits(int) && digits(frac) && frac.bytes().any(|b| b != b'0')
+        })
+    };
+    base_name(&info.name) == "yices" && model.split(|c: char| c.is_whitespace() || c == '(' || c == ')').any(fractional)
+}
+
 /// Whether a dotted version (`4.8.10`, `4.8.10 - 64 bit`) is below `bound`; an unreadable one
 /// is not.
 fn version_below(version: &str, bound: &[u32]) -> bool {
@@ -156,6 +172,18 @@ mod tests {
         assert_eq!(base_name("mutant:mutant:z3:flip-verdict:crash"), "z3");
         assert_eq!(base_name("yices"), "yices");
         assert!(capabilities("mutant:yices:flip-verdict").contains(&"needs-logic"));
+    }
+
+    #[test]
+    fn a_yices_decimal_is_an_approximation() {
+        let yices = EngineInfo { name: "yices".into(), ..EngineInfo::default() };
+        let root = "(model (define-fun v0 () Real 3.0) (define-fun v1 () Real -2.738613))";
+        assert!(model_is_approximate(&yices, root));
+        let exact =
+            "(model (define-fun v0 () Real 3.0) (define-fun v1 () Real (/ 5 2)) (define-fun b () (_ BitVec 4) #b0101))";
+        assert!(!model_is_approximate(&yices, exact));
+        let z3 = EngineInfo { name: "z3".into(), ..EngineInfo::default() };
+        assert!(!model_is_approximate(&z3, root));
     }
 
     #[test]

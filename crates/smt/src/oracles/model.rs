@@ -42,6 +42,7 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], helpers: &mut Help
         return Check::Skip("no usable seed".into());
     }
     let mut checked = false;
+    let mut unchecked = "no model could be checked".to_string();
     for k in 0..engines.len() {
         let label = engines[k].info().label.clone();
         let out = run(engines[k].as_mut(), case, opts);
@@ -65,6 +66,10 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], helpers: &mut Help
             continue;
         }
         let m = &crate::solvers::model_in_smtlib26(engines[k].info(), m).into_owned();
+        if crate::solvers::model_is_approximate(engines[k].info(), m) {
+            unchecked = format!("{label}: a model value printed as a decimal approximation");
+            continue;
+        }
         let violated = match model_violation(case, m) {
             Ok(v) => v,
             Err(_) => match second_opinion(case, m, engines, k, helpers, opts) {
@@ -88,7 +93,7 @@ pub fn check(case: &SmtCase, engines: &mut [Box<dyn Engine>], helpers: &mut Help
     if checked {
         Check::Pass { nonempty: true }
     } else {
-        Check::Skip("no model could be checked".into())
+        Check::Skip(unchecked)
     }
 }
 

@@ -147,3 +147,25 @@ fn array_models_are_checked_by_a_second_solver() {
 fn string_models_are_checked_by_a_second_solver() {
     check_fallback(&strings(), &["z3", "cvc5", "cvc5-py", "cvc4"], |m| bump(m, "n"));
 }
+
+/// Yices prints an irrational root as a six-digit decimal (`-2.738613` for -√7.5): its model of
+/// this satisfiable QF_NRA instance (reduced from a model campaign on Yices 2.6.5, whose 105
+/// "invalid models" were all such roots) is an approximation, so the oracle skips it rather
+/// than call it invalid; a rational model of the same shape is still checked.
+#[test]
+fn a_yices_root_printed_as_a_decimal_is_no_invalid_model() {
+    let Some(e) = open("yices") else { return };
+    let mut engines = vec![e];
+    let mut helpers = common::helpers(&[engines[0].info().clone()]);
+    let decls = ["(declare-fun v0 () Real)", "(declare-fun v1 () Real)"];
+    let root = case("QF_NRA", &decls, &["(= (* v1 v1) 7.5)", "(= v0 3.0)"]);
+    match SmtKind.check_with(crosscheck_smt::SmtOracle::Model, &root, &mut engines, &mut helpers, &opts()) {
+        Check::Skip(why) => assert!(why.contains("approximation"), "{why}"),
+        other => panic!("a root's approximation judged: {other:?}"),
+    }
+    let rational = case("QF_NRA", &decls, &["(= (* v1 v1) 6.25)", "(= v0 3.0)"]);
+    match SmtKind.check_with(crosscheck_smt::SmtOracle::Model, &rational, &mut engines, &mut helpers, &opts()) {
+        Check::Pass { .. } => {}
+        other => panic!("an exact model not checked: {other:?}"),
+    }
+}
