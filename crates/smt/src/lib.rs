@@ -138,6 +138,13 @@ impl Kind for SmtKind {
     }
 
     fn signature(&self, _oracle: SmtOracle, case: &SmtCase, evidence: &Evidence) -> Shape {
+        // A crash that names the assertion it failed is that assertion, whatever the logic or
+        // tactic that reached it (z3 4.8.10's nla_core.cpp:1418 came as 7 bugs otherwise).
+        if evidence.class == crosscheck_core::FindingClass::Crash {
+            if let Some(site) = assertion_site(&evidence.actual) {
+                return Shape::new(evidence.key.clone(), [format!("at={site}")]);
+            }
+        }
         // The failing configuration, not the formula: instances differ on every run, while a
         // solver bug shows up as one (engine, logic, check-sat mode) over and over. Constants,
         // names and the Boolean shape are left out on purpose. Every case has all three, so
@@ -162,4 +169,13 @@ impl Kind for SmtKind {
     ) -> Vec<(String, String)> {
         repro::reproducers(stem, oracle, case, evidence, engines)
     }
+}
+
+/// The source location of a failed assertion in a solver's last words: z3 prints
+/// `ASSERTION VIOLATION`, `File: ../src/math/lp/nla_core.cpp`, `Line: 1418` on lines of their own.
+fn assertion_site(stderr: &str) -> Option<String> {
+    let field = |name: &str| stderr.lines().find_map(|l| l.trim().strip_prefix(name).map(str::trim));
+    let file = field("File:")?;
+    let line = field("Line:")?;
+    Some(format!("{file}:{line}"))
 }

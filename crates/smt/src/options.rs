@@ -92,6 +92,12 @@ const Z3_RULES: &[Rule] = &[
     ("fp.*", UNREACHED),
     ("rcf.*", UNREACHED),
     ("algebraic.*", Class::Unsafe("z3: non-default settings are not supported")),
+    // Its own description (z3 4.8.10 to 5.4.1): "this feature is preliminary and not ready for
+    // general consumption"; 4.8.10 aborts under it on QF_BV after a push (bv_solver.cpp:62).
+    ("sat.euf", Class::Unsafe("z3: preliminary, not ready for general consumption")),
+    // Aborts with "NOT IMPLEMENTED YET" in nla_core.cpp (4.8.10 to 4.8.15; z3 issue #5770): 7 of
+    // the 11 findings of a 10-minute storm run on z3 4.8.10.
+    ("smt.arith.nl.expp", Class::Unsafe("z3: not implemented (nla_core.cpp aborts)")),
     ("tactic.default_tactic", SEMANTICS),
     ("smt.*", HEURISTIC),
     ("sat.*", HEURISTIC),

@@ -5,6 +5,8 @@
 mod budget;
 #[path = "smt/common.rs"]
 mod common;
+#[path = "smt/dedup.rs"]
+mod dedup;
 #[path = "smt/model_fallback.rs"]
 mod model_fallback;
 #[path = "smt/options.rs"]

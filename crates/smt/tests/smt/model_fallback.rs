@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::common;
 use common::{open, opts};
 
-fn case(logic: &str, decls: &[&str], asserts: &[&str]) -> SmtCase {
+pub(crate) fn case(logic: &str, decls: &[&str], asserts: &[&str]) -> SmtCase {
     SmtCase {
         seed: "model-fallback".into(),
         logic: Some(logic.into()),
