@@ -104,6 +104,13 @@ fn after_undo(info: &EngineInfo, expected: &Rows, answer: &Outcome, wrong: &Wron
     }
 }
 
+/// What the store keeps of a summary run's end.
+#[derive(serde::Serialize)]
+struct Ended {
+    findings: u64,
+    distinct: usize,
+}
+
 /// Records every distinct wrong answer in the store at `out`, as one campaign; the number of
 /// distinct bugs.
 pub fn record(out: &std::path::Path, found: &[Found], keep: u32, limit: Duration) -> Result<usize> {
@@ -136,7 +143,8 @@ pub fn record(out: &std::path::Path, found: &[Found], keep: u32, limit: Duration
         };
         books.record(&SqlKind, &mut store, &mut sink, &mut rec).map_err(|e| user(e.to_string()))?;
     }
-    let summary = serde_json::json!({ "findings": books.findings, "distinct": books.distinct() });
-    store.end_campaign(campaign, &summary.to_string()).map_err(|e| user(e.to_string()))?;
+    let ended = Ended { findings: books.findings, distinct: books.distinct() };
+    let summary = serde_json::to_string(&ended).map_err(|e| user(e.to_string()))?;
+    store.end_campaign(campaign, &summary).map_err(|e| user(e.to_string()))?;
     Ok(books.distinct())
 }
