@@ -30,8 +30,7 @@ pub struct Found {
 
 /// What a part of the run knows of the bugs it has reduced, so a wrong answer a known bug
 /// explains is not reduced again.
-#[derive(Default)]
-pub struct Known(Dedup);
+pub type Known = Dedup;
 
 /// Checks `case` again on a fresh database and reduces it. A wrong answer the fresh database
 /// does not repeat is kept with the clustered run's evidence: the engine answered wrongly
@@ -66,7 +65,7 @@ pub fn confirm(
     let evidence = *evidence;
     let b = bucket(SqlKind::NAME, case.oracle.name(), &evidence, std::slice::from_ref(&info));
     let shape = SqlKind.signature(case.oracle, &case, &evidence);
-    let reduced = (!reduce_time.is_zero() && !known.0.covers(&b, &shape))
+    let reduced = (!reduce_time.is_zero() && !known.covers(&b, &shape))
         .then(|| {
             let deadline = Instant::now() + reduce_time;
             let pair = (engines, &mut Helpers::none());
@@ -75,7 +74,7 @@ pub fn confirm(
         .flatten();
     let small = reduced.as_ref().and_then(|r| serde_json::from_value::<SqlCase>(r.case.clone()).ok());
     let shape = small.map_or(shape, |c| SqlKind.signature(case.oracle, &c, &evidence));
-    known.0.place(&b, &shape);
+    known.place(&b, &shape);
     Found { engine: info, spec: spec.to_string(), case, evidence, reduced, count: 1 }
 }
 

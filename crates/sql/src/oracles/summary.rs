@@ -13,8 +13,8 @@ use crate::dialect::Dialect;
 use crate::exec::{dialect_of, rows_of};
 use crate::exprgen::ExprGen;
 use crate::summary::case::read;
-use crate::summary::check::judge;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Outcome};
+use crate::summary::check::judge_rows;
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo};
 
 /// `summary` (`bag: false`) and `summary-bag`.
 pub struct Summary {
@@ -47,8 +47,7 @@ impl OracleRules for Summary {
                 Ok(r) => r,
                 Err(c) => return c,
             };
-            let answer = Outcome::Rows(actual.clone());
-            if let Some(wrong) = judge(&expected, &answer, exact) {
+            if let Some(wrong) = judge_rows(&expected, &actual, exact) {
                 let semantics = if exact { "bags" } else { "sets" };
                 let what = format!("the answer differs from the expected one (compared as {semantics}): {wrong}");
                 return logic(e.as_ref(), case.oracle, wrong.class(), render(&expected), render(&actual), what);
@@ -61,13 +60,12 @@ impl OracleRules for Summary {
         // What the fragment can hold, checked before an engine is asked: columns, aggregates and
         // comparisons with constants, no ORDER BY, LIMIT or compound.
         let s = &q.select;
-        let simple = |e: &Expr| fragment_expr(e);
         s.with.is_empty()
             && s.order_by.is_empty()
             && s.limit.is_none()
             && s.offset.is_none()
             && s.compound.is_empty()
-            && s.slots().into_iter().all(simple)
+            && s.slots().into_iter().all(fragment_expr)
     }
 }
 

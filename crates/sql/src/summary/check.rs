@@ -53,17 +53,20 @@ fn as_set(rows: &Rows, opts: &CompareOptions) -> Rows {
 /// `None` when `outcome` is the expected answer: as bags when `exact` (bag semantics, or an
 /// answer SQL keeps free of duplicates), else as sets.
 pub fn judge(expected: &Rows, outcome: &Outcome, exact: bool) -> Option<Wrong> {
-    let opts = CompareOptions::default();
     match outcome {
-        Outcome::Rows(actual) => {
-            let d = if exact {
-                diff(expected, actual, &opts)
-            } else {
-                diff(&as_set(expected, &opts), &as_set(actual, &opts), &opts)
-            };
-            (!d.is_empty()).then_some(Wrong::Rows { missing: d.missing.len(), extra: d.extra.len() })
-        }
+        Outcome::Rows(actual) => judge_rows(expected, actual, exact),
         Outcome::Error { message, .. } => Some(Wrong::Error { message: message.clone() }),
         other => Some(Wrong::Lost { what: other.to_string() }),
     }
+}
+
+/// [`judge`] of an answer that has rows.
+pub fn judge_rows(expected: &Rows, actual: &Rows, exact: bool) -> Option<Wrong> {
+    let opts = CompareOptions::default();
+    let d = if exact {
+        diff(expected, actual, &opts)
+    } else {
+        diff(&as_set(expected, &opts), &as_set(actual, &opts), &opts)
+    };
+    (!d.is_empty()).then_some(Wrong::Rows { missing: d.missing.len(), extra: d.extra.len() })
 }
