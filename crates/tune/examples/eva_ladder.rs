@@ -1,5 +1,5 @@
 //! Benchmark: Eva's built-in `-eva-precision 0..11` ladder on every program of a workload, the
-//! baseline a tuned recipe must beat: Valid RTE properties, CPU seconds, and whether the run hit
+//! baseline a tuned recipe must beat: Valid and Dead RTE properties, CPU seconds, and whether the run hit
 //! the limit or showed a warning sign the tuner would reject (Invalid, stopped propagation).
 //!
 //! ```text
@@ -25,7 +25,7 @@ fn main() {
         eprintln!("eva_ladder: {e}");
         std::process::exit(2)
     });
-    println!("program items level valid cpu_s over warnings");
+    println!("program items level valid dead cpu_s over warnings");
     for (name, files, extra) in progs {
         let t = match Eva::new(&bin, &name, &files, &extra) {
             Ok(t) => t,
@@ -38,9 +38,10 @@ fn main() {
             match t.at_precision(level, Duration::from_secs_f64(limit)) {
                 Ok(r) => {
                     let valid = r.verdicts.iter().filter(|(_, v)| matches!(v, Verdict::Resolved(_))).count();
+                    let dead = r.verdicts.iter().filter(|(_, v)| matches!(v, Verdict::Unreachable)).count();
                     let n = crosscheck_tune::Target::items(&t);
                     let warn: Vec<String> = r.guards.iter().map(|g| g.chars().take(40).collect()).collect();
-                    println!("{name} {n} {level} {valid} {:.2} {} {}", r.used.as_secs_f64(), r.over, warn.len());
+                    println!("{name} {n} {level} {valid} {dead} {:.2} {} {}", r.used.as_secs_f64(), r.over, warn.len());
                 }
                 Err(e) => eprintln!("eva_ladder: {name}: {e}"),
             }

@@ -16,11 +16,26 @@ pub struct Knob {
     pub values: Vec<String>,
     /// Index of the tool's default value.
     pub default: usize,
+    /// A fixpoint knob (an analyzer's state and unrolling limits, widening): the random
+    /// samplers draw it with the domain in phase 1, as the TAILOR repository's DARS draws
+    /// CRAB's widening knobs, because it moves precision as much as a domain does. The others
+    /// stay at their defaults until phase 2.
+    pub fixpoint: bool,
 }
 
 impl Knob {
     pub fn new(name: &str, values: &[&str], default: usize) -> Knob {
-        Knob { name: name.to_string(), values: values.iter().map(|v| v.to_string()).collect(), default }
+        Knob {
+            name: name.to_string(),
+            values: values.iter().map(|v| v.to_string()).collect(),
+            default,
+            fixpoint: false,
+        }
+    }
+
+    /// The knob, drawn with the domain in phase 1 ([`Knob::fixpoint`]).
+    pub fn fixpoint(self) -> Knob {
+        Knob { fixpoint: true, ..self }
     }
 }
 
@@ -40,6 +55,16 @@ impl Space {
     /// An ingredient of domain `d` with every knob at its default and half the limit as its slice.
     pub fn plain(&self, d: usize) -> Ingredient {
         Ingredient { domain: d, knobs: self.knobs.iter().map(|k| k.default).collect(), slice: 2 }
+    }
+
+    /// An ingredient of domain `d` with each fixpoint knob drawn uniformly among its values
+    /// (its default included) and every other knob at its default.
+    pub fn sampled(&self, d: usize, rng: &mut impl rand::Rng) -> Ingredient {
+        let mut ing = self.plain(d);
+        for (k, knob) in self.knobs.iter().enumerate().filter(|(_, k)| k.fixpoint) {
+            ing.knobs[k] = rng.gen_range(0..knob.values.len());
+        }
+        ing
     }
 
     /// The knob value of `ing` for the knob named `name`.

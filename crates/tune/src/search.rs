@@ -254,13 +254,14 @@ pub fn sa_probability(curr: Cost, next: Cost, remaining: usize) -> f64 {
     2.7f64.powf(-delta / t)
 }
 
-/// RS: `l` domains drawn uniformly, every setting at its default.
+/// RS: `l` domains drawn uniformly, fixpoint knobs drawn with them ([`Space::sampled`]), every
+/// other setting at its default.
 pub fn random_recipe(space: &Space, l: usize, rng: &mut ChaCha8Rng) -> Recipe {
-    Recipe((0..l).map(|_| space.plain(rng.gen_range(0..space.domains.len()))).collect())
+    Recipe((0..l).map(|_| space.sampled(rng.gen_range(0..space.domains.len()), rng)).collect())
 }
 
 /// DARS: the first domain uniform, each next one uniform among those incomparable with every
-/// domain chosen (shorter when none is left).
+/// domain chosen (shorter when none is left); fixpoint knobs drawn with each.
 pub fn dars_recipe(space: &Space, l: usize, rng: &mut ChaCha8Rng) -> Recipe {
     let mut ds = vec![rng.gen_range(0..space.domains.len())];
     while ds.len() < l {
@@ -268,7 +269,7 @@ pub fn dars_recipe(space: &Space, l: usize, rng: &mut ChaCha8Rng) -> Recipe {
         let Some(&d) = cands.choose(rng) else { break };
         ds.push(d);
     }
-    Recipe(ds.into_iter().map(|d| space.plain(d)).collect())
+    Recipe(ds.into_iter().map(|d| space.sampled(d, rng)).collect())
 }
 
 /// Algorithm 7's actions, drawn with the seed's probabilities.

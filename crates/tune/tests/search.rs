@@ -2,7 +2,7 @@
 //! kept when nothing beats it, the budget of evaluations, DARS's antichains, Algorithm 7's
 //! frequencies, contradictions and warning signs never winning.
 
-use crosscheck_tune::search::{dars_recipe, draw_action, generate_recipe, sa_probability, Action};
+use crosscheck_tune::search::{dars_recipe, draw_action, generate_recipe, random_recipe, sa_probability, Action};
 use crosscheck_tune::{
     optimize, Algo, Cost, Evaluator, Ingredient, Knob, Params, Poset, Recipe, RecipeFile, Sharing, Space, StageRun,
     Target, TargetError, Verdict,
@@ -251,6 +251,22 @@ fn dars_recipes_never_hold_two_comparable_domains() {
         assert!(t.space.domains.compatible(&m.domains()), "{m:?}");
         assert!(m.0.len() <= 3);
     }
+}
+
+#[test]
+fn the_random_samplers_draw_fixpoint_knobs_and_leave_the_others_to_phase_2() {
+    let mut t = Toy::new(|_, _, _| None);
+    t.space.knobs[0] = t.space.knobs[0].clone().fixpoint();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut seen = [0usize; 4];
+    for _ in 0..4000 {
+        for ing in dars_recipe(&t.space, 3, &mut rng).0.into_iter().chain(random_recipe(&t.space, 2, &mut rng).0) {
+            seen[ing.knobs[0]] += 1;
+            assert_eq!(ing.knobs[1], 0, "a knob that is not a fixpoint knob waits for phase 2");
+        }
+    }
+    let total: usize = seen.iter().sum();
+    assert!(seen.iter().all(|&c| (c as f64 / total as f64 - 0.25).abs() < 0.02), "uniform, default included: {seen:?}");
 }
 
 #[test]

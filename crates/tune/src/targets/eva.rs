@@ -26,7 +26,9 @@ use std::time::Duration;
 pub const DOMAINS: [&str; 8] =
     ["symbolic-locations", "equality", "gauges", "octagon", "bitwise", "sign", "multidim", "traces"];
 
-/// Eva's numeric knobs; the first value is Eva's own default and is not passed.
+/// Eva's numeric knobs; the first value is Eva's own default and is not passed. The first
+/// [`FIXPOINT`] are the ones `-eva-precision` moves (and widening's period): fixpoint knobs,
+/// drawn with the domains in phase 1.
 const KNOBS: &[(&str, &[&str])] = &[
     ("slevel", &["default", "10", "50", "100", "500"]),
     ("plevel", &["default", "500", "1000"]),
@@ -36,9 +38,13 @@ const KNOBS: &[(&str, &[&str])] = &[
     ("auto-loop-unroll", &["default", "16", "64", "128"]),
     ("min-loop-unroll", &["default", "1", "2"]),
     ("partition-history", &["default", "1", "2"]),
+    // Not fixpoint knobs: how returns and non-linear expressions are split.
     ("split-return", &["default", "full", "auto"]),
     ("subdivide-non-linear", &["default", "10", "40"]),
 ];
+
+/// How many of [`KNOBS`], from the first, are fixpoint knobs.
+const FIXPOINT: usize = 8;
 
 /// One C program (one or more files analysed together) and the frama-c that analyses it.
 pub struct Eva {
@@ -116,7 +122,11 @@ impl Eva {
 
 /// The lattice of domain sets beside `cvalue`, `cvalue` alone being the default recipe.
 pub fn space() -> Space {
-    let knobs = KNOBS.iter().map(|(n, vs)| Knob::new(n, vs, 0)).collect();
+    let knobs = KNOBS
+        .iter()
+        .enumerate()
+        .map(|(i, (n, vs))| if i < FIXPOINT { Knob::new(n, vs, 0).fixpoint() } else { Knob::new(n, vs, 0) })
+        .collect();
     let mut space =
         Space { domains: Poset::powerset(&DOMAINS, "cvalue"), knobs, default: Recipe(vec![]), slices: false };
     space.default = Recipe(vec![space.plain(0)]);
