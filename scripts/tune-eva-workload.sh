@@ -18,20 +18,25 @@ for d in "$lz4" "$zlib" "$bzip2"; do
 done
 mkdir -p "$out"
 cp "$root"/crates/tune/tests/fixtures/eva/*.c "$out"/
-# program DIR-NAME INCLUDE-DIR FILE...: one program directory, its frama-c.args naming the
-# library's headers
+# program DIR-NAME CPP-ARGS FILE...: one program directory, its frama-c.args giving the
+# preprocessor the library's headers (and defines)
 program() {
-    local name="$1" inc="$2"
+    local name="$1" cpp="$2"
     shift 2
     mkdir -p "$out/$name"
     cp "$@" "$out/$name"/
-    echo "-cpp-extra-args=-I$inc" >"$out/$name/frama-c.args"
+    echo "-cpp-extra-args=$cpp" >"$out/$name/frama-c.args"
 }
-program lz4-simple_buffer "$lz4/lib" "$lz4/examples/simple_buffer.c" "$lz4/lib/lz4.c"
-program zlib-adler32 "$zlib" "$zlib/adler32.c"
-program zlib-crc32 "$zlib" "$zlib/crc32.c"
-program zlib-inftrees "$zlib" "$zlib/inftrees.c"
-program bzip2-huffman "$bzip2" "$bzip2/huffman.c"
+# lz4 calls GCC's builtins, which frama-c knows only by their prototypes: it assumes they write
+# anything into the buffers they are given (sound, but every copied value is lost). Mapped to
+# the libc functions Eva models, and lz4's portable bit count, default Eva proves 112 Valid
+# properties of lz4 where it proved 84.
+program lz4-simple_buffer "-I$lz4/lib -D__builtin_memcpy=memcpy -D__builtin_memmove=memmove -DLZ4_FORCE_SW_BITCOUNT" \
+    "$lz4/examples/simple_buffer.c" "$lz4/lib/lz4.c"
+program zlib-adler32 "-I$zlib" "$zlib/adler32.c"
+program zlib-crc32 "-I$zlib" "$zlib/crc32.c"
+program zlib-inftrees "-I$zlib" "$zlib/inftrees.c"
+program bzip2-huffman "-I$bzip2" "$bzip2/huffman.c"
 for p in zlib-adler32 zlib-crc32 zlib-inftrees bzip2-huffman; do
     cp "$root/crates/tune/bench/eva/$p.c" "$out/$p/main.c"
 done
