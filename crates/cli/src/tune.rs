@@ -470,7 +470,7 @@ fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>
     if c.json {
         println!("{summary}");
     } else {
-        print_units(units, c.resource);
+        print_units(units, c.resource, c.limit);
     }
     let findings: usize = units.iter().map(|u| u.findings.len()).sum();
     Ok(if findings > 0 { EXIT_FINDINGS } else { EXIT_OK })
@@ -491,6 +491,7 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
                 "evaluations": u.evaluations, "resumed": u.resumed, "runs": u.runs,
                 "tuning_used": c.resource.show(u.charged), "tuning_wall_s": u.wall.as_secs_f64(),
                 "disagreements": u.findings,
+                "versus_default": versus_json(u.best.versus(&u.default, c.limit)),
             })
         })
         .collect();
@@ -511,8 +512,22 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
         "runs": sum(&|u| u.runs),
         "tuning_used": units.iter().map(|u| c.resource.show(u.charged)).sum::<f64>(),
         "disagreements": sum(&|u| u.findings.len()),
+        "versus_default": versus_json(versus_total(units, c.limit)),
         "units": units_json,
     })
+}
+
+fn versus_total(units: &[Unit], limit: Duration) -> [usize; 3] {
+    let mut v = [0; 3];
+    for u in units {
+        v.iter_mut().zip(u.best.versus(&u.default, limit)).for_each(|(t, n)| *t += n);
+    }
+    v
+}
+
+/// Items better, as well and worse than the default ([`crosscheck_tune::ItemResult::versus`]).
+fn versus_json([better, equal, worse]: [usize; 3]) -> Value {
+    json!({ "better": better, "equal": equal, "worse": worse })
 }
 
 fn finite(x: f64) -> Value {
@@ -523,7 +538,7 @@ fn finite(x: f64) -> Value {
     }
 }
 
-fn print_units(units: &[Unit], r: Resource) {
+fn print_units(units: &[Unit], r: Resource, limit: Duration) {
     let (def, tuned) = (format!("def {}", r.unit()), format!("tuned {}", r.unit()));
     println!("{:<28} {:>6} {:>9} {:>9} {def:>10} {tuned:>10}  recipe", "unit", "items", "default", "tuned");
     for u in units {
@@ -553,5 +568,14 @@ fn print_units(units: &[Unit], r: Resource) {
         "total: default {d}, tuned {t} resolved{unreachable}; {evals} evaluations, {} {} of tool runs",
         r.text(used),
         r.unit()
+    );
+    let v = versus_total(units, limit);
+    let n: usize = v.iter().sum();
+    #[allow(clippy::cast_precision_loss)] // a count of items
+    let share = 100.0 * (v[0] + v[1]) as f64 / n.max(1) as f64;
+    println!(
+        "per item against the default: {} better, {} equal, {} worse (slower than 1.25x + 0.5% of the limit, \
+         or unresolved): {share:.0}% equal or better",
+        v[0], v[1], v[2]
     );
 }

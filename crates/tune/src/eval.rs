@@ -31,6 +31,27 @@ impl ItemResult {
     fn open() -> ItemResult {
         ItemResult { verdict: Verdict::Unresolved, stage: None, used: Duration::ZERO, conflict: None }
     }
+
+    /// This result against the default's on the same item (the seed's RQ4, resilience): better
+    /// when only this one resolves it, worse when only the default does or when both do and this
+    /// one uses more than 1.25 times the default's resource plus 0.5% of the limit (one run's
+    /// noise on a small item), else equal.
+    pub fn versus(&self, default: &ItemResult, limit: Duration) -> Versus {
+        match (resolves(&self.verdict), resolves(&default.verdict)) {
+            (true, false) => Versus::Better,
+            (false, true) => Versus::Worse,
+            (true, true) if self.used > default.used.mul_f64(1.25) + limit / 200 => Versus::Worse,
+            _ => Versus::Equal,
+        }
+    }
+}
+
+/// How a recipe did on one item against the default ([`ItemResult::versus`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Versus {
+    Better,
+    Equal,
+    Worse,
 }
 
 /// A recipe's evaluation.
@@ -55,6 +76,15 @@ impl Evaluation {
     /// Of the resolved items, those found unreachable.
     pub fn unreachable(&self) -> usize {
         self.items.iter().filter(|i| i.verdict == Verdict::Unreachable).count()
+    }
+
+    /// How many items this evaluation does better, as well and worse than `default`.
+    pub fn versus(&self, default: &Evaluation, limit: Duration) -> [usize; 3] {
+        let mut n = [0; 3];
+        for (mine, theirs) in self.items.iter().zip(&default.items) {
+            n[mine.versus(theirs, limit) as usize] += 1;
+        }
+        n
     }
 }
 

@@ -29,7 +29,7 @@ pub mod targets;
 pub mod workloads;
 
 pub use cost::Cost;
-pub use eval::{Evaluation, Evaluator, Finding, ItemResult};
+pub use eval::{Evaluation, Evaluator, Finding, ItemResult, Versus};
 pub use poset::Poset;
 pub use recipe::{Ingredient, Knob, Recipe, RecipeFile, Space, SLICES};
 pub use search::{optimize, Algo, Params, Tuned};

@@ -4,8 +4,8 @@
 
 use crosscheck_tune::search::{dars_recipe, draw_action, generate_recipe, random_recipe, sa_probability, Action};
 use crosscheck_tune::{
-    optimize, Algo, Cost, Evaluator, Ingredient, Knob, Params, Poset, Recipe, RecipeFile, Sharing, Space, StageRun,
-    Target, TargetError, Verdict,
+    optimize, Algo, Cost, Evaluator, Ingredient, ItemResult, Knob, Params, Poset, Recipe, RecipeFile, Sharing, Space,
+    StageRun, Target, TargetError, Verdict, Versus,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -267,6 +267,19 @@ fn the_random_samplers_draw_fixpoint_knobs_and_leave_the_others_to_phase_2() {
     }
     let total: usize = seen.iter().sum();
     assert!(seen.iter().all(|&c| (c as f64 / total as f64 - 0.25).abs() < 0.02), "uniform, default included: {seen:?}");
+}
+
+#[test]
+fn items_compare_with_the_default_by_answer_then_by_use() {
+    let r = |verdict: Verdict, ms: u64| ItemResult { verdict, stage: Some(0), used: Duration::from_millis(ms), conflict: None };
+    let sat = || Verdict::Resolved("sat".into());
+    let limit = Duration::from_secs(10);
+    assert_eq!(r(sat(), 9000).versus(&r(Verdict::Unresolved, 10_000), limit), Versus::Better);
+    assert_eq!(r(Verdict::Unresolved, 10).versus(&r(sat(), 9000), limit), Versus::Worse);
+    // 1.25 x 100 ms + 0.5% of 10 s = 175 ms: noise up to it, slower past it.
+    assert_eq!(r(sat(), 175).versus(&r(sat(), 100), limit), Versus::Equal);
+    assert_eq!(r(sat(), 176).versus(&r(sat(), 100), limit), Versus::Worse);
+    assert_eq!(r(Verdict::Unreachable, 0).versus(&r(Verdict::Resolved("valid".into()), 0), limit), Versus::Equal);
 }
 
 #[test]
