@@ -271,7 +271,12 @@ fn the_random_samplers_draw_fixpoint_knobs_and_leave_the_others_to_phase_2() {
 
 #[test]
 fn items_compare_with_the_default_by_answer_then_by_use() {
-    let r = |verdict: Verdict, ms: u64| ItemResult { verdict, stage: Some(0), used: Duration::from_millis(ms), conflict: None };
+    let r = |verdict: Verdict, ms: u64| ItemResult {
+        verdict,
+        stage: Some(0),
+        used: Duration::from_millis(ms),
+        conflict: None,
+    };
     let sat = || Verdict::Resolved("sat".into());
     let limit = Duration::from_secs(10);
     assert_eq!(r(sat(), 9000).versus(&r(Verdict::Unresolved, 10_000), limit), Versus::Better);

@@ -38,8 +38,11 @@ const Z3_TACTICS: &[(&str, &str)] = &[
     ("qfbv", "qfbv"),
     ("qflia", "qflia"),
     ("qfnra", "qfnra-nlsat"),
+    // Bounded integers and 0-1 sums as Booleans with cardinality constraints: pigeonhole-like
+    // counting, which resolution cannot do in polynomial time, becomes cheap.
+    ("card", "(then simplify lia2card smt)"),
 ];
-const Z3_EDGES: &[(&str, &str)] = &[("simplify", "preprocess")];
+const Z3_EDGES: &[(&str, &str)] = &[("simplify", "preprocess"), ("simplify", "card")];
 
 /// z3 parameters that choose heuristics, never semantics; the first value is "the solver's
 /// own default" and is not passed.
