@@ -1,0 +1,10 @@
+; z3 5.4.1 and 4.8.12 answer sat; unsat is right (three distinct values in {0, 1}).
+(set-logic QF_LIA)
+(declare-fun a () Int)
+(declare-fun b () Int)
+(declare-fun c () Int)
+(assert (and (>= a 0) (< a 2)))
+(assert (and (>= b 0) (< b 2)))
+(assert (and (>= c 0) (< c 2)))
+(assert (distinct a b c))
+(check-sat-using (then simplify nla2bv smt))
