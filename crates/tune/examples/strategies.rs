@@ -3,8 +3,9 @@
 //!
 //! ```text
 //! cargo run --release -p crosscheck-tune --example strategies -- \
-//!     z3|z3-counter|cvc5|clingo|eva WORKLOAD LIMIT SEEDS [MAX_LEN I_DOM I_SET WORKERS]
+//!     z3|z3-counter|cvc5|clingo|eva WORKLOAD LIMIT SEEDS [MAX_LEN I_DOM I_SET WORKERS [ALGOS]]
 //! ```
+//! ALGOS (default `rs,dars,sa,hc`) lets two processes share the strategies of one comparison.
 //! For eva every program of the workload is tuned on its own and the figures are summed.
 //! `z3-counter` charges z3's `rlimit` units (LIMIT is then a number of units): its runs are
 //! deterministic, so every search of a unit shares one evaluator and a recipe evaluated by an
@@ -19,7 +20,9 @@ use std::time::{Duration, Instant};
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     if a.len() < 4 {
-        eprintln!("usage: strategies z3|cvc5|clingo|eva WORKLOAD LIMIT_SECS SEEDS [MAX_LEN I_DOM I_SET WORKERS]");
+        eprintln!(
+            "usage: strategies z3|cvc5|clingo|eva WORKLOAD LIMIT_SECS SEEDS [MAX_LEN I_DOM I_SET WORKERS [ALGOS]]"
+        );
         std::process::exit(2);
     }
     let num = |i: usize, d: usize| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
@@ -40,7 +43,8 @@ fn main() {
     };
     let mut shared: Vec<Evaluator<'_>> = units.iter().map(|u| Evaluator::new(u.as_ref(), limit, workers)).collect();
     println!("algo seed default tuned evaluations runs {} wall_s recipe", if counter { "units" } else { "cpu_s" });
-    for algo in Algo::ALL {
+    let chosen = a.get(8).map_or("rs,dars,sa,hc", String::as_str);
+    for algo in Algo::ALL.into_iter().filter(|x| chosen.split(',').any(|c| c == x.name())) {
         for seed in 0..seeds {
             let confirm = usize::from(!counter);
             let p = Params { algo, seed, max_len, i_dom, i_set, confirm, ..Params::default() };
