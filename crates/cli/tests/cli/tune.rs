@@ -58,6 +58,9 @@ fn tune_writes_a_recipe_that_replays_on_another_batch() {
     let s = summary(&o);
     assert_eq!(s["evaluations"], 2, "the default and the recipe");
     assert_eq!(s["tuned_resolved"], 4);
+    let v = &s["versus_default"];
+    assert_eq!(v["better"], 0, "both resolve every query: {v}");
+    assert_eq!(v["equal"].as_u64().zip(v["worse"].as_u64()).map(|(e, w)| e + w), Some(4), "{v}");
 }
 
 /// Charged by z3's rlimit counter, a tuning run is the same run twice: the same recipe and
