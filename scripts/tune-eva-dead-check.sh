@@ -49,8 +49,10 @@ for unit in $units; do
     done | sort -u >"$run/ran"
     awk -F'\t' -v u="$unit" '$1 == u && $5 == "unreachable" && $3 != "unreachable" {split($2, k, ":"); print k[1] ":" k[2] "\t" $2}' "$table" >"$run/dead"
     n="$(wc -l <"$run/dead")"
-    ran="$(awk -F'\t' 'NR == FNR {if ($2 == "whole") ran[$1] = 1; next} ($1 in ran) {print $2}' "$run/ran" "$run/dead")"
-    part="$(awk -F'\t' 'NR == FNR {if ($2 == "part") part[$1] = 1; next} ($1 in part) {print $2}' "$run/ran" "$run/dead")"
+    # each newly unreachable property that sits on a line that ran, after how much of it ran
+    awk -F'\t' 'NR == FNR {how[$1] = $2; next} ($1 in how) {print how[$1] "\t" $2}' "$run/ran" "$run/dead" >"$run/hit"
+    ran="$(awk -F'\t' '$1 == "whole" {print $2}' "$run/hit")"
+    part="$(awk -F'\t' '$1 == "part" {print $2}' "$run/hit")"
     total=$((total + n))
     if [ -n "$ran" ]; then
         echo "$unit: $n properties newly unreachable, these on lines that ran whole:"

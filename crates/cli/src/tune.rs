@@ -470,7 +470,7 @@ fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>
     if c.json {
         println!("{summary}");
     } else {
-        print_units(units, c.resource, c.limit);
+        print_units(units, c.resource, versus_total(units, c.limit));
     }
     let findings: usize = units.iter().map(|u| u.findings.len()).sum();
     Ok(if findings > 0 { EXIT_FINDINGS } else { EXIT_OK })
@@ -538,7 +538,7 @@ fn finite(x: f64) -> Value {
     }
 }
 
-fn print_units(units: &[Unit], r: Resource, limit: Duration) {
+fn print_units(units: &[Unit], r: Resource, v: [usize; 3]) {
     let (def, tuned) = (format!("def {}", r.unit()), format!("tuned {}", r.unit()));
     println!("{:<28} {:>6} {:>9} {:>9} {def:>10} {tuned:>10}  recipe", "unit", "items", "default", "tuned");
     for u in units {
@@ -569,7 +569,6 @@ fn print_units(units: &[Unit], r: Resource, limit: Duration) {
         r.text(used),
         r.unit()
     );
-    let v = versus_total(units, limit);
     let n: usize = v.iter().sum();
     #[allow(clippy::cast_precision_loss)] // a count of items
     let share = 100.0 * (v[0] + v[1]) as f64 / n.max(1) as f64;

@@ -32,11 +32,6 @@ impl Knob {
             fixpoint: false,
         }
     }
-
-    /// The knob, drawn with the domain in phase 1 ([`Knob::fixpoint`]).
-    pub fn fixpoint(self) -> Knob {
-        Knob { fixpoint: true, ..self }
-    }
 }
 
 /// What a target may be configured with.

@@ -26,25 +26,21 @@ use std::time::Duration;
 pub const DOMAINS: [&str; 8] =
     ["symbolic-locations", "equality", "gauges", "octagon", "bitwise", "sign", "multidim", "traces"];
 
-/// Eva's numeric knobs; the first value is Eva's own default and is not passed. The first
-/// [`FIXPOINT`] are the ones `-eva-precision` moves (and widening's period): fixpoint knobs,
-/// drawn with the domains in phase 1.
-const KNOBS: &[(&str, &[&str])] = &[
-    ("slevel", &["default", "10", "50", "100", "500"]),
-    ("plevel", &["default", "500", "1000"]),
-    ("ilevel", &["default", "16", "32", "64"]),
-    ("widening-delay", &["default", "1", "6", "12"]),
-    ("widening-period", &["default", "2", "4"]),
-    ("auto-loop-unroll", &["default", "16", "64", "128"]),
-    ("min-loop-unroll", &["default", "1", "2"]),
-    ("partition-history", &["default", "1", "2"]),
-    // Not fixpoint knobs: how returns and non-linear expressions are split.
-    ("split-return", &["default", "full", "auto"]),
-    ("subdivide-non-linear", &["default", "10", "40"]),
+/// Eva's numeric knobs; the first value is Eva's own default and is not passed. `true` marks a
+/// fixpoint knob, drawn with the domains in phase 1: the ones `-eva-precision` moves, and
+/// widening's period; the others say how returns and non-linear expressions are split.
+const KNOBS: &[(&str, &[&str], bool)] = &[
+    ("slevel", &["default", "10", "50", "100", "500"], true),
+    ("plevel", &["default", "500", "1000"], true),
+    ("ilevel", &["default", "16", "32", "64"], true),
+    ("widening-delay", &["default", "1", "6", "12"], true),
+    ("widening-period", &["default", "2", "4"], true),
+    ("auto-loop-unroll", &["default", "16", "64", "128"], true),
+    ("min-loop-unroll", &["default", "1", "2"], true),
+    ("partition-history", &["default", "1", "2"], true),
+    ("split-return", &["default", "full", "auto"], false),
+    ("subdivide-non-linear", &["default", "10", "40"], false),
 ];
-
-/// How many of [`KNOBS`], from the first, are fixpoint knobs.
-const FIXPOINT: usize = 8;
 
 /// One C program (one or more files analysed together) and the frama-c that analyses it.
 pub struct Eva {
@@ -122,11 +118,7 @@ impl Eva {
 
 /// The lattice of domain sets beside `cvalue`, `cvalue` alone being the default recipe.
 pub fn space() -> Space {
-    let knobs = KNOBS
-        .iter()
-        .enumerate()
-        .map(|(i, (n, vs))| if i < FIXPOINT { Knob::new(n, vs, 0).fixpoint() } else { Knob::new(n, vs, 0) })
-        .collect();
+    let knobs = KNOBS.iter().map(|&(n, vs, fixpoint)| Knob { fixpoint, ..Knob::new(n, vs, 0) }).collect();
     let mut space =
         Space { domains: Poset::powerset(&DOMAINS, "cvalue"), knobs, default: Recipe(vec![]), slices: false };
     space.default = Recipe(vec![space.plain(0)]);
