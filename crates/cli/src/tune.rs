@@ -441,6 +441,7 @@ fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>
     let used = if c.resource == Resource::Cpu { "cpu_s" } else { "units" };
     let mut table = format!("unit\titem\tdefault\tdefault_{used}\ttuned\ttuned_stage\ttuned_{used}\n");
     for u in units {
+        let refused = u.best.refused().is_some();
         for (i, name) in u.items.iter().enumerate() {
             let (d, b) = (&u.default.items[i], &u.best.items[i]);
             let _ = writeln!(
@@ -450,7 +451,7 @@ fn finish(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params>
                 verdict(&d.verdict),
                 c.resource.show(d.used),
                 verdict(&b.verdict),
-                b.stage.map_or("-".into(), |s| (s + 1).to_string()),
+                if refused { "refused".into() } else { b.stage.map_or("-".into(), |s| (s + 1).to_string()) },
                 c.resource.show(b.used)
             );
         }
@@ -483,8 +484,10 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
         .map(|u| {
             json!({
                 "name": u.name, "items": u.items.len(),
-                "default_resolved": u.default.resolved(), "tuned_resolved": u.best.resolved(),
-                "default_unreachable": u.default.unreachable(), "tuned_unreachable": u.best.unreachable(),
+                "default_resolved": u.default.credited(), "tuned_resolved": u.best.credited(),
+                "default_unreachable": u.default.credited_unreachable(),
+                "tuned_unreachable": u.best.credited_unreachable(),
+                "tuned_refused": u.best.refused(),
                 "default_cost": finite(u.default.cost.0), "tuned_cost": finite(u.best.cost.0),
                 "default_used": c.resource.show(u.default.used), "tuned_used": c.resource.show(u.best.used),
                 "recipe": u.recipe.to_string(),
@@ -502,10 +505,10 @@ fn summary(kind: TargetKind, c: &Checked, units: &[Unit], params: Option<&Params
         "resource": c.resource.name(),
         "limit": c.resource.show(c.limit),
         "items": sum(&|u| u.items.len()),
-        "default_resolved": sum(&|u| u.default.resolved()),
-        "tuned_resolved": sum(&|u| u.best.resolved()),
-        "default_unreachable": sum(&|u| u.default.unreachable()),
-        "tuned_unreachable": sum(&|u| u.best.unreachable()),
+        "default_resolved": sum(&|u| u.default.credited()),
+        "tuned_resolved": sum(&|u| u.best.credited()),
+        "default_unreachable": sum(&|u| u.default.credited_unreachable()),
+        "tuned_unreachable": sum(&|u| u.best.credited_unreachable()),
         "evaluations": sum(&|u| u.evaluations),
         "resumed": sum(&|u| u.resumed),
         "seeds": c.seeds,
@@ -546,12 +549,15 @@ fn print_units(units: &[Unit], r: Resource, v: [usize; 3]) {
             "{:<28} {:>6} {:>9} {:>9} {:>10} {:>10}  {}",
             u.name,
             u.items.len(),
-            u.default.resolved(),
-            u.best.resolved(),
+            u.default.credited(),
+            u.best.credited(),
             r.text(u.default.used),
             r.text(u.best.used),
             u.recipe
         );
+        if let Some(why) = u.best.refused() {
+            println!("  refused, nothing credited: {why}");
+        }
         for f in &u.findings {
             println!("  finding: {f}");
         }
@@ -559,8 +565,8 @@ fn print_units(units: &[Unit], r: Resource, v: [usize; 3]) {
     let sum = |f: &dyn Fn(&Evaluation) -> usize, tuned: bool| -> usize {
         units.iter().map(|u| f(if tuned { &u.best } else { &u.default })).sum()
     };
-    let (d, t) = (sum(&Evaluation::resolved, false), sum(&Evaluation::resolved, true));
-    let (du, tu) = (sum(&Evaluation::unreachable, false), sum(&Evaluation::unreachable, true));
+    let (d, t) = (sum(&Evaluation::credited, false), sum(&Evaluation::credited, true));
+    let (du, tu) = (sum(&Evaluation::credited_unreachable, false), sum(&Evaluation::credited_unreachable, true));
     let unreachable = if du + tu > 0 { format!(" ({du} and {tu} of them unreachable)") } else { String::new() };
     let evals: usize = units.iter().map(|u| u.evaluations).sum();
     let used = units.iter().map(|u| u.charged).sum::<Duration>();

@@ -68,7 +68,8 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
-    /// Items resolved: answered, or found unreachable.
+    /// Items resolved: answered, or found unreachable, whether or not the evaluation is
+    /// [`refused`](Evaluation::refused).
     pub fn resolved(&self) -> usize {
         self.items.iter().filter(|i| resolves(&i.verdict)).count()
     }
@@ -78,10 +79,45 @@ impl Evaluation {
         self.items.iter().filter(|i| i.verdict == Verdict::Unreachable).count()
     }
 
-    /// How many items this evaluation does better, as well and worse than `default`.
+    /// Why none of its answers may be credited to the recipe: a guard rejected it, or it
+    /// went past the limit (its cost is infinite either way). Replayed on other programs, a
+    /// recipe can buy answers with a propagation stop the default did not make; those count
+    /// for nothing, as in the search.
+    pub fn refused(&self) -> Option<String> {
+        match &self.rejected {
+            Some(why) => Some(why.clone()),
+            None if !self.cost.is_finite() => Some("past the limit".into()),
+            None => None,
+        }
+    }
+
+    /// Items resolved that count: none when the evaluation is refused.
+    pub fn credited(&self) -> usize {
+        if self.refused().is_some() {
+            0
+        } else {
+            self.resolved()
+        }
+    }
+
+    /// Of the credited items, those found unreachable.
+    pub fn credited_unreachable(&self) -> usize {
+        if self.refused().is_some() {
+            0
+        } else {
+            self.unreachable()
+        }
+    }
+
+    /// How many items this evaluation does better, as well and worse than `default`; a
+    /// refused evaluation resolves nothing.
     pub fn versus(&self, default: &Evaluation, limit: Duration) -> [usize; 3] {
         let mut n = [0; 3];
+        let open = ItemResult::open();
+        let (mine_refused, theirs_refused) = (self.refused().is_some(), default.refused().is_some());
         for (mine, theirs) in self.items.iter().zip(&default.items) {
+            let mine = if mine_refused { &open } else { mine };
+            let theirs = if theirs_refused { &open } else { theirs };
             n[mine.versus(theirs, limit) as usize] += 1;
         }
         n

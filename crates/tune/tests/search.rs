@@ -4,8 +4,8 @@
 
 use crosscheck_tune::search::{dars_recipe, draw_action, generate_recipe, random_recipe, sa_probability, Action};
 use crosscheck_tune::{
-    optimize, Algo, Cost, Evaluator, Ingredient, ItemResult, Knob, Params, Poset, Recipe, RecipeFile, Sharing, Space,
-    StageRun, Target, TargetError, Verdict, Versus,
+    optimize, Algo, Cost, Evaluation, Evaluator, Ingredient, ItemResult, Knob, Params, Poset, Recipe, RecipeFile,
+    Sharing, Space, StageRun, Target, TargetError, Verdict, Versus,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -285,6 +285,28 @@ fn items_compare_with_the_default_by_answer_then_by_use() {
     assert_eq!(r(sat(), 175).versus(&r(sat(), 100), limit), Versus::Equal);
     assert_eq!(r(sat(), 176).versus(&r(sat(), 100), limit), Versus::Worse);
     assert_eq!(r(Verdict::Unreachable, 0).versus(&r(Verdict::Resolved("valid".into()), 0), limit), Versus::Equal);
+}
+
+#[test]
+fn a_refused_evaluation_is_credited_nothing() {
+    let item = |verdict: Verdict| ItemResult { verdict, stage: Some(0), used: Duration::ZERO, conflict: None };
+    let valid = || Verdict::Resolved("valid".into());
+    let eval = |items: Vec<ItemResult>, rejected: Option<&str>| Evaluation {
+        recipe: Recipe(Vec::new()),
+        cost: if rejected.is_some() { Cost::INFINITE } else { Cost(0.5) },
+        items,
+        used: Duration::ZERO,
+        rejected: rejected.map(str::to_string),
+        guards: BTreeSet::new(),
+    };
+    let default = eval(vec![item(valid()), item(Verdict::Unresolved), item(Verdict::Unresolved)], None);
+    let refused =
+        eval(vec![item(valid()), item(Verdict::Unreachable), item(valid())], Some("a red status the default lacks"));
+    assert_eq!((refused.resolved(), refused.credited(), refused.credited_unreachable()), (3, 0, 0));
+    assert_eq!(refused.versus(&default, Duration::from_secs(1)), [0, 2, 1], "the default's item lost, none won");
+    let over = Evaluation { rejected: None, ..refused.clone() };
+    assert_eq!(over.refused().as_deref(), Some("past the limit"));
+    assert_eq!((default.credited(), default.refused()), (1, None));
 }
 
 #[test]

@@ -167,18 +167,45 @@ fn bad_tune_input_gets_one_line_and_exit_2() {
     }
 }
 
-#[test]
-fn eva_programs_get_a_recipe_each() {
+/// A temporary directory holding the named fixtures of crates/tune/tests/fixtures/eva, or
+/// `None` when frama-c is not installed (and not required).
+fn eva_fixtures(names: &[&str]) -> Option<tempfile::TempDir> {
     if crosscheck_engines::transport::process::find_tool("frama-c").is_none() {
         assert!(!crosscheck_engines::testing::required("frama-c"), "frama-c is required but not installed");
         println!("skipped: frama-c is not installed");
-        return;
+        return None;
     }
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tune/tests/fixtures/eva");
-    for f in ["loops.c", "bits.c"] {
-        std::fs::copy(fixtures.join(f), tmp.path().join(f)).expect("copy");
+    for f in names {
+        std::fs::copy(fixtures.join(f), tmp.path().join(f)).unwrap_or_else(|e| panic!("copy {f}: {e}"));
     }
+    Some(tmp)
+}
+
+/// Replayed on bug.c, a recipe with slevel 10 unrolls the loop to the write past the end:
+/// Eva calls it invalid for that state and stops there (a red status the default does not
+/// show), which makes code dead. That recipe is refused there and credited nothing.
+#[test]
+fn a_replayed_recipe_that_stops_propagation_is_credited_nothing() {
+    let Some(tmp) = eva_fixtures(&["bug.c"]) else { return };
+    let recipe = r#"{"target":"eva","stages":[{"domain":"cvalue","settings":[["slevel","10"]],"slice":0.5}]}"#;
+    std::fs::write(tmp.path().join("r.json"), recipe).expect("recipe");
+    let o =
+        run(&["tune", "eval", "r.json", "--workload", "bug.c", "--limit", "20s", "--out", "out", "--json"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&o);
+    assert_eq!((s["default_resolved"].as_u64(), s["tuned_resolved"].as_u64()), (Some(7), Some(0)));
+    let why = s["units"][0]["tuned_refused"].as_str().unwrap_or_default();
+    assert!(why.contains("red: bug.c:6:main:index_bound:i < 4"), "{why}");
+    assert_eq!(s["versus_default"]["worse"], 7);
+    let table = std::fs::read_to_string(tmp.path().join("out/table.tsv")).expect("table");
+    assert!(table.lines().skip(1).all(|l| l.split('\t').nth(5) == Some("refused")), "{table}");
+}
+
+#[test]
+fn eva_programs_get_a_recipe_each() {
+    let Some(tmp) = eva_fixtures(&["loops.c", "bits.c"]) else { return };
     let args =
         "tune --target eva --workload . --limit 20s --max-len 1 --i-dom 1 --i-set 1 --workers 2 --out out --json";
     let o = run(&args.split(' ').collect::<Vec<_>>(), tmp.path());
