@@ -3,14 +3,17 @@
 //! a recipe, which DARS and ADD draw from. For Eva the poset is the lattice of domain sets
 //! (inclusion); for solvers it is mostly an antichain (strategies that are incomparable).
 
-use serde::{Deserialize, Serialize};
+use rand::seq::SliceRandom;
+use rand::Rng;
 
 /// A finite partial order over named domains, stored as its reflexive-transitive closure.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Poset {
     names: Vec<String>,
     /// `leq[a][b]`: `a` is at most as precise as `b`.
     leq: Vec<Vec<bool>>,
+    /// Each domain's height, when random draws pick a height first ([`Poset::draw`]).
+    by_height: Option<Vec<usize>>,
 }
 
 impl Poset {
@@ -37,7 +40,7 @@ impl Poset {
                 }
             }
         }
-        Poset { names: names.iter().map(|s| s.to_string()).collect(), leq }
+        Poset { names: names.iter().map(|s| s.to_string()).collect(), leq, by_height: None }
     }
 
     /// Every domain incomparable with every other.
@@ -47,7 +50,9 @@ impl Poset {
 
     /// The lattice of subsets of `parts` ordered by inclusion: the element for a set is named by
     /// its parts joined with `+`, the empty set by `empty`. Element `k` is the subset whose bit
-    /// `i` is set when `parts[i]` is in it.
+    /// `i` is set when `parts[i]` is in it. Its random draws pick a height (a number of parts)
+    /// first: a uniform draw over the 2^n sets holds n/2 parts on average, almost never few,
+    /// where the seed's lists of domains spread over their heights, cheap ones included.
     pub fn powerset(parts: &[&str], empty: &str) -> Poset {
         let n = 1usize << parts.len();
         let names = (0..n)
@@ -62,7 +67,9 @@ impl Poset {
             })
             .collect();
         let leq = (0..n).map(|a| (0..n).map(|b| a & b == a).collect()).collect();
-        Poset { names, leq }
+        let mut p = Poset { names, leq, by_height: None };
+        p.by_height = Some(p.heights());
+        p
     }
 
     pub fn len(&self) -> usize {
@@ -113,6 +120,43 @@ impl Poset {
         (0..self.len()).filter(|&c| ds.iter().all(|&d| !self.comparable(c, d))).collect()
     }
 
+    /// A random domain of the whole poset: see [`Poset::draw`].
+    pub fn draw_any(&self, rng: &mut impl Rng) -> usize {
+        if self.by_height.is_some() {
+            let all: Vec<usize> = (0..self.len()).collect();
+            self.draw(&all, rng).unwrap_or(0)
+        } else {
+            rng.gen_range(0..self.len())
+        }
+    }
+
+    /// A random one of `cands`: uniform, or for a poset drawn by height (a power set), a
+    /// height uniform among the candidates' heights, then a candidate of that height.
+    pub fn draw(&self, cands: &[usize], rng: &mut impl Rng) -> Option<usize> {
+        let Some(height) = &self.by_height else {
+            return cands.choose(rng).copied();
+        };
+        let mut levels: Vec<usize> = cands.iter().map(|&c| height[c]).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let level = *levels.choose(rng)?;
+        let at: Vec<usize> = cands.iter().copied().filter(|&c| height[c] == level).collect();
+        at.choose(rng).copied()
+    }
+
+    /// Each domain's height: the length of the longest chain below it.
+    pub fn heights(&self) -> Vec<usize> {
+        let n = self.len();
+        let below = |d: usize| (0..n).filter(move |&a| a != d && self.leq[a][d]);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&d| below(d).count());
+        let mut height = vec![0; n];
+        for d in order {
+            height[d] = below(d).map(|a| height[a] + 1).max().unwrap_or(0);
+        }
+        height
+    }
+
     /// The least precise of `cands` (those with no other candidate strictly below them).
     pub fn minimal(&self, cands: &[usize]) -> Vec<usize> {
         cands.iter().copied().filter(|&c| !cands.iter().any(|&o| o != c && self.leq[o][c])).collect()
@@ -122,6 +166,7 @@ impl Poset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     /// CRAB's poset (the seed's Fig. 5.3, as the extraction reconstructs it).
     fn crab() -> Poset {
@@ -163,6 +208,34 @@ mod tests {
         assert!(!p.compatible(&[i("zones"), i("polyhedra")]));
         let inc = p.incomparable_with(&[i("zones")]);
         assert_eq!(p.minimal(&inc), vec![i("bool"), i("ric"), i("term-int"), i("disint")]);
+    }
+
+    #[test]
+    fn heights_are_longest_chains_and_a_power_set_draws_sizes_evenly() {
+        let p = crab();
+        let h = p.heights();
+        let i = |s| p.index(s).unwrap_or(usize::MAX);
+        assert_eq!([h[i("bool")], h[i("intervals")], h[i("zones")], h[i("polyhedra")], h[i("boxes")]], [0, 0, 1, 3, 2]);
+        let lattice = Poset::powerset(&["a", "b", "c", "d", "e", "f", "g", "h"], "base");
+        assert!(lattice.heights().iter().enumerate().all(|(k, &h)| h == k.count_ones() as usize));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let n = 90_000;
+        let mut sizes = [0usize; 9];
+        for _ in 0..n {
+            sizes[lattice.draw_any(&mut rng).count_ones() as usize] += 1;
+        }
+        // Uniform over the 256 sets, a set of none or of all eight would come once in 256.
+        assert!(sizes.iter().all(|&c| (c as f64 / n as f64 - 1.0 / 9.0).abs() < 0.01), "{sizes:?}");
+        let odd = [1, 2, 3, 7];
+        let mut seen = [0usize; 4];
+        for _ in 0..n {
+            let d = lattice.draw(&odd, &mut rng).unwrap_or(0);
+            seen[odd.iter().position(|&x| x == d).unwrap_or(0)] += 1;
+        }
+        // Heights 1 (a, b), 2 (a+b) and 3 (a+b+c): each height a third, shared within it.
+        let share = |c: usize| c as f64 / n as f64;
+        assert!((share(seen[0]) - 1.0 / 6.0).abs() < 0.01 && (share(seen[2]) - 1.0 / 3.0).abs() < 0.01, "{seen:?}");
+        assert_eq!(lattice.draw(&[], &mut rng), None);
     }
 
     #[test]

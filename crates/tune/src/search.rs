@@ -254,19 +254,19 @@ pub fn sa_probability(curr: Cost, next: Cost, remaining: usize) -> f64 {
     2.7f64.powf(-delta / t)
 }
 
-/// RS: `l` domains drawn uniformly, fixpoint knobs drawn with them ([`Space::sampled`]), every
-/// other setting at its default.
+/// RS: `l` domains drawn at random ([`Poset::draw_any`]), fixpoint knobs drawn with them
+/// ([`Space::sampled`]), every other setting at its default.
 pub fn random_recipe(space: &Space, l: usize, rng: &mut ChaCha8Rng) -> Recipe {
-    Recipe((0..l).map(|_| space.sampled(rng.gen_range(0..space.domains.len()), rng)).collect())
+    Recipe((0..l).map(|_| space.sampled(space.domains.draw_any(rng), rng)).collect())
 }
 
-/// DARS: the first domain uniform, each next one uniform among those incomparable with every
-/// domain chosen (shorter when none is left); fixpoint knobs drawn with each.
+/// DARS: the first domain at random, each next one at random among those incomparable with
+/// every domain chosen (shorter when none is left); fixpoint knobs drawn with each.
 pub fn dars_recipe(space: &Space, l: usize, rng: &mut ChaCha8Rng) -> Recipe {
-    let mut ds = vec![rng.gen_range(0..space.domains.len())];
+    let mut ds = vec![space.domains.draw_any(rng)];
     while ds.len() < l {
         let cands = space.domains.incomparable_with(&ds);
-        let Some(&d) = cands.choose(rng) else { break };
+        let Some(d) = space.domains.draw(&cands, rng) else { break };
         ds.push(d);
     }
     Recipe(ds.into_iter().map(|d| space.sampled(d, rng)).collect())
