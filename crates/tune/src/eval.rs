@@ -83,10 +83,10 @@ impl Evaluation {
     /// went past the limit (its cost is infinite either way). Replayed on other programs, a
     /// recipe can buy answers with a propagation stop the default did not make; those count
     /// for nothing, as in the search.
-    pub fn refused(&self) -> Option<String> {
+    pub fn refused(&self) -> Option<&str> {
         match &self.rejected {
-            Some(why) => Some(why.clone()),
-            None if !self.cost.is_finite() => Some("past the limit".into()),
+            Some(why) => Some(why),
+            None if !self.cost.is_finite() => Some("past the limit"),
             None => None,
         }
     }
