@@ -305,7 +305,7 @@ fn a_refused_evaluation_is_credited_nothing() {
     assert_eq!((refused.resolved(), refused.credited(), refused.credited_unreachable()), (3, 0, 0));
     assert_eq!(refused.versus(&default, Duration::from_secs(1)), [0, 2, 1], "the default's item lost, none won");
     let over = Evaluation { rejected: None, ..refused.clone() };
-    assert_eq!(over.refused().as_deref(), Some("past the limit"));
+    assert_eq!(over.refused(), Some("past the limit"));
     assert_eq!((default.credited(), default.refused()), (1, None));
 }
 
