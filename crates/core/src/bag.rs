@@ -79,6 +79,20 @@ impl Rows {
         self.rows.is_empty()
     }
 
+    /// Rows for people: their count, then at most 20 of them, one a line.
+    pub fn render(&self) -> String {
+        let mut s = format!("{} row(s)", self.len());
+        for row in self.rows.iter().take(20) {
+            let cells: Vec<String> = row.iter().map(ToString::to_string).collect();
+            s.push_str("\n  ");
+            s.push_str(&cells.join(" | "));
+        }
+        if self.len() > 20 {
+            s.push_str("\n  ...");
+        }
+        s
+    }
+
     /// The bag of canonical rows, sorted: two bags are equal iff these are equal.
     pub fn canonical(&self, opts: &CompareOptions) -> Vec<Vec<Canon>> {
         let mut out: Vec<Vec<Canon>> = self.rows.iter().map(|r| canon_row(r, opts)).collect();

@@ -2,7 +2,9 @@
 //! `CROSSCHECK_REQUIRE_ENGINES` (comma-separated, or `all`; CI sets it after installing) must be
 //! here, and the test fails without it; any other missing engine skips the test with a line.
 
-use crosscheck_core::{Engine, EngineFactory, EngineSpec, Outcome, Rows};
+use crosscheck_core::{
+    Check, CheckOptions, Engine, EngineFactory, EngineSpec, Evidence, GenOptions, Kind, Outcome, Rows,
+};
 use std::time::Duration;
 
 /// How long a test lets an engine take over one statement.
@@ -66,4 +68,59 @@ pub fn rows(e: &mut dyn Engine, sql: &str) -> Rows {
 pub fn done(e: &mut dyn Engine, sql: &str) {
     let o = e.run(sql, LIMIT);
     assert!(matches!(o, Outcome::Done), "{}: {sql} -> {o:?}", e.info().name);
+}
+
+/// What a fixed-seed campaign saw, up to its first finding.
+#[derive(Debug)]
+pub struct Tally<C> {
+    pub pass: u64,
+    /// Passes whose query returned something.
+    pub nonempty: u64,
+    pub skips: Vec<String>,
+    pub finding: Option<(C, Evidence)>,
+}
+
+impl<C> Tally<C> {
+    /// The cases judged without a finding: passed or skipped.
+    pub fn checked(&self) -> u64 {
+        self.pass + self.skips.len() as u64
+    }
+}
+
+/// Runs cases `0..n` of `seed` for `oracle` on `engines` as a worker would (prepare when the
+/// setup changes, tell an adaptive generator what each case gave), up to the first finding.
+pub fn campaign<K: Kind>(
+    kind: &K,
+    mut engines: Vec<Box<dyn Engine>>,
+    oracle: K::Oracle,
+    seed: u64,
+    n: u64,
+    opts: &CheckOptions,
+) -> Tally<K::Case> {
+    let infos: Vec<_> = engines.iter().map(|e| e.info().clone()).collect();
+    kind.validate(&[oracle], &infos).unwrap_or_else(|e| panic!("{e}"));
+    let mut gen = kind.generator(&GenOptions { seed, seeds_dir: None }, &infos).unwrap_or_else(|e| panic!("{e}"));
+    let mut tally = Tally { pass: 0, nonempty: 0, skips: Vec::new(), finding: None };
+    let mut setup = None;
+    for i in 0..n {
+        let case = gen.case(i, oracle);
+        if setup != Some(kind.setup_id(&case)) {
+            setup = Some(kind.setup_id(&case));
+            assert_eq!(kind.prepare(&case, &mut engines, opts), Check::Pass { nonempty: false });
+        }
+        let check = kind.check(oracle, &case, &mut engines, opts);
+        gen.observe(i, &case, matches!(check, Check::Pass { nonempty: true }));
+        match check {
+            Check::Pass { nonempty } => {
+                tally.pass += 1;
+                tally.nonempty += u64::from(nonempty);
+            }
+            Check::Skip(why) => tally.skips.push(why),
+            Check::Finding(ev) => {
+                tally.finding = Some((case, *ev));
+                return tally;
+            }
+        }
+    }
+    tally
 }

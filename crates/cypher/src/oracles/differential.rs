@@ -2,10 +2,11 @@
 //! agreement (`core::Groups`). An engine that errs where another answers is a finding of class
 //! `error`; different answers are class `logic`.
 
-use super::{dialect_of, render, run, same_rows, Ran, Transcript};
+use super::{dialect_of, run, same_rows, Ran};
 use crate::model::Query;
 use crate::{print, Case};
-use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Groups, Value};
+use crosscheck_core::groups::Differential;
+use crosscheck_core::{Check, CheckOptions, Engine, Groups, Value};
 
 /// How answers are compared for `q`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -71,35 +72,8 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
         labels.push(e.info().label.clone());
     }
     let mode = mode(&case.query, &answers);
-    let groups = Groups::of(&answers, |a, b| same(a, b, mode));
-    let nonempty = answers.iter().any(|a| matches!(a, Ran::Rows(r) if !r.is_empty()));
-    if groups.agree() {
-        return match answers.first() {
-            Some(Ran::Error(m)) => Check::Skip(format!("every engine rejects the query: {m}")),
-            _ => Check::Pass { nonempty },
-        };
-    }
-    let label = |i: usize| labels[i].as_str();
-    let key = groups.sorted_names(label, ", ");
-    let errs = groups.0.iter().any(|g| matches!(answers[g[0]], Ran::Error(_)));
-    let summary = groups.summary(label, |i| answers[i].describe());
-    // Only a majority's answer is called expected: the first store is no more right.
-    let (expected, actual) = groups.expected_actual(label, |i| render(&answers[i]));
-    let (engines, key) = if errs {
-        crosscheck_core::groups::error_key(&labels, &answers, super::message_key)
-    } else {
-        let rel = direction(&groups, &answers, label).map(|d| format!(":{d}")).unwrap_or_default();
-        (key.clone(), format!("differential:{mode:?}:{}", key.join("|")).to_lowercase() + &rel)
-    };
-    let detail =
-        Transcript { queries: texts, answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
-    Check::finding(Evidence {
-        class: if errs { FindingClass::Error } else { FindingClass::Logic },
-        engines,
-        summary: format!("engines disagree: {summary}"),
-        expected,
-        actual,
-        key,
-        detail: crosscheck_core::Detail::of(&detail),
-    })
+    let relation = |g: &Groups| direction(g, &answers, |i| labels[i].as_str());
+    let d =
+        Differential { labels: &labels, answers: &answers, queries: texts, noun: "engine", mode: format!("{mode:?}") };
+    d.verdict(|a, b| same(a, b, mode), super::message_key, relation)
 }

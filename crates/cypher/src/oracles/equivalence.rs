@@ -3,7 +3,7 @@
 //! keep the transformation's relation — the same multiset, or a superset. An error on one of
 //! the two only is a finding of class `error` (an engine that rejects both is skipped).
 
-use super::{dialect_of, error_finding, render, run, Ran, Transcript};
+use super::{dialect_of, error_finding, run, Ran, Transcript};
 use crate::dialect::Dialect;
 use crate::transform::{Expect, Transform};
 use crate::{print, Case};
@@ -62,10 +62,7 @@ fn broken(label: &str, t: &Transform, a: &Rows, b: &Rows, queries: Vec<String>) 
         Expect::Equal => "the same rows",
         Expect::Superset => "a superset of its rows",
     };
-    let answers = vec![
-        (format!("{label} original"), render(&Ran::Rows(a.clone()))),
-        (format!("{label} {}", t.name()), render(&Ran::Rows(b.clone()))),
-    ];
+    let answers = vec![(format!("{label} original"), a.render()), (format!("{label} {}", t.name()), b.render())];
     Some(Check::finding(Evidence {
         class: FindingClass::Logic,
         engines: vec![label.to_string()],
@@ -76,8 +73,8 @@ fn broken(label: &str, t: &Transform, a: &Rows, b: &Rows, queries: Vec<String>) 
             b.len(),
             rel.name()
         ),
-        expected: render(&Ran::Rows(a.clone())),
-        actual: render(&Ran::Rows(b.clone())),
+        expected: a.render(),
+        actual: b.render(),
         key: format!("equivalence:{}:{}", t.name(), rel.name()),
         detail: Detail::of(&Transcript { queries, answers }),
     }))

@@ -8,11 +8,7 @@ pub mod partition;
 use crate::dialect;
 use crate::model::Query;
 use crosscheck_core::bag::diff;
-use crosscheck_core::{
-    Check, CheckOptions, CompareOptions, Engine, EngineInfo, Evidence, FindingClass, Oracle, Outcome, Rows, Value,
-};
-
-use std::fmt::Write;
+use crosscheck_core::{Check, CheckOptions, CompareOptions, Engine, EngineInfo, Oracle, Rows, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CypherOracle {
@@ -74,25 +70,15 @@ pub fn dialect_of(e: &dyn Engine) -> Option<&'static dyn dialect::Dialect> {
 /// Runs `text` on `e`: its rows (as many columns as `q` returns) or error. `Err` carries the
 /// check to return at once: a timeout (skipped), an error the dialect expects, or a crash.
 pub fn run(e: &mut dyn Engine, q: &Query, text: &str, opts: &CheckOptions) -> Result<Ran, Check> {
-    match e.run(text, opts.timeout) {
-        Outcome::Rows(r) if r.columns.len() == q.ret.items.len() || r.is_empty() => Ok(Ran::Rows(r)),
-        Outcome::Rows(r) => {
-            Ok(Ran::Error(format!("answered {} columns for {} items", r.columns.len(), q.ret.items.len())))
+    let out = e.run(text, opts.timeout);
+    let dialect = dialect_of(e);
+    let expected = |m: &str| dialect.is_some_and(|d| d.expected_error(m));
+    Ok(match Ran::read(&e.info().label, text, out, expected)? {
+        Ran::Rows(r) if r.columns.len() != q.ret.items.len() && !r.is_empty() => {
+            Ran::Error(format!("answered {} columns for {} items", r.columns.len(), q.ret.items.len()))
         }
-        Outcome::Error { message, .. }
-            if dialect::by_name(&e.info().dialect).is_some_and(|d| d.expected_error(&message)) =>
-        {
-            Err(Check::Skip(format!("{}: an error the engine raises by design: {message}", e.info().label)))
-        }
-        Outcome::Error { message, .. } => Ok(Ran::Error(message)),
-        out @ Outcome::Crash { .. } => {
-            let label = e.info().label.clone();
-            let detail = Transcript { queries: vec![text.to_string()], answers: vec![] };
-            Err(Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::of(&detail))))
-        }
-        Outcome::Timeout { .. } => Err(Check::Skip(format!("{}: timeout", e.info().label))),
-        other => Ok(Ran::Error(format!("unexpected answer to a query: {other}"))),
-    }
+        ran => ran,
+    })
 }
 
 /// Whether two row sets are equal: as sequences when `ordered`, else as multisets.
@@ -108,24 +94,6 @@ fn one(row: &[Value]) -> Rows {
     Rows::new(Vec::new(), vec![row.to_vec()])
 }
 
-/// Rows for people: at most 20, one a line.
-pub fn render(r: &Ran) -> String {
-    match r {
-        Ran::Error(m) => format!("error: {m}"),
-        Ran::Rows(rows) => {
-            let mut s = format!("{} row(s)", rows.len());
-            for row in rows.rows.iter().take(20) {
-                let cells: Vec<String> = row.iter().map(ToString::to_string).collect();
-                let _ = write!(s, "\n  {}", cells.join(" | "));
-            }
-            if rows.len() > 20 {
-                s.push_str("\n  ...");
-            }
-            s
-        }
-    }
-}
-
 /// A message's first 60 characters with numbers masked: one message, one key.
 pub fn message_key(message: &str) -> String {
     crosscheck_core::mask_numbers(message, 60)
@@ -133,14 +101,5 @@ pub fn message_key(message: &str) -> String {
 
 /// An engine's error on a valid query, as a finding of class `error`.
 pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
-    let key = format!("error:{}", message_key(message));
-    Check::finding(Evidence {
-        class: FindingClass::Error,
-        engines: vec![label.to_string()],
-        summary: format!("{label} rejects a valid query: {message}"),
-        expected: "an answer".into(),
-        actual: message.to_string(),
-        key,
-        detail: crosscheck_core::Detail::of(detail),
-    })
+    crosscheck_core::groups::rejected(label, message, &message_key(message), detail)
 }

@@ -14,12 +14,13 @@
 //! them, ORDER BY or LIMIT (the generator builds partition cases so). The split MATCH is never
 //! OPTIONAL: there a WHERE is part of the pattern, not a filter.
 
-use super::{dialect_of, error_finding, render, run, same_rows, Ran, Transcript};
+use super::{dialect_of, error_finding, run, same_rows, Ran, Transcript};
 use crate::dialect::Dialect;
 use crate::model::{Expr, Split};
 use crate::{print, Case};
 use crosscheck_core::bag::union_all;
-use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Rows};
+use crosscheck_core::groups::Partitioned;
+use crosscheck_core::{Check, CheckOptions, Engine, Rows};
 
 /// The unpartitioned query and its three parts, printed as `d` writes them.
 pub fn texts(case: &Case, split: &Split, d: Option<&dyn Dialect>) -> [String; 4] {
@@ -56,30 +57,25 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
                 Err(check) => return check,
             }
         }
-        let whole = parts[0].clone();
+        let whole = &parts[0];
         nonempty |= !whole.is_empty();
         let union = union_all(&parts[1..]);
-        if same_rows(&whole, &union, false) {
+        if same_rows(whole, &union, false) {
             continue;
         }
-        let d = crosscheck_core::bag::diff(&whole, &union, &super::compare_options());
-        let rel = d.relation().name();
-        let names = ["unpartitioned", "p", "NOT p", "p IS NULL"];
-        let answers =
-            names.iter().zip(&parts).map(|(n, r)| (format!("{label} {n}"), render(&Ran::Rows(r.clone())))).collect();
-        return Check::finding(Evidence {
-            class: FindingClass::Logic,
-            engines: vec![label.clone()],
-            summary: format!(
-                "{label}: the partitions by p, NOT p and p IS NULL hold {} row(s), the unpartitioned query {} ({rel})",
-                union.len(),
-                whole.len()
-            ),
-            expected: render(&Ran::Rows(whole)),
-            actual: render(&Ran::Rows(union)),
-            key: format!("partition:{rel}"),
-            detail: crosscheck_core::Detail::of(&Transcript { queries: texts.to_vec(), answers }),
-        });
+        let d = crosscheck_core::bag::diff(whole, &union, &super::compare_options());
+        let relation = d.relation().name();
+        return Partitioned {
+            label: &label,
+            names: &["unpartitioned", "p", "NOT p", "p IS NULL"],
+            parts: &parts,
+            union: &union,
+            by: "p, NOT p and p IS NULL",
+            relation,
+            key: format!("partition:{relation}"),
+            texts: texts.to_vec(),
+        }
+        .finding();
     }
     Check::Pass { nonempty }
 }

@@ -2,8 +2,8 @@
 //! fails the same way, and its reproducers hold the graph script and the query per dialect.
 
 use super::common::{campaign, have, open, OPTS};
-use crosscheck_core::reduce::reduce;
-use crosscheck_core::{Check, Kind};
+use crosscheck_core::worker::reduce_offline;
+use crosscheck_core::Kind;
 use crosscheck_cypher::{CypherKind, CypherOracle};
 use std::time::{Duration, Instant};
 
@@ -19,16 +19,11 @@ fn a_drop_row_finding_reduces_to_a_small_case() {
     let mut engines: Vec<_> = specs.iter().map(|s| open(s)).collect();
     let before = kind.size(&case);
     assert!(kind.shrink(&case).iter().all(|c| kind.size(c) < before), "every step shrinks the case");
-    let (small, stats) = reduce(
-        case,
-        |c| kind.shrink(c),
-        |c| kind.size(c),
-        |c| {
-            kind.prepare(c, &mut engines, &OPTS) == Check::Pass { nonempty: false }
-                && matches!(kind.check(CypherOracle::Differential, c, &mut engines, &OPTS), Check::Finding(e) if e.same_failure(&ev))
-        },
-        Instant::now() + Duration::from_secs(120),
-    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let r = reduce_offline(&kind, CypherOracle::Differential, &case, &ev, &mut engines, &OPTS, deadline);
+    let r = r.unwrap_or_else(|| panic!("the finding does not reproduce"));
+    let (small, stats): (crosscheck_cypher::Case, _) =
+        (serde_json::from_value(r.case).unwrap_or_else(|e| panic!("{e}")), r.stats);
     let text = crosscheck_cypher::print::query(&small.query);
     println!("reduced {before} -> {} in {} tries: {text}", kind.size(&small), stats.tries);
     // Dropping one row of a non-empty answer needs no more than a node and one clause (a bare

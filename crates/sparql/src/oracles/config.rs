@@ -3,7 +3,7 @@
 //! take part; the others are left alone.
 
 use super::differential::{mode, same, unwindowed};
-use super::{answer, render, Ran, Transcript};
+use super::{answer, Ran, Transcript};
 use crate::dialect;
 use crate::model::Case;
 use crate::normalize::Norm;
@@ -61,9 +61,9 @@ fn evidence(
 ) -> Evidence {
     let name = |i: usize| names[i].as_str();
     let errs = answers.iter().any(|a| matches!(a, Ran::Error(_)));
-    let (expected, actual) = groups.expected_actual(name, |i| render(&answers[i]));
+    let (expected, actual) = groups.expected_actual(name, |i| answers[i].render());
     let detail =
-        Transcript { queries: texts, answers: names.iter().cloned().zip(answers.iter().map(render)).collect() };
+        Transcript { queries: texts, answers: names.iter().cloned().zip(answers.iter().map(Ran::render)).collect() };
     Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: vec![label.to_string()],

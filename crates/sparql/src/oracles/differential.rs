@@ -2,11 +2,12 @@
 //! grouped by agreement (`core::Groups`). A store that errs where another answers is a
 //! finding of class `error`; different answers are class `logic`.
 
-use super::{answer, render, Ran, Transcript};
+use super::{answer, Ran};
 use crate::model::{Case, Query};
 use crate::normalize::{column_ordered, columns, compare, Column, Norm};
 use crate::print;
-use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Groups};
+use crosscheck_core::groups::Differential;
+use crosscheck_core::{Check, CheckOptions, Engine};
 
 /// How answers are compared for `q`: as sequences only under a total ORDER BY whose columns
 /// SPARQL orders; a LIMIT/OFFSET window under any other order is compared by size alone.
@@ -82,33 +83,12 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions, 
         None => None,
     };
     let mode = mode(&case.query, &answers, full.as_ref());
-    let groups = Groups::of(&answers, |a, b| same(a, b, mode));
-    let nonempty = answers.iter().any(|a| matches!(a, Ran::Rows(r) if !r.is_empty()));
-    if groups.agree() {
-        return match answers.first() {
-            Some(Ran::Error(m)) => Check::Skip(format!("every store rejects the query: {m}")),
-            _ => Check::Pass { nonempty },
-        };
-    }
-    let label = |i: usize| labels[i].as_str();
-    let key = groups.sorted_names(label, ", ");
-    let errs = groups.0.iter().any(|g| matches!(answers[g[0]], Ran::Error(_)));
-    let summary = groups.summary(label, |i| answers[i].describe());
-    // Only a majority's answer is called expected: the first store is no more right.
-    let (expected, actual) = groups.expected_actual(label, |i| render(&answers[i]));
-    let detail =
-        Transcript { queries: vec![text], answers: labels.iter().cloned().zip(answers.iter().map(render)).collect() };
-    let (engines, key) = match errs {
-        true => crosscheck_core::groups::error_key(&labels, &answers, super::message_key),
-        false => (key.clone(), format!("differential:{mode:?}:{}", key.join("|")).to_lowercase()),
+    let d = Differential {
+        labels: &labels,
+        answers: &answers,
+        queries: vec![text],
+        noun: "store",
+        mode: format!("{mode:?}"),
     };
-    Check::finding(Evidence {
-        class: if errs { FindingClass::Error } else { FindingClass::Logic },
-        engines,
-        summary: format!("stores disagree: {summary}"),
-        expected,
-        actual,
-        key,
-        detail: crosscheck_core::Detail::of(&detail),
-    })
+    d.verdict(|a, b| same(a, b, mode), super::message_key, |_| None)
 }

@@ -8,9 +8,7 @@ pub mod partition;
 use crate::model::Case;
 use crate::normalize::{self, Norm};
 use crate::print;
-use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Evidence, FindingClass, Oracle, Outcome};
-
-use std::fmt::Write;
+use crosscheck_core::{Check, CheckOptions, Engine, EngineInfo, Oracle};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SparqlOracle {
@@ -69,22 +67,10 @@ pub fn run(e: &mut dyn Engine, text: &str, opts: &CheckOptions) -> Result<Ran, C
     if let Err(why) = print::parses(text) {
         return Err(Check::Skip(format!("generator bug: spargebra rejects the generated text: {why}")));
     }
-    match e.run(text, opts.timeout) {
-        Outcome::Rows(r) => Ok(Ran::Rows(r)),
-        Outcome::Error { message, .. }
-            if crate::dialect::by_name(&e.info().dialect).is_some_and(|d| d.expected_error(&message)) =>
-        {
-            Err(Check::Skip(format!("{}: an error the store is known to raise: {message}", e.info().label)))
-        }
-        Outcome::Error { message, .. } => Ok(Ran::Error(message)),
-        out @ Outcome::Crash { .. } => {
-            let label = e.info().label.clone();
-            let detail = Transcript { queries: vec![text.to_string()], answers: vec![] };
-            Err(Check::finding(Evidence::crash(&label, &out, crosscheck_core::Detail::of(&detail))))
-        }
-        Outcome::Timeout { .. } => Err(Check::Skip(format!("{}: timeout", e.info().label))),
-        other => Ok(Ran::Error(format!("unexpected answer to a query: {other}"))),
-    }
+    let out = e.run(text, opts.timeout);
+    let dialect = crate::dialect::by_name(&e.info().dialect);
+    let expected = |m: &str| dialect.is_some_and(|d| d.expected_error(m));
+    Ran::read(&e.info().label, text, out, expected)
 }
 
 /// Runs and normalizes a query's answer on one store; blank nodes mapped to generator ids
@@ -120,24 +106,6 @@ pub fn answer(
     })
 }
 
-/// Rows for people: at most 20, one a line.
-pub fn render(r: &Ran) -> String {
-    match r {
-        Ran::Error(m) => format!("error: {m}"),
-        Ran::Rows(rows) => {
-            let mut s = format!("{} row(s)", rows.len());
-            for row in rows.rows.iter().take(20) {
-                let cells: Vec<String> = row.iter().map(ToString::to_string).collect();
-                let _ = write!(s, "\n  {}", cells.join(" | "));
-            }
-            if rows.len() > 20 {
-                s.push_str("\n  ...");
-            }
-            s
-        }
-    }
-}
-
 /// A message with each RDF literal it quotes (`"peter"@en-US`, `"1"^^<...#int>`) as `"_"`:
 /// Jena names the term in "Unidentified predicate: ...", which made one bug 146 keys.
 fn mask_literals(message: &str) -> String {
@@ -166,20 +134,9 @@ pub fn message_key(message: &str) -> String {
     crosscheck_core::mask_numbers(&mask_literals(message), 60)
 }
 
-/// An error a store gave for a well-formed query, as a finding of class `error`; the key
-/// keeps the message's first words with numbers and quoted literals masked (one message, one
-/// key).
+/// An engine's error on a valid query, as a finding of class `error`.
 pub fn error_finding(label: &str, message: &str, detail: &Transcript) -> Check {
-    let key = format!("error:{}", message_key(message));
-    Check::finding(Evidence {
-        class: FindingClass::Error,
-        engines: vec![label.to_string()],
-        summary: format!("{label} rejects a well-formed query: {message}"),
-        expected: "an answer".into(),
-        actual: message.to_string(),
-        key,
-        detail: crosscheck_core::Detail::of(detail),
-    })
+    crosscheck_core::groups::rejected(label, message, &message_key(message), detail)
 }
 
 #[cfg(test)]

@@ -22,13 +22,14 @@
 //! into a value) cannot select the error part; there the oracle checks what holds whatever
 //! errors do: Filter(p, Ω) ⊎ Filter(!p, Ω) ⊆ Ω (a solution cannot make both p and !p true).
 
-use super::{answer, error_finding, render, Ran, Transcript};
+use super::{answer, error_finding, Ran, Transcript};
 use crate::dialect::{self, Cap};
 use crate::model::{Case, Expr, Func, Lit, Query};
 use crate::normalize::{compare, Norm};
 use crate::print;
 use crosscheck_core::bag::{union_all, Relation};
-use crosscheck_core::{Check, CheckOptions, Engine, Evidence, FindingClass, Rows};
+use crosscheck_core::groups::Partitioned;
+use crosscheck_core::{Check, CheckOptions, Engine, Rows};
 
 /// The key of a two-part finding: a solution kept by both FILTER(p) and FILTER(!p). However
 /// the query reached it, the cause is one: the store's `!` is not the complement of its
@@ -74,7 +75,7 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
                 Err(check) => return check,
             }
         }
-        let whole = parts[0].clone();
+        let whole = &parts[0];
         nonempty |= !whole.is_empty();
         let mut union = union_all(&parts[1..]);
         if case.query.distinct {
@@ -83,30 +84,21 @@ pub fn check(case: &Case, engines: &mut [Box<dyn Engine>], opts: &CheckOptions) 
             let opts = crosscheck_core::CompareOptions::default();
             union.rows.retain(|r| seen.insert(r.iter().map(|v| v.canon(&opts)).collect::<Vec<_>>()));
         }
-        let d = compare(&whole, &union, false);
+        let d = compare(whole, &union, false);
         let holds = d.is_empty() || !three && d.relation() == Relation::Subset;
         if !holds {
-            let rel = d.relation().name();
-            let names = ["unfiltered", "p", "!p", "error(p)"];
-            let answers = names
-                .iter()
-                .zip(&parts)
-                .map(|(n, r)| (format!("{label} {n}"), render(&Ran::Rows(r.clone()))))
-                .collect();
-            return Check::finding(Evidence {
-                class: FindingClass::Logic,
-                engines: vec![label.clone()],
-                summary: format!(
-                    "{label}: the partitions by {} hold {} row(s), the unfiltered query {} ({rel})",
-                    if three { "p, !p and error(p)" } else { "p and !p" },
-                    union.len(),
-                    whole.len()
-                ),
-                expected: render(&Ran::Rows(whole)),
-                actual: render(&Ran::Rows(union)),
-                key: if three { format!("partition:{rel}") } else { OVERLAP.to_string() },
-                detail: crosscheck_core::Detail::of(&Transcript { queries: texts.to_vec(), answers }),
-            });
+            let relation = d.relation().name();
+            return Partitioned {
+                label: &label,
+                names: &["unfiltered", "p", "!p", "error(p)"],
+                parts: &parts,
+                union: &union,
+                by: if three { "p, !p and error(p)" } else { "p and !p" },
+                relation,
+                key: if three { format!("partition:{relation}") } else { OVERLAP.to_string() },
+                texts: texts.to_vec(),
+            }
+            .finding();
         }
     }
     Check::Pass { nonempty }

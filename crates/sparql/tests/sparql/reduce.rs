@@ -2,8 +2,8 @@
 //! graph of a triple or two, and its reproducers hold the data and the query.
 
 use super::common::{campaign, open, OPTS};
-use crosscheck_core::reduce::reduce;
-use crosscheck_core::{Check, Kind};
+use crosscheck_core::worker::reduce_offline;
+use crosscheck_core::Kind;
 use crosscheck_sparql::{SparqlKind, SparqlOracle};
 use std::time::{Duration, Instant};
 
@@ -15,16 +15,11 @@ fn a_drop_row_finding_reduces_to_a_tiny_case() {
     let kind = SparqlKind;
     let mut engines: Vec<_> = specs.iter().map(|s| open(s)).collect();
     let before = kind.size(&case);
-    let (small, stats) = reduce(
-        case,
-        |c| kind.shrink(c),
-        |c| kind.size(c),
-        |c| {
-            kind.prepare(c, &mut engines, &OPTS) == Check::Pass { nonempty: false }
-                && matches!(kind.check(SparqlOracle::Differential, c, &mut engines, &OPTS), Check::Finding(e) if e.same_failure(&ev))
-        },
-        Instant::now() + Duration::from_secs(60),
-    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let r = reduce_offline(&kind, SparqlOracle::Differential, &case, &ev, &mut engines, &OPTS, deadline);
+    let r = r.unwrap_or_else(|| panic!("the finding does not reproduce"));
+    let (small, stats): (crosscheck_sparql::Case, _) =
+        (serde_json::from_value(r.case).unwrap_or_else(|e| panic!("{e}")), r.stats);
     println!("reduced {before} -> {} in {} tries: {:?}", kind.size(&small), stats.tries, small.query);
     assert!(small.graph.triples.len() <= 2, "{:?}", small.graph.triples);
     // An empty group has one solution (all unbound), which drop-row drops too.
