@@ -149,7 +149,6 @@ impl Differential<'_> {
             let key = format!("differential:{}:{}", self.mode, names.join("|")).to_lowercase() + &rel;
             (names, key)
         };
-        let answered = labels.iter().cloned().zip(answers.iter().map(Ran::render)).collect();
         Check::finding(Evidence {
             class: if errs { FindingClass::Error } else { FindingClass::Logic },
             engines,
@@ -157,7 +156,7 @@ impl Differential<'_> {
             expected,
             actual,
             key,
-            detail: Detail::of(&Transcript { queries: self.queries, answers: answered }),
+            detail: Detail::of(&Transcript::of(self.queries, labels, answers)),
         })
     }
 }
@@ -167,7 +166,7 @@ impl Differential<'_> {
 /// error is its engines' messages alone: how the other engines' answers grouped, or the mode
 /// they were compared in, says nothing of it (keyed by them, one GraphQLite error made three
 /// bugs, and one store's different errors were one).
-pub fn error_key(labels: &[String], answers: &[Ran], message_key: impl Fn(&str) -> String) -> (Vec<String>, String) {
+fn error_key(labels: &[String], answers: &[Ran], message_key: impl Fn(&str) -> String) -> (Vec<String>, String) {
     let erring: Vec<(&String, String)> = labels
         .iter()
         .zip(answers)
@@ -185,6 +184,13 @@ pub fn error_key(labels: &[String], answers: &[Ran], message_key: impl Fn(&str) 
 pub struct Transcript {
     pub queries: Vec<String>,
     pub answers: Vec<(String, String)>,
+}
+
+impl Transcript {
+    /// The texts run and each answer rendered, headed by its label.
+    pub fn of(queries: Vec<String>, labels: &[String], answers: &[Ran]) -> Transcript {
+        Transcript { queries, answers: labels.iter().cloned().zip(answers.iter().map(Ran::render)).collect() }
+    }
 }
 
 /// Groups of answers that agree, each a list of indices into the answers, in order of first

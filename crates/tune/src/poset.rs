@@ -145,7 +145,7 @@ impl Poset {
     }
 
     /// Each domain's height: the length of the longest chain below it.
-    pub fn heights(&self) -> Vec<usize> {
+    fn heights(&self) -> Vec<usize> {
         let n = self.len();
         let below = |d: usize| (0..n).filter(move |&a| a != d && self.leq[a][d]);
         let mut order: Vec<usize> = (0..n).collect();

@@ -62,8 +62,7 @@ fn evidence(
     let name = |i: usize| names[i].as_str();
     let errs = answers.iter().any(|a| matches!(a, Ran::Error(_)));
     let (expected, actual) = groups.expected_actual(name, |i| answers[i].render());
-    let detail =
-        Transcript { queries: texts, answers: names.iter().cloned().zip(answers.iter().map(Ran::render)).collect() };
+    let detail = Transcript::of(texts, names, answers);
     Evidence {
         class: if errs { FindingClass::Error } else { FindingClass::Logic },
         engines: vec![label.to_string()],
